@@ -1,0 +1,35 @@
+import type { Clients } from '../../lib/clients';
+import type { Sandbox } from '../../sandbox';
+import type { CliIO } from '../io';
+
+/** What every demo step gets: the running sandbox, clients wired to it, and the output. */
+export interface DemoContext {
+  sandbox: Sandbox;
+  clients: Clients;
+  /** The env a CLI command needs to reach this sandbox. */
+  env: Record<string, string>;
+  io: CliIO;
+  signal: AbortSignal;
+}
+
+export interface DemoStep {
+  title: string;
+  run(ctx: DemoContext): Promise<void>;
+}
+
+/** Small output helpers so every step reads the same. */
+export const say = {
+  section: (io: CliIO, title: string) => io.out(`\n▸ ${title}`),
+  line: (io: CliIO, text: string) => io.out(`  ${text}`),
+  ok: (io: CliIO, text: string) => io.out(`  ✓ ${text}`),
+  table: (io: CliIO, rows: string[][]) => {
+    const widths = rows[0].map((_, col) => Math.max(...rows.map((row) => (row[col] ?? '').length)));
+    for (const row of rows)
+      io.out(`  ${row.map((cell, col) => cell.padEnd(widths[col])).join('  ')}`.trimEnd());
+  },
+};
+
+/** Fails the demo loudly when something it shows did not hold. */
+export function expectThat(condition: boolean, what: string): asserts condition {
+  if (!condition) throw new Error(`demo check failed: ${what}`);
+}

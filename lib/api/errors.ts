@@ -1,0 +1,157 @@
+import { CloudOpsError } from '../errors';
+import { redactText } from '../redact';
+
+/** Which request failed: method and concrete path (paths carry ids, never secrets). */
+export interface RequestRef {
+  readonly method: string;
+  readonly path: string;
+}
+
+export interface ApiErrorDetails extends RequestRef {
+  status: number;
+  /** The `CODE` of a management error text `"CODE: message"`. */
+  code?: string;
+  /** The server's message without the code prefix. */
+  apiMessage?: string;
+  requestId?: string;
+  /** Set on 429: how long the server asked us to wait. */
+  retryAfterMs?: number;
+}
+
+/** The server answered with a non-2xx status (or a 2xx we could not use, see subclasses). */
+export class ApiError extends CloudOpsError {
+  override name = 'ApiError';
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly apiMessage: string | undefined;
+  readonly requestId: string | undefined;
+  readonly method: string;
+  readonly path: string;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(details: ApiErrorDetails, message?: string, options?: { cause?: unknown }) {
+    super(message ?? describeApiError(details), options);
+    this.status = details.status;
+    this.code = details.code;
+    this.apiMessage = details.apiMessage === undefined ? undefined : redactText(details.apiMessage);
+    this.requestId = details.requestId;
+    this.method = details.method;
+    this.path = details.path;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+
+  /** 429, 5xx: worth another attempt (subject to the retry policy and idempotency). */
+  get retryable(): boolean {
+    return this.status === 429 || this.status >= 500;
+  }
+}
+
+function describeApiError(d: ApiErrorDetails): string {
+  const code = d.code ? ` ${d.code}` : '';
+  const text = d.apiMessage ? `: ${d.apiMessage}` : '';
+  const id = d.requestId ? ` (requestId ${d.requestId})` : '';
+  return `${d.method} ${d.path} failed with ${d.status}${code}${text}${id}`;
+}
+
+/**
+ * The body was not the JSON we can read: an HTML gateway page, a plain-text 401, a
+ * truncated document. Keeps a short, redacted snippet of the body for diagnosis.
+ */
+export class UnexpectedResponseError extends ApiError {
+  override name = 'UnexpectedResponseError';
+  readonly snippet: string;
+  readonly contentType: string | undefined;
+
+  constructor(
+    details: ApiErrorDetails & { body: string; contentType?: string; reason: string },
+    options?: { cause?: unknown },
+  ) {
+    const snippet = redactText(details.body.slice(0, 200).replace(/\s+/g, ' ').trim());
+    const id = details.requestId ? ` (requestId ${details.requestId})` : '';
+    super(
+      details,
+      `${details.method} ${details.path} answered ${details.status} with ${details.reason}` +
+        `${details.contentType ? ` (${details.contentType})` : ''}${id}: "${snippet}"`,
+      options,
+    );
+    this.snippet = snippet;
+    this.contentType = details.contentType;
+  }
+
+  /** Only server-side statuses are worth retrying; a broken 2xx/4xx body would repeat. */
+  override get retryable(): boolean {
+    return this.status === 429 || this.status >= 500;
+  }
+}
+
+/** A 2xx payload that does not match the schema; names each field path. */
+export class ResponseValidationError extends ApiError {
+  override name = 'ResponseValidationError';
+  readonly issues: readonly string[];
+
+  constructor(details: ApiErrorDetails & { issues: readonly string[] }) {
+    super(
+      details,
+      `${details.method} ${details.path} returned an unexpected payload: ${details.issues.join('; ')}`,
+    );
+    this.issues = details.issues;
+  }
+
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+export type TransportErrorKind = 'timeout' | 'reset' | 'refused' | 'aborted' | 'network';
+
+/** No HTTP answer: timeout, connection reset/refused, DNS failure, or the caller aborted. */
+export class TransportError extends CloudOpsError {
+  override name = 'TransportError';
+  readonly method: string;
+  readonly path: string;
+  readonly kind: TransportErrorKind;
+  /** False only when the request surely never reached the server (refused, DNS). */
+  readonly maybeSent: boolean;
+  readonly errorCode: string | undefined;
+
+  constructor(
+    ref: RequestRef & {
+      kind: TransportErrorKind;
+      maybeSent: boolean;
+      errorCode?: string;
+      detail: string;
+    },
+    options?: { cause?: unknown },
+  ) {
+    super(`${ref.method} ${ref.path} ${ref.kind}: ${ref.detail}`, options);
+    this.method = ref.method;
+    this.path = ref.path;
+    this.kind = ref.kind;
+    this.maybeSent = ref.maybeSent;
+    this.errorCode = ref.errorCode;
+  }
+
+  /** A caller's abort is final; everything else may be retried (policy permitting). */
+  get retryable(): boolean {
+    return this.kind !== 'aborted';
+  }
+}
+
+const statusIs =
+  (status: number) =>
+  (error: unknown): error is ApiError =>
+    error instanceof ApiError && error.status === status;
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+export const isUnauthorized = statusIs(401);
+export const isForbidden = statusIs(403);
+export const isConflict = statusIs(409);
+export const isRateLimited = statusIs(429);
+/**
+ * A JSON 404 for a missing resource. An HTML "Cannot GET" 404 means a wrong path, not a
+ * missing object, so it does not count (callers treat not-found as "already gone").
+ */
+export const isNotFound = (error: unknown): error is ApiError =>
+  statusIs(404)(error) && !(error instanceof UnexpectedResponseError);
+export const isServerError = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status >= 500;

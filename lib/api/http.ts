@@ -1,0 +1,411 @@
+import http from 'node:http';
+import https from 'node:https';
+import nodeFetch from 'node-fetch';
+import type * as z from 'zod';
+import { formatIssues } from '../format-issues';
+import { silentLogger, type Logger } from '../log';
+import { managementEnvelope, observabilityEnvelope, splitErrorText } from '../schemas/common';
+import type { AuthScheme } from './auth';
+import { systemClock, type Clock } from './clock';
+import {
+  ApiError,
+  isUnauthorized,
+  ResponseValidationError,
+  TransportError,
+  UnexpectedResponseError,
+  type ApiErrorDetails,
+  type RequestRef,
+  type TransportErrorKind,
+} from './errors';
+import { joinUrl, type ApiPath } from './paths';
+import type { RateLimiterRegistry } from './rate-limiter';
+import {
+  sharedRateLimiters,
+  type RateLimitConfig,
+  type SlidingWindowLimiter,
+} from './rate-limiter';
+import {
+  defaultRetryPolicy,
+  nextDelay,
+  resetDelayMs,
+  type Idempotency,
+  type RetryPolicy,
+} from './retry';
+
+/** The subset of fetch the core needs; node-fetch by default, injectable for tests. */
+export interface FetchResponseLike {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+export interface FetchInitLike {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+  agent?: (url: URL) => http.Agent;
+}
+export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchResponseLike>;
+
+/** `management`: `{status, requestId, result}`; `observability`: `{data}`. */
+export type EnvelopeKind = 'management' | 'observability';
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_DEADLINE_MS = 60_000;
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: 16, timeout: 4_000 } as const;
+
+export interface HttpCoreOptions {
+  readonly baseUrl: string;
+  readonly auth: AuthScheme;
+  readonly envelope: EnvelopeKind;
+  /** false disables client-side limiting (e.g. to observe the server's 429 handling). */
+  readonly rateLimit: RateLimitConfig | false;
+  readonly limiters?: RateLimiterRegistry;
+  /** Per attempt. @default 10000 */
+  readonly timeoutMs?: number;
+  /** Overall, across retries. @default 60000 */
+  readonly deadlineMs?: number;
+  readonly retry?: Partial<RetryPolicy>;
+  readonly logger?: Logger;
+  readonly fetch?: FetchLike;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+  readonly userAgent?: string;
+}
+
+export interface ApiRequest<T> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly path: ApiPath;
+  readonly body?: unknown;
+  /** Payload schema (inside the envelope); null when the answer carries nothing we need. */
+  readonly schema: z.ZodType<T> | null;
+  /** Default: POST is `unsafe`, every other method `idempotent`. */
+  readonly idempotency?: Idempotency;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  readonly deadlineMs?: number;
+}
+
+/** Options every client forwards to the core (per-call overrides). */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  readonly deadlineMs?: number;
+}
+
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
+const RESET_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'UND_ERR_SOCKET',
+  'ECONNABORTED',
+]);
+
+/**
+ * One HTTP core under both clients: auth, JSON, timeouts, envelope unwrap, validation,
+ * typed errors, retries and rate limiting.
+ */
+export class HttpCore {
+  private readonly fetch: FetchLike;
+  private readonly logger: Logger;
+  private readonly clock: Clock;
+  private readonly policy: RetryPolicy;
+  private readonly limiter: SlidingWindowLimiter | undefined;
+  // Idle keep-alive sockets are dropped after 4 s, before a server's usual 5 s idle close,
+  // so a request never goes out on a socket the server is closing (a reset a POST cannot retry).
+  private readonly httpAgent = new http.Agent(AGENT_OPTIONS);
+  private readonly httpsAgent = new https.Agent(AGENT_OPTIONS);
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: HttpCoreOptions) {
+    this.fetch = options.fetch ?? nodeFetch;
+    this.logger = options.logger ?? silentLogger;
+    this.clock = options.clock ?? systemClock;
+    this.policy = {
+      ...defaultRetryPolicy,
+      ...options.retry,
+      deadlineMs: options.deadlineMs ?? options.retry?.deadlineMs ?? DEFAULT_DEADLINE_MS,
+    };
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.limiter =
+      options.rateLimit === false
+        ? undefined
+        : (options.limiters ?? sharedRateLimiters).get(options.auth.label, options.rateLimit);
+  }
+
+  /** Releases keep-alive sockets (tests, CLI exit). */
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+
+  async request<T>(req: ApiRequest<T>): Promise<T> {
+    const ref: RequestRef = { method: req.method, path: req.path.path };
+    const policy = { ...this.policy, deadlineMs: req.deadlineMs ?? this.policy.deadlineMs };
+    const idempotency = req.idempotency ?? (req.method === 'POST' ? 'unsafe' : 'idempotent');
+    let attempt = 0;
+    let refreshed = false;
+    let freshCredential = false;
+    let firstStart: number | undefined;
+    let lastError: Error | undefined;
+
+    for (;;) {
+      const slot = await this.guardAbort(ref, req.signal, () => this.limiter?.acquire(req.signal));
+      const now = this.clock.now();
+      firstStart ??= now;
+      const remaining = policy.deadlineMs - (now - firstStart);
+      // A limiter wait may have eaten the rest of the deadline: fail with the real error.
+      if (lastError !== undefined && remaining <= 0) {
+        slot?.release();
+        throw lastError;
+      }
+      attempt += 1;
+      let result: T;
+      try {
+        result = await this.attempt(
+          req,
+          ref,
+          attempt,
+          freshCredential,
+          Math.min(remaining, req.timeoutMs ?? this.timeoutMs),
+        );
+      } catch (error) {
+        // The server saw the request no later than now, unless it never reached it.
+        if (error instanceof TransportError && !error.maybeSent) slot?.release();
+        else slot?.settle();
+        if (!(error instanceof Error)) throw error;
+        lastError = error;
+        freshCredential = false;
+        if (isUnauthorized(error) && !refreshed) {
+          // The credential may have rotated under us: re-read it once and try again.
+          refreshed = true;
+          freshCredential = true;
+          this.logger.info('api credential refresh after 401', {
+            ...ref,
+            attempt,
+            credential: this.options.auth.label,
+          });
+          continue;
+        }
+        if (error instanceof ApiError && error.status === 429 && error.retryAfterMs !== undefined) {
+          this.limiter?.pauseUntil(this.clock.now() + error.retryAfterMs);
+        }
+        const elapsed = this.clock.now() - firstStart;
+        const delay = nextDelay(attempt, error, policy, elapsed, idempotency, this.options.random);
+        if (delay === undefined) throw error;
+        this.logger.info('api retry', {
+          ...ref,
+          attempt,
+          delayMs: delay,
+          reason: error instanceof ApiError ? error.status : (error as TransportError).kind,
+        });
+        await this.guardAbort(ref, req.signal, () => this.clock.sleep(delay, req.signal));
+        continue;
+      }
+      slot?.settle();
+      return result;
+    }
+  }
+
+  /** Runs a wait (limiter, backoff); a caller's abort during it becomes a typed error. */
+  private async guardAbort<R>(
+    ref: RequestRef,
+    signal: AbortSignal | undefined,
+    wait: () => Promise<R> | undefined,
+  ): Promise<R | undefined> {
+    try {
+      return await wait();
+    } catch (error) {
+      if (signal?.aborted) {
+        throw new TransportError(
+          { ...ref, kind: 'aborted', maybeSent: false, detail: 'aborted by the caller' },
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+  }
+
+  private async attempt<T>(
+    req: ApiRequest<T>,
+    ref: RequestRef,
+    attempt: number,
+    freshCredential: boolean,
+    timeoutMs: number,
+  ): Promise<T> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: await this.options.auth.header(freshCredential),
+      'user-agent': this.options.userAgent ?? 'cloudops',
+    };
+    let body: string | undefined;
+    if (req.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(req.body);
+    }
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new Error('timeout')), Math.max(1, timeoutMs));
+    const signal = req.signal ? AbortSignal.any([req.signal, timeout.signal]) : timeout.signal;
+    const started = this.clock.now();
+    let status: number | undefined;
+    try {
+      const response = await this.fetch(joinUrl(this.options.baseUrl, ref.path), {
+        method: req.method,
+        headers,
+        body,
+        signal,
+        agent: (url) => (url.protocol === 'http:' ? this.httpAgent : this.httpsAgent),
+      });
+      status = response.status;
+      const text = await response.text();
+      return this.interpret(req, ref, response, text);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw classifyTransport(ref, error, req.signal, timeout.signal, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      this.logger.debug('api call', {
+        ...ref,
+        status: status ?? null,
+        durationMs: Math.round(this.clock.now() - started),
+        attempt,
+      });
+    }
+  }
+
+  private interpret<T>(
+    req: ApiRequest<T>,
+    ref: RequestRef,
+    response: FetchResponseLike,
+    text: string,
+  ): T {
+    const status = response.status;
+    const contentType = response.headers.get('content-type') ?? undefined;
+    const headerRequestId = response.headers.get('x-request-id') ?? undefined;
+    const json = parseJson(text);
+
+    if (status >= 200 && status < 300) {
+      if (req.schema === null) return undefined as T;
+      if (text.trim() === '') {
+        // An empty 2xx is fine only when the payload may be absent.
+        const empty = req.schema.safeParse(undefined);
+        if (empty.success) return empty.data;
+      }
+      if (!json.ok) {
+        throw new UnexpectedResponseError({
+          ...ref,
+          status,
+          requestId: headerRequestId,
+          body: text,
+          contentType,
+          reason: text.trim() === '' ? 'an empty body' : 'a body that is not valid JSON',
+        });
+      }
+      const envelope =
+        this.options.envelope === 'management'
+          ? managementEnvelope(req.schema)
+          : observabilityEnvelope(req.schema);
+      const parsed = envelope.safeParse(json.value);
+      const requestId = bodyRequestId(json.value) ?? headerRequestId;
+      if (!parsed.success) {
+        throw new ResponseValidationError({
+          ...ref,
+          status,
+          requestId,
+          issues: formatIssues(parsed.error.issues),
+        });
+      }
+      const unwrapped = parsed.data as Record<string, unknown>;
+      return (this.options.envelope === 'management' ? unwrapped.result : unwrapped.data) as T;
+    }
+
+    const details: ApiErrorDetails = {
+      ...ref,
+      status,
+      requestId: (json.ok ? bodyRequestId(json.value) : undefined) ?? headerRequestId,
+      retryAfterMs: status === 429 ? resetDelayMs((name) => response.headers.get(name)) : undefined,
+    };
+    const errorText = json.ok ? errorTextOf(json.value) : undefined;
+    if (errorText === undefined) {
+      throw new UnexpectedResponseError({
+        ...details,
+        body: text,
+        contentType,
+        reason: json.ok ? 'an unrecognised error body' : 'a body that is not JSON',
+      });
+    }
+    const { code, message } = splitErrorText(errorText);
+    throw new ApiError({ ...details, code, apiMessage: message });
+  }
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function bodyRequestId(value: unknown): string | undefined {
+  if (
+    value &&
+    typeof value === 'object' &&
+    'requestId' in value &&
+    typeof value.requestId === 'string'
+  ) {
+    return value.requestId;
+  }
+  return undefined;
+}
+
+/** Management errors carry `error: "CODE: msg"`, observability errors `message`. */
+function errorTextOf(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const record = value as Record<string, unknown>;
+  if (typeof record.error === 'string') return record.error;
+  if (typeof record.message === 'string') return record.message;
+  return undefined;
+}
+
+function classifyTransport(
+  ref: RequestRef,
+  error: unknown,
+  callerSignal: AbortSignal | undefined,
+  timeoutSignal: AbortSignal,
+  timeoutMs: number,
+): TransportError {
+  const detail = error instanceof Error ? error.message : String(error);
+  const make = (kind: TransportErrorKind, maybeSent: boolean, errorCode?: string, text = detail) =>
+    new TransportError({ ...ref, kind, maybeSent, errorCode, detail: text }, { cause: error });
+  if (callerSignal?.aborted) return make('aborted', true, undefined, 'aborted by the caller');
+  if (timeoutSignal.aborted)
+    return make(
+      'timeout',
+      true,
+      undefined,
+      `no complete answer within ${Math.round(timeoutMs)} ms`,
+    );
+  const code = errorCodeOf(error);
+  if (code && NOT_SENT_CODES.has(code)) return make('refused', false, code);
+  if ((code && RESET_CODES.has(code)) || /socket hang up|premature close/i.test(detail)) {
+    return make('reset', true, code);
+  }
+  return make('network', true, code);
+}
+
+function errorCodeOf(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,254 @@
+import * as z from 'zod';
+import type { CredentialProvider } from '../credentials/types';
+import type { Logger } from '../log';
+import { registerSecret } from '../redact';
+import {
+  alert,
+  createAlertBody,
+  createKeyRequest,
+  createKeyResult,
+  dashboard,
+  dashboardWrite,
+  dataSource,
+  keyRecord,
+  pipe,
+  pipeSettings,
+  pipeStateCommandBody,
+  updateAlertBody,
+  updateKeyRequest,
+  type Alert,
+  type CreateAlertBody,
+  type CreateKeyRequest,
+  type CreateKeyResult,
+  type Dashboard,
+  type DashboardWrite,
+  type DataSource,
+  type KeyRecord,
+  type ManagementAuth,
+  type Pipe,
+  type PipeSettings,
+  type PipeStateCommand,
+  type UpdateAlertBody,
+  type UpdateKeyRequest,
+} from '../schemas';
+import { basicAuth } from './auth';
+import type { Clock } from './clock';
+import { HttpCore, type ApiRequest, type CallOptions, type FetchLike } from './http';
+import { managementPaths as P } from './paths';
+import {
+  MANAGEMENT_RATE_LIMIT,
+  type RateLimitConfig,
+  type RateLimiterRegistry,
+} from './rate-limiter';
+import type { RetryPolicy } from './retry';
+import { validateBody } from './validate-body';
+
+export interface ManagementClientOptions {
+  /** {base_url}, e.g. `https://api.example.com` (paths add `/v1/...`). */
+  readonly baseUrl: string;
+  readonly credentials: CredentialProvider<ManagementAuth>;
+  /** @default the credential's organizationId */
+  readonly organizationId?: string;
+  /** @default 10 requests / 10 s per credential; false disables client-side limiting. */
+  readonly rateLimit?: RateLimitConfig | false;
+  readonly limiters?: RateLimiterRegistry;
+  /** @default 10000 per attempt */
+  readonly timeoutMs?: number;
+  /** @default 60000 across retries */
+  readonly deadlineMs?: number;
+  readonly retry?: Partial<RetryPolicy>;
+  readonly logger?: Logger;
+  readonly fetch?: FetchLike;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+}
+
+/** What a state command returns is undocumented: the pipe record or nothing. */
+const pipeStateResult = z
+  .union([pipe, z.null(), z.strictObject({})])
+  .transform((value): Pipe | undefined => (value && 'id' in value ? (value as Pipe) : undefined))
+  .optional();
+
+export type ManagementClient = ReturnType<typeof createManagementClient>;
+
+/** Client for the management API (`/v1`, HTTP Basic with a management key). */
+export function createManagementClient(options: ManagementClientOptions) {
+  const core = new HttpCore({
+    baseUrl: options.baseUrl,
+    auth: basicAuth(options.credentials),
+    envelope: 'management',
+    rateLimit: options.rateLimit ?? MANAGEMENT_RATE_LIMIT,
+    limiters: options.limiters,
+    timeoutMs: options.timeoutMs,
+    deadlineMs: options.deadlineMs,
+    retry: options.retry,
+    logger: options.logger?.child({ api: 'management' }),
+    fetch: options.fetch,
+    clock: options.clock,
+    random: options.random,
+  });
+
+  const org = async () =>
+    options.organizationId ?? (await options.credentials.get()).organizationId;
+  const call = <T>(req: ApiRequest<T>, opts: CallOptions = {}) => core.request({ ...req, ...opts });
+  return {
+    organizationId: org,
+    close: () => core.close(),
+
+    // Pipes (spec 4.1, 4.2 and API-FACTS extras)
+    async getPipe(serviceId: string, pipeId: string, opts?: CallOptions): Promise<Pipe> {
+      return call(
+        { method: 'GET', path: P.pipe(await org(), serviceId, pipeId), schema: pipe },
+        opts,
+      );
+    },
+    async getPipeSettings(
+      serviceId: string,
+      pipeId: string,
+      opts?: CallOptions,
+    ): Promise<PipeSettings> {
+      return call(
+        {
+          method: 'GET',
+          path: P.pipeSettings(await org(), serviceId, pipeId),
+          schema: pipeSettings,
+        },
+        opts,
+      );
+    },
+    async listPipes(serviceId: string, opts?: CallOptions): Promise<Pipe[]> {
+      return call(
+        { method: 'GET', path: P.pipes(await org(), serviceId), schema: z.array(pipe) },
+        opts,
+      );
+    },
+    async deletePipe(serviceId: string, pipeId: string, opts?: CallOptions): Promise<void> {
+      return call(
+        { method: 'DELETE', path: P.pipe(await org(), serviceId, pipeId), schema: null },
+        opts,
+      );
+    },
+    /** start | stop | resync; resolves to the pipe record when the server returns one. */
+    async pipeStateCommand(
+      serviceId: string,
+      pipeId: string,
+      command: PipeStateCommand,
+      opts?: CallOptions,
+    ): Promise<Pipe | undefined> {
+      const path = P.pipeState(await org(), serviceId, pipeId);
+      const body = validateBody(pipeStateCommandBody, { command }, 'PATCH', path);
+      return call({ method: 'PATCH', path, body, schema: pipeStateResult }, opts);
+    },
+
+    // Keys (spec 4.3, 4.4 and API-FACTS extras)
+    /**
+     * Without hashData a repeated POST would mint a second key, so it is retried only when
+     * the server surely did not process it; with hashData a duplicate answers 409.
+     */
+    async createKey(body: CreateKeyRequest, opts?: CallOptions): Promise<CreateKeyResult> {
+      const path = P.keys(await org());
+      const valid = validateBody(createKeyRequest, body, 'POST', path);
+      const result = await call(
+        {
+          method: 'POST',
+          path,
+          body: valid,
+          schema: createKeyResult,
+          idempotency: valid.hashData ? 'idempotent' : 'unsafe',
+        },
+        opts,
+      );
+      registerSecret(result.keySecret);
+      return result;
+    },
+    async updateKey(
+      keyRecordId: string,
+      body: UpdateKeyRequest,
+      opts?: CallOptions,
+    ): Promise<KeyRecord> {
+      const path = P.key(await org(), keyRecordId);
+      const valid = validateBody(updateKeyRequest, body, 'PATCH', path);
+      return call({ method: 'PATCH', path, body: valid, schema: keyRecord }, opts);
+    },
+    async listKeys(opts?: CallOptions): Promise<KeyRecord[]> {
+      return call({ method: 'GET', path: P.keys(await org()), schema: z.array(keyRecord) }, opts);
+    },
+    async getKey(keyRecordId: string, opts?: CallOptions): Promise<KeyRecord> {
+      return call(
+        { method: 'GET', path: P.key(await org(), keyRecordId), schema: keyRecord },
+        opts,
+      );
+    },
+    async deleteKey(keyRecordId: string, opts?: CallOptions): Promise<void> {
+      return call({ method: 'DELETE', path: P.key(await org(), keyRecordId), schema: null }, opts);
+    },
+
+    // Observability objects through the management API (spec 4.5)
+    async listDashboards(serviceId: string, opts?: CallOptions): Promise<Dashboard[]> {
+      const path = P.observability(await org(), serviceId, 'dashboards');
+      return call({ method: 'GET', path, schema: z.array(dashboard) }, opts);
+    },
+    async createDashboard(
+      serviceId: string,
+      body: DashboardWrite,
+      opts?: CallOptions,
+    ): Promise<Dashboard> {
+      const path = P.observability(await org(), serviceId, 'dashboards');
+      const valid = validateBody(dashboardWrite, body, 'POST', path);
+      return call({ method: 'POST', path, body: valid, schema: dashboard }, opts);
+    },
+    async getDashboard(serviceId: string, id: string, opts?: CallOptions): Promise<Dashboard> {
+      const path = P.observabilityItem(await org(), serviceId, 'dashboards', id);
+      return call({ method: 'GET', path, schema: dashboard }, opts);
+    },
+    async updateDashboard(
+      serviceId: string,
+      id: string,
+      body: DashboardWrite,
+      opts?: CallOptions,
+    ): Promise<Dashboard> {
+      const path = P.observabilityItem(await org(), serviceId, 'dashboards', id);
+      const valid = validateBody(dashboardWrite, body, 'PUT', path);
+      return call({ method: 'PUT', path, body: valid, schema: dashboard }, opts);
+    },
+    async deleteDashboard(serviceId: string, id: string, opts?: CallOptions): Promise<void> {
+      const path = P.observabilityItem(await org(), serviceId, 'dashboards', id);
+      return call({ method: 'DELETE', path, schema: null }, opts);
+    },
+    async listAlerts(serviceId: string, opts?: CallOptions): Promise<Alert[]> {
+      const path = P.observability(await org(), serviceId, 'alerts');
+      return call({ method: 'GET', path, schema: z.array(alert) }, opts);
+    },
+    async createAlert(
+      serviceId: string,
+      body: CreateAlertBody,
+      opts?: CallOptions,
+    ): Promise<Alert> {
+      const path = P.observability(await org(), serviceId, 'alerts');
+      const valid = validateBody(createAlertBody, body, 'POST', path);
+      return call({ method: 'POST', path, body: valid, schema: alert }, opts);
+    },
+    async getAlert(serviceId: string, id: string, opts?: CallOptions): Promise<Alert> {
+      const path = P.observabilityItem(await org(), serviceId, 'alerts', id);
+      return call({ method: 'GET', path, schema: alert }, opts);
+    },
+    async updateAlert(
+      serviceId: string,
+      id: string,
+      body: UpdateAlertBody,
+      opts?: CallOptions,
+    ): Promise<Alert> {
+      const path = P.observabilityItem(await org(), serviceId, 'alerts', id);
+      const valid = validateBody(updateAlertBody, body, 'PUT', path);
+      return call({ method: 'PUT', path, body: valid, schema: alert }, opts);
+    },
+    async deleteAlert(serviceId: string, id: string, opts?: CallOptions): Promise<void> {
+      const path = P.observabilityItem(await org(), serviceId, 'alerts', id);
+      return call({ method: 'DELETE', path, schema: null }, opts);
+    },
+    async listSources(serviceId: string, opts?: CallOptions): Promise<DataSource[]> {
+      const path = P.observability(await org(), serviceId, 'sources');
+      return call({ method: 'GET', path, schema: z.array(dataSource) }, opts);
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { ConfigError } from '../errors';
+import type {
+  Alert,
+  CreateAlertBody,
+  Dashboard,
+  DashboardWrite,
+  UpdateAlertBody,
+} from '../schemas';
+import type { CallOptions } from './http';
+import type { ManagementClient } from './management-client';
+import type { ObservabilityClient } from './observability-client';
+
+/** The one surface dashboard sync and alert provisioning use, whatever the deployment. */
+export interface ObservabilityBackend {
+  readonly mode: ObservabilityMode;
+  listDashboards(opts?: CallOptions): Promise<Dashboard[]>;
+  getDashboard(id: string, opts?: CallOptions): Promise<Dashboard>;
+  createDashboard(body: DashboardWrite, opts?: CallOptions): Promise<Dashboard>;
+  updateDashboard(id: string, body: DashboardWrite, opts?: CallOptions): Promise<Dashboard>;
+  deleteDashboard(id: string, opts?: CallOptions): Promise<void>;
+  listAlerts(opts?: CallOptions): Promise<Alert[]>;
+  getAlert(id: string, opts?: CallOptions): Promise<Alert>;
+  createAlert(body: CreateAlertBody, opts?: CallOptions): Promise<Alert>;
+  updateAlert(id: string, body: UpdateAlertBody, opts?: CallOptions): Promise<Alert>;
+  deleteAlert(id: string, opts?: CallOptions): Promise<void>;
+}
+
+/** CLOUDOPS_OBSERVABILITY_MODE. */
+export type ObservabilityMode = 'managed' | 'open-source';
+
+export interface ObservabilityBackendOptions {
+  readonly mode: ObservabilityMode;
+  /** Required in managed mode. */
+  readonly management?: ManagementClient;
+  readonly observability: ObservabilityClient;
+  /** Required in managed mode: the service whose observability objects are managed. */
+  readonly serviceId?: string;
+}
+
+/**
+ * managed: list/create/get/delete through the management API for one service, updates
+ * (PUT) through `/api/v2` (spec 4.6, 4.7). open-source: everything through `/api/v2`.
+ */
+export function createObservabilityBackend(
+  options: ObservabilityBackendOptions,
+): ObservabilityBackend {
+  const obs = options.observability;
+  if (options.mode === 'open-source') {
+    return {
+      mode: 'open-source',
+      listDashboards: (o) => obs.listDashboards(o),
+      getDashboard: (id, o) => obs.getDashboard(id, o),
+      createDashboard: (body, o) => obs.createDashboard(body, o),
+      updateDashboard: (id, body, o) => obs.updateDashboard(id, body, o),
+      deleteDashboard: (id, o) => obs.deleteDashboard(id, o),
+      listAlerts: (o) => obs.listAlerts(o),
+      getAlert: (id, o) => obs.getAlert(id, o),
+      createAlert: (body, o) => obs.createAlert(body, o),
+      updateAlert: (id, body, o) => obs.updateAlert(id, body, o),
+      deleteAlert: (id, o) => obs.deleteAlert(id, o),
+    };
+  }
+  if (options.mode !== 'managed') {
+    throw new ConfigError(
+      `observability mode must be "managed" or "open-source", got "${String(options.mode)}"`,
+    );
+  }
+  const mgmt = options.management;
+  const sid = options.serviceId;
+  if (!mgmt) throw new ConfigError('observability mode "managed" needs a management client');
+  if (!sid) throw new ConfigError('observability mode "managed" needs a serviceId');
+  return {
+    mode: 'managed',
+    listDashboards: (o) => mgmt.listDashboards(sid, o),
+    getDashboard: (id, o) => mgmt.getDashboard(sid, id, o),
+    createDashboard: (body, o) => mgmt.createDashboard(sid, body, o),
+    updateDashboard: (id, body, o) => obs.updateDashboard(id, body, o),
+    deleteDashboard: (id, o) => mgmt.deleteDashboard(sid, id, o),
+    listAlerts: (o) => mgmt.listAlerts(sid, o),
+    getAlert: (id, o) => mgmt.getAlert(sid, id, o),
+    createAlert: (body, o) => mgmt.createAlert(sid, body, o),
+    updateAlert: (id, body, o) => obs.updateAlert(id, body, o),
+    deleteAlert: (id, o) => mgmt.deleteAlert(sid, id, o),
+  };
+}

@@ -1,0 +1,121 @@
+import * as z from 'zod';
+import type { CredentialProvider } from '../credentials/types';
+import type { Logger } from '../log';
+import {
+  alert,
+  createAlertBody,
+  dashboard,
+  dashboardWrite,
+  updateAlertBody,
+  type Alert,
+  type CreateAlertBody,
+  type Dashboard,
+  type DashboardWrite,
+  type ObservabilityTokenSecret,
+  type UpdateAlertBody,
+} from '../schemas';
+import { bearerAuth } from './auth';
+import type { Clock } from './clock';
+import { HttpCore, type ApiRequest, type CallOptions, type FetchLike } from './http';
+import { observabilityPaths as P } from './paths';
+import {
+  OBSERVABILITY_RATE_LIMIT,
+  type RateLimitConfig,
+  type RateLimiterRegistry,
+} from './rate-limiter';
+import type { RetryPolicy } from './retry';
+import { validateBody } from './validate-body';
+
+export interface ObservabilityClientOptions {
+  /** {stack_url}; paths add `/api/v2/...`. */
+  readonly baseUrl: string;
+  readonly credentials: CredentialProvider<ObservabilityTokenSecret>;
+  /** @default 100 requests / 60 s per token; false disables client-side limiting. */
+  readonly rateLimit?: RateLimitConfig | false;
+  readonly limiters?: RateLimiterRegistry;
+  readonly timeoutMs?: number;
+  readonly deadlineMs?: number;
+  readonly retry?: Partial<RetryPolicy>;
+  readonly logger?: Logger;
+  readonly fetch?: FetchLike;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+}
+
+export type ObservabilityClient = ReturnType<typeof createObservabilityClient>;
+
+/**
+ * Client for the observability API (`/api/v2`, Bearer token). The managed deployment uses
+ * it for updates (spec 4.6, 4.7); the open-source deployment serves everything here.
+ */
+export function createObservabilityClient(options: ObservabilityClientOptions) {
+  const core = new HttpCore({
+    baseUrl: options.baseUrl,
+    auth: bearerAuth(options.credentials),
+    envelope: 'observability',
+    rateLimit: options.rateLimit ?? OBSERVABILITY_RATE_LIMIT,
+    limiters: options.limiters,
+    timeoutMs: options.timeoutMs,
+    deadlineMs: options.deadlineMs,
+    retry: options.retry,
+    logger: options.logger?.child({ api: 'observability' }),
+    fetch: options.fetch,
+    clock: options.clock,
+    random: options.random,
+  });
+  const call = <T>(req: ApiRequest<T>, opts: CallOptions = {}) => core.request({ ...req, ...opts });
+
+  return {
+    close: () => core.close(),
+
+    async listDashboards(opts?: CallOptions): Promise<Dashboard[]> {
+      return call(
+        { method: 'GET', path: P.collection('dashboards'), schema: z.array(dashboard) },
+        opts,
+      );
+    },
+    /** POST is not idempotent: retried only when the server surely did not process it. */
+    async createDashboard(body: DashboardWrite, opts?: CallOptions): Promise<Dashboard> {
+      const path = P.collection('dashboards');
+      const valid = validateBody(dashboardWrite, body, 'POST', path);
+      return call({ method: 'POST', path, body: valid, schema: dashboard }, opts);
+    },
+    async getDashboard(id: string, opts?: CallOptions): Promise<Dashboard> {
+      return call({ method: 'GET', path: P.item('dashboards', id), schema: dashboard }, opts);
+    },
+    /** Spec 4.7. Replaces the whole tile list: send existing tile ids or their alerts die. */
+    async updateDashboard(
+      id: string,
+      body: DashboardWrite,
+      opts?: CallOptions,
+    ): Promise<Dashboard> {
+      const path = P.item('dashboards', id);
+      const valid = validateBody(dashboardWrite, body, 'PUT', path);
+      return call({ method: 'PUT', path, body: valid, schema: dashboard }, opts);
+    },
+    async deleteDashboard(id: string, opts?: CallOptions): Promise<void> {
+      return call({ method: 'DELETE', path: P.item('dashboards', id), schema: null }, opts);
+    },
+
+    async listAlerts(opts?: CallOptions): Promise<Alert[]> {
+      return call({ method: 'GET', path: P.collection('alerts'), schema: z.array(alert) }, opts);
+    },
+    async createAlert(body: CreateAlertBody, opts?: CallOptions): Promise<Alert> {
+      const path = P.collection('alerts');
+      const valid = validateBody(createAlertBody, body, 'POST', path);
+      return call({ method: 'POST', path, body: valid, schema: alert }, opts);
+    },
+    async getAlert(id: string, opts?: CallOptions): Promise<Alert> {
+      return call({ method: 'GET', path: P.item('alerts', id), schema: alert }, opts);
+    },
+    /** Spec 4.6. */
+    async updateAlert(id: string, body: UpdateAlertBody, opts?: CallOptions): Promise<Alert> {
+      const path = P.item('alerts', id);
+      const valid = validateBody(updateAlertBody, body, 'PUT', path);
+      return call({ method: 'PUT', path, body: valid, schema: alert }, opts);
+    },
+    async deleteAlert(id: string, opts?: CallOptions): Promise<void> {
+      return call({ method: 'DELETE', path: P.item('alerts', id), schema: null }, opts);
+    },
+  };
+}

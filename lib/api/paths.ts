@@ -1,0 +1,92 @@
+import { ValidationError } from '../errors';
+
+/** Every path segment of both APIs lives here (spec: `pipes`, `observability`, `/v1`, `/api/v2`). */
+export const SEGMENTS = {
+  managementPrefix: '/v1',
+  observabilityPrefix: '/api/v2',
+  organizations: 'organizations',
+  services: 'services',
+  keys: 'keys',
+  pipes: 'pipes',
+  settings: 'settings',
+  state: 'state',
+  observability: 'observability',
+  dashboards: 'dashboards',
+  alerts: 'alerts',
+  sources: 'sources',
+} as const;
+
+export type ObservabilityResource = 'dashboards' | 'alerts';
+
+/** A concrete path plus its route template (`/v1/organizations/{organizationId}/keys`). */
+export interface ApiPath {
+  readonly path: string;
+  readonly route: string;
+}
+
+type Part = string | { readonly name: string; readonly value: string };
+
+const param = (name: string, value: string): Part => ({ name, value });
+
+function build(prefix: string, parts: readonly Part[]): ApiPath {
+  let path = prefix;
+  let route = prefix;
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      path += `/${part}`;
+      route += `/${part}`;
+      continue;
+    }
+    if (typeof part.value !== 'string' || part.value.trim() === '') {
+      throw new ValidationError(`path parameter ${part.name} must be a non-empty string`, route, [
+        `${part.name}: required`,
+      ]);
+    }
+    path += `/${encodeURIComponent(part.value)}`;
+    route += `/{${part.name}}`;
+  }
+  return { path, route };
+}
+
+const S = SEGMENTS;
+const org = (organizationId: string): Part[] => [
+  S.organizations,
+  param('organizationId', organizationId),
+];
+const service = (organizationId: string, serviceId: string): Part[] => [
+  ...org(organizationId),
+  S.services,
+  param('serviceId', serviceId),
+];
+const pipe = (o: string, s: string, pipeId: string): Part[] => [
+  ...service(o, s),
+  S.pipes,
+  param('pipeId', pipeId),
+];
+
+export const managementPaths = {
+  keys: (o: string) => build(S.managementPrefix, [...org(o), S.keys]),
+  key: (o: string, keyRecordId: string) =>
+    build(S.managementPrefix, [...org(o), S.keys, param('keyId', keyRecordId)]),
+  pipes: (o: string, s: string) => build(S.managementPrefix, [...service(o, s), S.pipes]),
+  pipe: (o: string, s: string, p: string) => build(S.managementPrefix, pipe(o, s, p)),
+  pipeSettings: (o: string, s: string, p: string) =>
+    build(S.managementPrefix, [...pipe(o, s, p), S.settings]),
+  pipeState: (o: string, s: string, p: string) =>
+    build(S.managementPrefix, [...pipe(o, s, p), S.state]),
+  observability: (o: string, s: string, resource: ObservabilityResource | 'sources') =>
+    build(S.managementPrefix, [...service(o, s), S.observability, resource]),
+  observabilityItem: (o: string, s: string, resource: ObservabilityResource, id: string) =>
+    build(S.managementPrefix, [...service(o, s), S.observability, resource, param('id', id)]),
+};
+
+export const observabilityPaths = {
+  collection: (resource: ObservabilityResource) => build(S.observabilityPrefix, [resource]),
+  item: (resource: ObservabilityResource, id: string) =>
+    build(S.observabilityPrefix, [resource, param('id', id)]),
+};
+
+/** Joins a base URL (which may carry its own path prefix) and an API path. */
+export function joinUrl(baseUrl: string, path: string): string {
+  return baseUrl.replace(/\/+$/, '') + path;
+}

@@ -1,0 +1,73 @@
+import type * as z from 'zod';
+import { ValidationError } from '../errors';
+import { formatIssues } from '../format-issues';
+import { isSecretField, registerSecret } from '../redact';
+
+/**
+ * Parse a secret's JSON text (or an already-parsed value) against its schema. Errors name the
+ * secret id and each bad field with what was expected; they never carry a value from the
+ * secret (not even JSON.parse's message, which quotes the text).
+ */
+export function parseSecret<S extends z.ZodType>(
+  secretId: string,
+  secret: unknown,
+  schema: S,
+): z.infer<S> {
+  let value = secret;
+  if (typeof secret === 'string') {
+    registerSecret(secret);
+    try {
+      value = JSON.parse(secret) as unknown;
+    } catch {
+      throw new ValidationError(`Secret ${secretId} is not valid JSON`, secretId, [
+        '(root): expected a JSON object',
+      ]);
+    }
+  } else if (secret === undefined || secret === null) {
+    throw new ValidationError(`Secret ${secretId} has no SecretString`, secretId, [
+      '(root): expected a JSON object',
+    ]);
+  }
+  return parseSecretValue(secretId, value, schema);
+}
+
+/** Validate a secret-shaped value (from a secret or from configuration) against its schema. */
+export function parseSecretValue<S extends z.ZodType>(
+  source: string,
+  value: unknown,
+  schema: S,
+): z.infer<S> {
+  // Register first: a malformed secret still holds real secrets that must stay out of logs.
+  registerSecretFields(value);
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = scrub(formatIssues(result.error.issues), value);
+  throw new ValidationError(`Secret ${source} is malformed: ${issues.join('; ')}`, source, issues);
+}
+
+/** Register the values of secret-named fields (keySecret, token, ...) for redaction. */
+function registerSecretFields(value: unknown): void {
+  if (Array.isArray(value)) {
+    value.forEach(registerSecretFields);
+  } else if (value && typeof value === 'object') {
+    for (const [key, field] of Object.entries(value)) {
+      if (typeof field === 'string' && isSecretField(key)) registerSecret(field);
+      else registerSecretFields(field);
+    }
+  }
+}
+
+/** Belt and braces: drop any string from the secret that a schema message might have quoted. */
+function scrub(lines: string[], value: unknown): string[] {
+  const values: string[] = [];
+  const collect = (node: unknown): void => {
+    if (typeof node === 'string' && node.length >= 4) values.push(node);
+    else if (Array.isArray(node)) node.forEach(collect);
+    else if (node && typeof node === 'object') Object.values(node).forEach(collect);
+  };
+  collect(value);
+  values.sort((a, b) => b.length - a.length);
+  return lines.map((line) =>
+    values.reduce((text, secret) => text.split(secret).join('[REDACTED]'), line),
+  );
+}

@@ -1,0 +1,6 @@
+export * from './common';
+export * from './pipe';
+export * from './key';
+export * from './alert';
+export * from './dashboard';
+export * from './secrets';

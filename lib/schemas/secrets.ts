@@ -1,0 +1,27 @@
+import * as z from 'zod';
+import { ipAccessEntry, keyRole } from './key';
+import { expiry, uuid } from './common';
+
+/** What a management API call needs to authenticate (env credentials carry only this). */
+export const managementAuth = z.looseObject({
+  organizationId: uuid,
+  keyId: z.string().min(1),
+  keySecret: z.string().min(1),
+});
+export type ManagementAuth = z.infer<typeof managementAuth>;
+
+/**
+ * Management key secret (DESIGN.md): keyId is the Basic user, keyRecordId the `/keys/{id}` UUID.
+ * keyRecordId is optional: a rotated version is stored (AWSPENDING) before its key exists, so
+ * the server-made record id cannot be in it; the rotator finds the record by keySuffix + name.
+ */
+export const managementKeySecret = managementAuth.extend({
+  keyRecordId: uuid.optional(),
+  roles: z.array(keyRole).min(1),
+  ipAccessList: z.array(ipAccessEntry).optional(),
+  expireAt: expiry,
+});
+export type ManagementKeySecret = z.infer<typeof managementKeySecret>;
+
+export const observabilityTokenSecret = z.looseObject({ token: z.string().min(1) });
+export type ObservabilityTokenSecret = z.infer<typeof observabilityTokenSecret>;

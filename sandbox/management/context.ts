@@ -1,0 +1,18 @@
+import type { KeyRow, Store } from '../store';
+
+/** What a management handler gets once auth, role and path parameters are checked. */
+export interface ManagementRequest {
+  params: Record<string, string>;
+  body: unknown;
+  key: KeyRow;
+  store: Store;
+  /** Sandbox clock, ms. */
+  now: number;
+}
+
+export interface ManagementHandler {
+  /** Key operations need the admin role; the rest admin or developer. */
+  admin: boolean;
+  /** Returns the envelope's `result`; `undefined` answers an envelope without one (DELETE). */
+  run(req: ManagementRequest): unknown;
+}

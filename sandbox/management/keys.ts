@@ -1,0 +1,128 @@
+import { registerSecret } from '../../lib/redact';
+import { createKeyRequest, updateKeyRequest } from '../../lib/schemas';
+import type { IpAccessEntry } from '../../lib/schemas';
+import { isValidIpSource } from '../auth';
+import { badRequest, conflict, notFound, validateBody } from '../errors';
+import { newKeyMaterial, sha256Base64, uuidV4 } from '../ids';
+import { route } from '../router';
+import type { Route } from '../router';
+import type { KeyRow } from '../store';
+import type { ManagementHandler, ManagementRequest } from './context';
+
+export const KEYS_PER_ORGANIZATION = 100;
+const ORG = '/v1/organizations/:organizationId';
+
+/** The key record as the API shows it: no hashes. */
+export function keyView(key: KeyRow): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    id: key.id,
+    name: key.name,
+    roles: [...key.roles],
+    keySuffix: key.keySuffix,
+    createdAt: key.createdAt,
+    expireAt: key.expireAt,
+    ipAccessList: key.ipAccessList.map((entry) => ({ ...entry })),
+    state: key.state,
+  };
+  if (key.usedAt) view.usedAt = key.usedAt;
+  return view;
+}
+
+function checkIpList(list: IpAccessEntry[] | undefined): void {
+  list?.forEach((entry, index) => {
+    if (!isValidIpSource(entry.source.trim())) {
+      throw badRequest(
+        `Body validation failed: ipAccessList[${index}].source: not an IP address or IPv4 CIDR`,
+      );
+    }
+  });
+}
+
+function findKey(req: ManagementRequest): KeyRow {
+  const key = req.store.key(req.params.keyRecordId);
+  if (!key) throw notFound(`API key ${req.params.keyRecordId} not found`);
+  return key;
+}
+
+const list: ManagementHandler = { admin: true, run: (req) => req.store.state.keys.map(keyView) };
+
+const get: ManagementHandler = { admin: true, run: (req) => keyView(findKey(req)) };
+
+const create: ManagementHandler = {
+  admin: true,
+  run(req) {
+    const body = validateBody(createKeyRequest, req.body);
+    checkIpList(body.ipAccessList);
+    const keys = req.store.state.keys;
+    if (keys.length >= KEYS_PER_ORGANIZATION) {
+      throw badRequest(`organization already has the maximum of ${KEYS_PER_ORGANIZATION} API keys`);
+    }
+    let material: { keyId: string; keySecret: string } | undefined;
+    let hashes: { keyIdHash: string; keySecretHash: string; keySuffix: string };
+    if (body.hashData) {
+      const { keyIdHash, keySecretHash, keyIdSuffix } = body.hashData;
+      if (keys.some((k) => k.keyIdHash === keyIdHash))
+        throw conflict('a key with this keyIdHash already exists');
+      hashes = { keyIdHash, keySecretHash, keySuffix: keyIdSuffix.slice(-4) };
+    } else {
+      material = newKeyMaterial();
+      registerSecret(material.keySecret);
+      hashes = {
+        keyIdHash: sha256Base64(material.keyId),
+        keySecretHash: sha256Base64(material.keySecret),
+        keySuffix: material.keyId.slice(-4),
+      };
+    }
+    const key: KeyRow = {
+      id: uuidV4(),
+      name: body.name,
+      roles: [...new Set(body.roles)],
+      ...hashes,
+      createdAt: new Date(req.now).toISOString(),
+      expireAt: body.expireAt ?? null,
+      ipAccessList: body.ipAccessList ?? [],
+      state: body.state ?? 'enabled',
+    };
+    keys.push(key);
+    req.store.changed();
+    // The secret leaves the server once, here; with hashData the server never had it.
+    return material
+      ? { key: keyView(key), keyId: material.keyId, keySecret: material.keySecret }
+      : { key: keyView(key) };
+  },
+};
+
+const update: ManagementHandler = {
+  admin: true,
+  run(req) {
+    const key = findKey(req);
+    const body = validateBody(updateKeyRequest, req.body);
+    checkIpList(body.ipAccessList);
+    if (body.name !== undefined) key.name = body.name;
+    if (body.roles !== undefined) key.roles = [...new Set(body.roles)];
+    if (body.state !== undefined) key.state = body.state;
+    if (body.expireAt !== undefined) key.expireAt = body.expireAt;
+    if (body.ipAccessList !== undefined) key.ipAccessList = body.ipAccessList;
+    req.store.changed();
+    return keyView(key);
+  },
+};
+
+const remove: ManagementHandler = {
+  admin: true,
+  run(req) {
+    const key = findKey(req);
+    if (key.id === req.key.id) throw badRequest('an API key cannot delete itself');
+    req.store.state.keys = req.store.state.keys.filter((k) => k.id !== key.id);
+    req.store.changed();
+    return undefined;
+  },
+};
+
+export const keyRoutes: Route<ManagementHandler>[] = [
+  route('GET', `${ORG}/keys`, list),
+  route('POST', `${ORG}/keys`, create),
+  route('GET', `${ORG}/keys/:keyRecordId`, get),
+  route('PATCH', `${ORG}/keys/:keyRecordId`, update),
+  route('DELETE', `${ORG}/keys/:keyRecordId`, remove),
+];

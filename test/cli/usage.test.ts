@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../cli/cli';
+import { runCapture } from './helpers';
+
+describe('cloudops usage', () => {
+  it('lists every command in the top-level help', async () => {
+    const run = await runCapture(['--help']);
+    expect(run.code).toBe(0);
+    for (const command of COMMANDS) expect(run.stdout).toContain(command.name);
+  });
+
+  it('exits 2 without a command, and on an unknown command', async () => {
+    expect((await runCapture([])).code).toBe(2);
+    const unknown = await runCapture(['frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+  });
+
+  it.each(COMMANDS.map((c) => c.name))('%s --help prints its usage and exits 0', async (name) => {
+    const run = await runCapture([name, '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^usage: cloudops ${name}`));
+  });
+
+  it('rejects an unknown flag with exit 2, naming it', async () => {
+    const run = await runCapture(['sandbox', '--prot', '1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--prot');
+  });
+
+  it('rejects a malformed number with exit 2', async () => {
+    const run = await runCapture(['sandbox', '--port', 'eighty']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--port expects a whole number');
+  });
+});
