@@ -1,12 +1,23 @@
 import { CloudOpsError } from '../lib/errors';
 import { redactText } from '../lib/redact';
 import { UsageError } from './args';
+import { alertsCommand } from './commands/alerts';
+import { dashboardsCommand } from './commands/dashboards';
 import { demoCommand } from './commands/demo';
+import { keysCommand } from './commands/keys';
+import { pipesCommand } from './commands/pipes';
 import { sandboxCommand } from './commands/sandbox';
 import type { CliIO, Command } from './io';
 
 /** Every top-level command; capabilities add theirs here. */
-export const COMMANDS: readonly Command[] = [demoCommand, sandboxCommand];
+export const COMMANDS: readonly Command[] = [
+  demoCommand,
+  sandboxCommand,
+  dashboardsCommand,
+  alertsCommand,
+  pipesCommand,
+  keysCommand,
+];
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 

@@ -1,6 +1,7 @@
 /** CLI side of the connection: settings from env, credentials from env or Secrets Manager. */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { readConnectionEnv, type ConnectionEnv } from '../lib/config';
+import * as z from 'zod';
+import { readConnectionEnv, readEnv, type ConnectionEnv } from '../lib/config';
 import { createClients, type Clients } from '../lib/clients';
 import {
   secretsManagerCredentials,
@@ -68,12 +69,38 @@ function observabilityCredentials(
   return undefined;
 }
 
+/** The AWS settings the CLI hands the SDK explicitly, so a command's env (not the process's) decides. */
+const awsEnv = z.object({
+  AWS_ENDPOINT_URL_SECRETS_MANAGER: z.url().optional(),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+});
+
+/** A Secrets Manager client for the command's env: the sandbox endpoint takes any credentials. */
+export function secretsManagerClientFromEnv(
+  env: Record<string, string | undefined>,
+): SecretsManagerClient {
+  const aws = readEnv(awsEnv, env);
+  const endpoint = aws.AWS_ENDPOINT_URL_SECRETS_MANAGER;
+  const credentials =
+    aws.AWS_ACCESS_KEY_ID && aws.AWS_SECRET_ACCESS_KEY
+      ? { accessKeyId: aws.AWS_ACCESS_KEY_ID, secretAccessKey: aws.AWS_SECRET_ACCESS_KEY }
+      : endpoint
+        ? { accessKeyId: 'local', secretAccessKey: 'local' }
+        : undefined; // real AWS: the SDK's default credential chain
+  return new SecretsManagerClient({
+    region: aws.AWS_REGION,
+    ...(endpoint ? { endpoint } : {}),
+    ...(credentials ? { credentials } : {}),
+  });
+}
+
 /** Clients for whatever the env configures; commands ask for what they need via `clients`. */
 export function connectFromEnv(env: Record<string, string | undefined>): Connection {
   const config = readConnectionEnv(env);
   let secretsClient: SecretsManagerClient | undefined;
-  // The AWS SDK honours AWS_ENDPOINT_URL_SECRETS_MANAGER itself (e.g. the sandbox's endpoint).
-  const secrets = () => (secretsClient ??= new SecretsManagerClient({}));
+  const secrets = () => (secretsClient ??= secretsManagerClientFromEnv(env));
   const clients = createClients({
     apiUrl: config.CLOUDOPS_API_URL,
     observabilityUrl: config.CLOUDOPS_OBSERVABILITY_URL,

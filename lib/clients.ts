@@ -78,6 +78,11 @@ export function createClients(settings: ClientSettings): Clients {
             'CLOUDOPS_OBSERVABILITY_TOKEN (or CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID)',
         );
       }
+      if (settings.mode === 'managed' && !serviceId) {
+        throw new ConfigError(
+          'observability mode "managed" reaches dashboards and alerts through a service: set CLOUDOPS_SERVICE_ID',
+        );
+      }
       return createObservabilityBackend({
         mode: settings.mode,
         management: settings.mode === 'managed' ? this.requireManagement() : undefined,

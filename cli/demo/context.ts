@@ -33,3 +33,36 @@ export const say = {
 export function expectThat(condition: boolean, what: string): asserts condition {
   if (!condition) throw new Error(`demo check failed: ${what}`);
 }
+
+/** Runs a CLI command inside the demo, its output indented under the step. */
+export async function runCommand(
+  ctx: DemoContext,
+  command: { run(argv: string[], io: CliIO, signal: AbortSignal): Promise<number> },
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<number> {
+  const indent = (text: string) =>
+    text
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => `    ${line}`)
+      .join('\n');
+  const io: CliIO = {
+    out: (text) => ctx.io.out(indent(text)),
+    err: (text) => ctx.io.out(indent(text)),
+    env: { ...ctx.env, ...env },
+    isTTY: false,
+  };
+  return command.run(argv, io, ctx.signal);
+}
+
+/** Requests the sandbox logged while `work` ran. */
+export async function countRequests<T>(
+  ctx: DemoContext,
+  work: () => Promise<T>,
+): Promise<{ result: T; requests: { method: string; status: number }[] }> {
+  const before = ctx.sandbox.requestLog.entries().length;
+  const result = await work();
+  const requests = ctx.sandbox.requestLog.entries().slice(before);
+  return { result, requests };
+}

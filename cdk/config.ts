@@ -1,0 +1,169 @@
+/**
+ * The stack's settings: `cloudops:*` keys from cdk.json `context` (or `-c key=value`), each one
+ * overridable by an env var (CLOUDOPS_CDK_<KEY>, e.g. CLOUDOPS_CDK_API_URL for cloudops:apiUrl).
+ * Values from `-c` and env are always strings, so every field also accepts its string form.
+ * A bad or missing value fails synth with one line per key, naming it (never its value).
+ */
+import * as z from 'zod';
+import { ConfigError } from '../lib/errors';
+import { duration } from '../lib/keys/duration';
+import { uuid } from '../lib/schemas/common';
+
+const DAY_MS = 86_400_000;
+
+const flag = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
+]);
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const uuidList = z
+  .union([
+    z.array(z.string()),
+    z.string().transform((text) => text.split(',').map((part) => part.trim())),
+  ])
+  .transform((items) => items.filter(Boolean))
+  .pipe(z.array(uuid).min(1, 'expected at least one service id'));
+/** EventBridge Scheduler expressions (rate or cron); `at(...)` one-shots make no sense here. */
+const scheduleExpression = z
+  .string()
+  .regex(
+    /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(\S+( \S+){5}\))$/,
+    'expected rate(<n> minutes|hours|days) or cron(<6 fields>)',
+  );
+/** CloudWatch Logs accepts only these retention periods. */
+const RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288,
+  3653,
+] as const;
+const retentionDays = z.coerce
+  .number()
+  .refine((days) => (RETENTION_DAYS as readonly number[]).includes(days), {
+    message: `expected one of ${RETENTION_DAYS.join(', ')}`,
+  });
+const secretName = z
+  .string()
+  .regex(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'expected a Secrets Manager secret name');
+
+/** Every context key, with its default when it has one. */
+export const stackConfigSchema = z
+  .object({
+    'cloudops:apiUrl': z.url(),
+    'cloudops:observabilityUrl': z.url(),
+    'cloudops:observabilityMode': z.enum(['managed', 'open-source']).default('managed'),
+    'cloudops:organizationId': uuid,
+    'cloudops:serviceIds': uuidList,
+    'cloudops:secretNamePrefix': z
+      .string()
+      .regex(/^[A-Za-z0-9_+=.@-]{1,64}$/, 'expected 1-64 letters, digits or _+=.@-')
+      .default('cloudops'),
+    'cloudops:rotationDays': int(1, 365).default(30),
+    'cloudops:keyLifetime': duration.default(90 * DAY_MS),
+    'cloudops:keyGracePeriod': duration.default(DAY_MS),
+    'cloudops:keyExpiryWarnDays': int(1, 365).default(7),
+    'cloudops:adminSecret': flag.default(false),
+    'cloudops:slackWebhookSecretName': secretName.optional(),
+    'cloudops:webhookSecretName': secretName.optional(),
+    'cloudops:watchdogSchedule': scheduleExpression.default('rate(5 minutes)'),
+    'cloudops:driftSyncSchedule': scheduleExpression.default('rate(1 hour)'),
+    'cloudops:keySentinelSchedule': scheduleExpression.default('rate(1 day)'),
+    'cloudops:dashboardsScheduleMode': z.enum(['repair', 'report']).default('repair'),
+    'cloudops:dashboardsPrune': flag.default(false),
+    'cloudops:logRetentionDays': retentionDays.default(30),
+    'cloudops:logLevel': z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  })
+  .superRefine((c, ctx) => {
+    // The current key must outlive the next rotation plus the grace its successor gives it.
+    const needed = c['cloudops:rotationDays'] * DAY_MS + c['cloudops:keyGracePeriod'];
+    if (c['cloudops:keyLifetime'] <= needed) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cloudops:keyLifetime'],
+        message: 'must be longer than cloudops:rotationDays plus cloudops:keyGracePeriod',
+      });
+    }
+  });
+
+export type StackConfigInput = z.input<typeof stackConfigSchema>;
+type Parsed = z.output<typeof stackConfigSchema>;
+
+/** The typed props the constructs take (names without the `cloudops:` prefix). */
+export interface StackConfig {
+  apiUrl: string;
+  observabilityUrl: string;
+  observabilityMode: 'managed' | 'open-source';
+  organizationId: string;
+  serviceIds: string[];
+  secretNamePrefix: string;
+  rotationDays: number;
+  keyLifetimeMs: number;
+  keyGracePeriodMs: number;
+  keyExpiryWarnDays: number;
+  adminSecret: boolean;
+  slackWebhookSecretName?: string | undefined;
+  webhookSecretName?: string | undefined;
+  watchdogSchedule: string;
+  driftSyncSchedule: string;
+  keySentinelSchedule: string;
+  dashboardsScheduleMode: 'repair' | 'report';
+  dashboardsPrune: boolean;
+  logRetentionDays: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export const CONTEXT_KEYS = Object.keys(stackConfigSchema.shape) as (keyof Parsed)[];
+
+/** `cloudops:apiUrl` -> `CLOUDOPS_CDK_API_URL`. */
+export function envNameFor(key: string): string {
+  const name = key.replace(/^cloudops:/, '').replace(/([a-z0-9])([A-Z])/g, '$1_$2');
+  return `CLOUDOPS_CDK_${name.toUpperCase()}`;
+}
+
+/**
+ * Read and validate the settings. `context` looks a key up (app.node.tryGetContext);
+ * `env` holds the CLOUDOPS_CDK_* overrides (empty strings count as unset).
+ */
+export function readStackConfig(
+  context: (key: string) => unknown,
+  env: Record<string, string | undefined> = {},
+): StackConfig {
+  const raw: Record<string, unknown> = {};
+  for (const key of CONTEXT_KEYS) {
+    const fromEnv = env[envNameFor(key)];
+    const value = fromEnv !== undefined && fromEnv !== '' ? fromEnv : context(key);
+    if (value !== undefined && value !== null && value !== '') raw[key] = value;
+  }
+  const parsed = stackConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? '');
+      const where = `${key} (or env ${envNameFor(key)})`;
+      return raw[key] === undefined ? `${where}: required, not set` : `${where}: ${issue.message}`;
+    });
+    throw new ConfigError(
+      `invalid cdk context (cdk.json "context" or -c key=value):\n  ${lines.join('\n  ')}`,
+    );
+  }
+  const c = parsed.data;
+  return {
+    apiUrl: c['cloudops:apiUrl'],
+    observabilityUrl: c['cloudops:observabilityUrl'],
+    observabilityMode: c['cloudops:observabilityMode'],
+    organizationId: c['cloudops:organizationId'],
+    serviceIds: c['cloudops:serviceIds'],
+    secretNamePrefix: c['cloudops:secretNamePrefix'],
+    rotationDays: c['cloudops:rotationDays'],
+    keyLifetimeMs: c['cloudops:keyLifetime'],
+    keyGracePeriodMs: c['cloudops:keyGracePeriod'],
+    keyExpiryWarnDays: c['cloudops:keyExpiryWarnDays'],
+    adminSecret: c['cloudops:adminSecret'],
+    slackWebhookSecretName: c['cloudops:slackWebhookSecretName'],
+    webhookSecretName: c['cloudops:webhookSecretName'],
+    watchdogSchedule: c['cloudops:watchdogSchedule'],
+    driftSyncSchedule: c['cloudops:driftSyncSchedule'],
+    keySentinelSchedule: c['cloudops:keySentinelSchedule'],
+    dashboardsScheduleMode: c['cloudops:dashboardsScheduleMode'],
+    dashboardsPrune: c['cloudops:dashboardsPrune'],
+    logRetentionDays: c['cloudops:logRetentionDays'],
+    logLevel: c['cloudops:logLevel'],
+  };
+}

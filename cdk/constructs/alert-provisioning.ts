@@ -1,0 +1,92 @@
+/**
+ * Alert provisioning: EventBridge rules on the cloudops bus (`Dashboard Synced` from the sync,
+ * `Alert Provision Requested` from anyone) fill an SQS queue that provision-alerts drains in
+ * batches, failing records one by one (partial batch response); a record failing 5 times goes
+ * to the queue's dead-letter queue.
+ */
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
+import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { observabilityEnv, type ConnectionSettings } from './connection';
+import { CloudOpsFunction } from './function';
+import { deadLetterQueue } from './queues';
+
+export const ALERTS_FUNCTION_TIMEOUT = Duration.minutes(2);
+export const MAX_RECEIVE_COUNT = 5;
+
+export interface AlertProvisioningProps {
+  readonly connection: ConnectionSettings;
+  readonly bus: events.IEventBus;
+  /** Where events a rule could not deliver to the queue end up. */
+  readonly eventsDeadLetterQueue: sqs.IQueue;
+  readonly logRetention: logs.RetentionDays;
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class AlertProvisioning extends Construct {
+  readonly queue: sqs.Queue;
+  readonly queueDeadLetterQueue: sqs.Queue;
+  readonly provision: CloudOpsFunction;
+
+  constructor(scope: Construct, id: string, props: AlertProvisioningProps) {
+    super(scope, id);
+    this.queueDeadLetterQueue = deadLetterQueue(this, 'QueueDeadLetterQueue', 'the alert queue');
+    this.queue = new sqs.Queue(this, 'Queue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // AWS's advice for Lambda consumers: at least 6x the function timeout, so a message
+      // being retried inside a batch is not handed out twice.
+      visibilityTimeout: Duration.seconds(ALERTS_FUNCTION_TIMEOUT.toSeconds() * 6),
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: this.queueDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+    });
+
+    const target = new eventsTargets.SqsQueue(this.queue, {
+      deadLetterQueue: props.eventsDeadLetterQueue,
+      retryAttempts: 8,
+      maxEventAge: Duration.hours(24),
+    });
+    new events.Rule(this, 'DashboardSyncedRule', {
+      eventBus: props.bus,
+      description: 'Dashboards synced by cloudops: provision their declared alerts',
+      eventPattern: { source: ['cloudops'], detailType: ['Dashboard Synced'] },
+      targets: [target],
+    });
+    new events.Rule(this, 'AlertRequestedRule', {
+      eventBus: props.bus,
+      description: 'Explicit alert provisioning requests (any source on the cloudops bus)',
+      eventPattern: { detailType: ['Alert Provision Requested'] },
+      targets: [target],
+    });
+
+    this.provision = new CloudOpsFunction(this, 'Provision', {
+      folder: 'provision-alerts',
+      description: 'Creates, updates and removes alerts from queued events',
+      memorySize: 256,
+      timeout: ALERTS_FUNCTION_TIMEOUT,
+      logRetention: props.logRetention,
+      logLevel: props.logLevel,
+      environment: observabilityEnv(props.connection),
+    });
+    const fn = this.provision.fn;
+    props.connection.managementKey.grantRead(fn);
+    props.connection.observabilityToken.grantRead(fn);
+    const source = new lambdaEvents.SqsEventSource(this.queue, {
+      batchSize: 10,
+      maxBatchingWindow: Duration.seconds(5),
+      reportBatchItemFailures: true,
+      // The API is rate limited per key: a few pollers are plenty.
+      maxConcurrency: 2,
+    });
+    fn.addEventSource(source);
+    Validations.of(this.provision).acknowledge({
+      id: 'Serverless-LambdaEventSourceMappingDestination',
+      reason:
+        'SQS event source mappings do not support on-failure destinations; failed records go to the queue redrive dead-letter queue after 5 receives.',
+    });
+  }
+}

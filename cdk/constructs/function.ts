@@ -1,0 +1,115 @@
+/**
+ * The one place function defaults are set: Node (newest Lambda runtime in aws-cdk-lib), arm64,
+ * local esbuild bundling to a minified ESM `.mjs` with source maps, an explicit log group with
+ * retention, JSON log format, a dead-letter queue for async invocations, and its own role
+ * (no AWS managed policy: log writes are scoped to its log group).
+ */
+import { fileURLToPath } from 'node:url';
+import * as path from 'node:path';
+import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { deadLetterQueue } from './queues';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const RUNTIME = lambda.Runtime.NODEJS_24_X;
+
+/**
+ * ESM bundles call `require` for Node built-ins pulled in by CJS dependencies; this banner
+ * gives them one (named apart so it cannot clash with a bundled `createRequire`).
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __cloudopsCreateRequire } from 'node:module'; const require = __cloudopsCreateRequire(import.meta.url);";
+
+/** Bundling options shared by every function (bench/bundle-size.ts builds with the same). */
+export const BUNDLING: nodejs.BundlingOptions = {
+  format: nodejs.OutputFormat.ESM,
+  target: 'node24',
+  minify: true,
+  sourceMap: true,
+  sourceMapMode: nodejs.SourceMapMode.DEFAULT,
+  sourcesContent: false,
+  // Prefer ESM entry points so esbuild can tree-shake (zod, middy, the SDK).
+  mainFields: ['module', 'main'],
+  banner: ESM_REQUIRE_BANNER,
+  // Pin the SDK we test with instead of the runtime's copy (and its ESM resolution quirks).
+  bundleAwsSDK: true,
+  forceDockerBundling: false,
+};
+
+export interface CloudOpsFunctionProps {
+  /** Folder under functions/ (e.g. `pipe-watchdog`). */
+  readonly folder: string;
+  /** File inside it without extension. @default 'handler' */
+  readonly file?: string;
+  readonly description: string;
+  readonly memorySize: number;
+  readonly timeout: Duration;
+  readonly environment: Record<string, string>;
+  readonly logRetention: logs.RetentionDays;
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Omit for no reservation. */
+  readonly reservedConcurrentExecutions?: number;
+}
+
+export class CloudOpsFunction extends Construct {
+  readonly fn: nodejs.NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+  /** Receives async invocations (schedules, S3) that failed after Lambda's retries. */
+  readonly deadLetterQueue: sqs.Queue;
+
+  constructor(scope: Construct, id: string, props: CloudOpsFunctionProps) {
+    super(scope, id);
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `${props.description} (cloudops)`,
+    });
+    this.logGroup.grantWrite(this.role);
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', `the ${props.folder} function`);
+
+    const file = props.file ?? 'handler';
+    this.fn = new nodejs.NodejsFunction(this, 'Function', {
+      entry: path.join(REPO_ROOT, 'functions', props.folder, `${file}.ts`),
+      handler: 'handler',
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
+      runtime: RUNTIME,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      description: props.description,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      applicationLogLevelV2: lambda.ApplicationLogLevel[toAppLevel(props.logLevel)],
+      systemLogLevelV2: lambda.SystemLogLevel.INFO,
+      deadLetterQueue: this.deadLetterQueue,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      bundling: BUNDLING,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        CLOUDOPS_LOG_LEVEL: props.logLevel,
+        ...props.environment,
+      },
+    });
+    Validations.of(this.fn).acknowledge({
+      id: 'Serverless-LambdaTracing',
+      reason:
+        'Runs are traced by structured JSON logs and EMF metrics; X-Ray would need a Resource:* grant (xray:PutTraceSegments has no resource-level permissions).',
+    });
+  }
+}
+
+function toAppLevel(level: CloudOpsFunctionProps['logLevel']) {
+  return ({ debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR' } as const)[level];
+}

@@ -1,0 +1,75 @@
+/**
+ * Where people hear about things: one KMS-encrypted SNS topic (watchdog notices, key-expiry
+ * warnings and every alarm), plus the optional Slack and webhook destinations, whose URLs live
+ * in secrets the deployer creates beforehand (see cdk/README.md).
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+
+export interface NotificationsProps {
+  /** Existing secret `{ "url": "https://hooks.slack.com/..." }`. */
+  readonly slackWebhookSecretName?: string | undefined;
+  /** Existing secret `{ "url": "https://...", "signingSecret": "<16+ chars>" }`. */
+  readonly webhookSecretName?: string | undefined;
+}
+
+export class Notifications extends Construct {
+  readonly key: kms.Key;
+  readonly topic: sns.Topic;
+  readonly slackWebhookSecret?: secretsmanager.ISecret;
+  readonly webhookSecret?: secretsmanager.ISecret;
+
+  /** sns:Publish on the topic and the two KMS calls publishing to an encrypted topic needs. */
+  grantPublish(grantee: iam.IGrantable): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['sns:Publish'], resources: [this.topic.topicArn] }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey'],
+        resources: [this.key.keyArn],
+      }),
+    );
+  }
+
+  constructor(scope: Construct, id: string, props: NotificationsProps) {
+    super(scope, id);
+    this.key = new kms.Key(this, 'Key', {
+      description: 'cloudops notifications topic',
+      enableKeyRotation: true,
+      pendingWindow: Duration.days(7),
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // CloudWatch alarms publish to the encrypted topic as the service itself.
+    this.key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+      }),
+    );
+    this.topic = new sns.Topic(this, 'Topic', {
+      displayName: 'cloudops notifications',
+      masterKey: this.key,
+      enforceSSL: true,
+    });
+    if (props.slackWebhookSecretName) {
+      this.slackWebhookSecret = secretsmanager.Secret.fromSecretNameV2(
+        this,
+        'SlackWebhookSecret',
+        props.slackWebhookSecretName,
+      );
+    }
+    if (props.webhookSecretName) {
+      this.webhookSecret = secretsmanager.Secret.fromSecretNameV2(
+        this,
+        'WebhookSecret',
+        props.webhookSecretName,
+      );
+    }
+  }
+}

@@ -1,0 +1,19 @@
+/** The env vars the CDK app reads (through lib/config.ts, the one reader of process.env). */
+import * as z from 'zod';
+import { readEnv } from '../lib/config';
+import { CONTEXT_KEYS, envNameFor } from './config';
+
+const optional = z.string().optional();
+
+export const appEnvSchema = z.object({
+  CDK_DEFAULT_ACCOUNT: optional,
+  CDK_DEFAULT_REGION: optional,
+  CLOUDOPS_CDK_SKIP_BUNDLING: z.enum(['1', 'true', '0', 'false']).optional(),
+  ...Object.fromEntries(CONTEXT_KEYS.map((key) => [envNameFor(key), optional])),
+});
+
+export type AppEnv = Record<string, string | undefined>;
+
+export function readAppEnv(env?: Record<string, string | undefined>): AppEnv {
+  return readEnv(appEnvSchema, env);
+}

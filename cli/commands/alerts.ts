@@ -1,0 +1,166 @@
+import { readFile } from 'node:fs/promises';
+import {
+  backendFromConnection,
+  createAlertProvisioner,
+  type ProvisionResult,
+} from '../../lib/alerts';
+import { readConnectionEnv } from '../../lib/config';
+import { staticCredentials } from '../../lib/credentials';
+import { ValidationError } from '../../lib/errors';
+import { alertEvent, parseEvent, type AlertEvent } from '../../lib/events';
+import { createLogger } from '../../lib/log';
+import { redactText, registerSecret } from '../../lib/redact';
+import { managementAuth, observabilityTokenSecret } from '../../lib/schemas';
+import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
+import type { CliIO, Command } from '../io';
+
+const spec = {
+  usage: 'cloudops alerts provision [--file FILE] [--json]',
+  summary:
+    'Provision alerts from events (`Dashboard Synced`, `Alert Provision Requested`; one JSON event or an\n' +
+    'array), as the provision-alerts function does. Reads stdin unless --file is given (`-` = stdin).\n' +
+    'Every event is validated before any is applied. Exit codes: 0 ok; 1 an event was invalid or failed; 2 usage.',
+  options: {
+    file: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  help: {
+    file: 'file holding the event(s) as JSON (default: stdin)',
+    json: 'print the per-event results as JSON',
+  },
+  positionals: 1,
+} satisfies CommandSpec<Record<string, { type: 'string' | 'boolean' }>>;
+
+export const alertsCommand: Command = {
+  name: 'alerts',
+  summary: 'alerts from events: provision',
+  async run(argv, io, signal) {
+    const { values, positionals } = parseCommand(spec, argv);
+    if (values.help) {
+      io.out(formatHelp(spec));
+      return 0;
+    }
+    if (positionals[0] !== 'provision') {
+      throw new UsageError(
+        `expected provision, got ${positionals[0] ? `"${positionals[0]}"` : 'nothing'}`,
+      );
+    }
+    const file = values.file ?? '-';
+    const label = file === '-' ? 'stdin' : file;
+    const text =
+      file === '-'
+        ? await readStdin()
+        : await readFile(file, 'utf8').catch((e: unknown) => {
+            throw new ValidationError(
+              `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`,
+              file,
+            );
+          });
+
+    const { events, problems } = parseEvents(text, label);
+    if (problems.length > 0) {
+      io.err(problems.join('\n'));
+      return 1;
+    }
+    const backend = backendFromEnv(io.env);
+    const provisioner = createAlertProvisioner({
+      backend,
+      logger: createLogger({ level: 'warn' }),
+    });
+    const results: { event: string; ok: boolean; result?: ProvisionResult; error?: string }[] = [];
+    for (const [i, event] of events.entries()) {
+      const ref = `${label}[${i}]`;
+      try {
+        const result = await provisioner.provision(event, { ref, signal });
+        results.push({ event: result.event, ok: true, result });
+      } catch (error) {
+        const message = redactText(error instanceof Error ? error.message : String(error));
+        const result = (error as { result?: ProvisionResult }).result;
+        results.push({
+          event: `${event['detail-type']} event ${ref}`,
+          ok: false,
+          error: message,
+          result,
+        });
+      }
+    }
+    if (values.json) io.out(JSON.stringify(results, null, 2));
+    else io.out(render(results));
+    return results.every((r) => r.ok) ? 0 : 1;
+  },
+};
+
+/** All events, or every problem of every bad one (nothing is applied then). */
+function parseEvents(text: string, label: string): { events: AlertEvent[]; problems: string[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { events: [], problems: [`${label}: not JSON (${why})`] };
+  }
+  const list = Array.isArray(value) ? (value as unknown[]) : [value];
+  const events: AlertEvent[] = [];
+  const problems: string[] = [];
+  list.forEach((raw, i) => {
+    try {
+      events.push(parseEvent(alertEvent, raw, Array.isArray(value) ? `${label}[${i}]` : label));
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+    }
+  });
+  if (list.length === 0) problems.push(`${label}: no events`);
+  return { events, problems };
+}
+
+function render(
+  results: { event: string; ok: boolean; result?: ProvisionResult; error?: string }[],
+): string {
+  const lines: string[] = [];
+  for (const r of results) {
+    lines.push(
+      `${r.ok ? 'ok' : 'FAILED'} ${r.event}${r.result ? ` (${r.result.writes} writes)` : ''}`,
+    );
+    for (const o of r.result?.outcomes ?? []) {
+      if (o.action === 'failed') continue;
+      lines.push(
+        `  ${o.action.padEnd(17)} ${o.name}${o.alertId ? ` [${o.alertId}]` : ''}${o.detail ? ` ${o.detail}` : ''}`,
+      );
+    }
+    for (const e of r.result?.errors ?? (r.error ? [r.error] : [])) lines.push(`  error: ${e}`);
+  }
+  return lines.join('\n');
+}
+
+function backendFromEnv(env: CliIO['env']) {
+  const config = readConnectionEnv(env, [
+    'CLOUDOPS_OBSERVABILITY_URL',
+    'CLOUDOPS_OBSERVABILITY_TOKEN',
+  ]);
+  registerSecret(config.CLOUDOPS_KEY_SECRET);
+  registerSecret(config.CLOUDOPS_OBSERVABILITY_TOKEN);
+  const observability = staticCredentials(
+    'CLOUDOPS_OBSERVABILITY_TOKEN',
+    { token: config.CLOUDOPS_OBSERVABILITY_TOKEN },
+    observabilityTokenSecret,
+  );
+  const management =
+    config.CLOUDOPS_KEY_ID && config.CLOUDOPS_KEY_SECRET
+      ? staticCredentials(
+          'CLOUDOPS_KEY_ID',
+          {
+            organizationId: config.CLOUDOPS_ORGANIZATION_ID,
+            keyId: config.CLOUDOPS_KEY_ID,
+            keySecret: config.CLOUDOPS_KEY_SECRET,
+          },
+          managementAuth,
+        )
+      : undefined;
+  return backendFromConnection(config, { management, observability });
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, RotateSecretCommand } from '@aws-sdk/client-secrets-manager';
+import { createManagementClient } from '../../lib/api';
+import { readConnectionEnv } from '../../lib/config';
+import { parseSecret, staticCredentials } from '../../lib/credentials';
+import { CloudOpsError } from '../../lib/errors';
+import {
+  findKeyRecord,
+  readRotationConfig,
+  rotateLocally,
+  type RotationDeps,
+} from '../../lib/keys';
+import { createLogger } from '../../lib/log';
+import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
+import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
+import { secretsManagerClientFromEnv } from '../connect';
+import type { Command } from '../io';
+
+const spec = {
+  usage: 'cloudops keys rotate [--secret-id ID] [--via local|secrets-manager] [--json]',
+  summary:
+    'Rotate the management API key held in a Secrets Manager secret.\n' +
+    '--via local (default) runs the four rotation steps here, exactly as the rotation function does\n' +
+    '(resuming an unfinished rotation with its token); --via secrets-manager calls RotateSecret and\n' +
+    'lets the deployed function (or the sandbox) run them.\n' +
+    'Env: CLOUDOPS_API_URL, CLOUDOPS_KEY_SECRET_ID, AWS_ENDPOINT_URL_SECRETS_MANAGER, AWS_REGION,\n' +
+    'CLOUDOPS_KEY_LIFETIME, CLOUDOPS_KEY_GRACE_PERIOD, CLOUDOPS_KEY_NAME_PREFIX,\n' +
+    'CLOUDOPS_ROTATION_ADMIN_SECRET_ID, CLOUDOPS_ROTATION_TEST_CALL.',
+  options: {
+    'secret-id': { type: 'string' },
+    via: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  help: {
+    'secret-id': 'secret holding the key (default CLOUDOPS_KEY_SECRET_ID)',
+    via: 'local (default) or secrets-manager',
+    json: 'print the result as one JSON object',
+  },
+  positionals: 1,
+} satisfies CommandSpec<Record<string, { type: 'string' | 'boolean' }>>;
+
+const secretsClient = secretsManagerClientFromEnv;
+
+interface KeyView {
+  keySuffix: string;
+  expireAt: string | null;
+}
+
+export const keysCommand: Command = {
+  name: 'keys',
+  summary: 'rotate the management API key in Secrets Manager',
+  async run(argv, io, signal) {
+    const { values, positionals } = parseCommand(spec, argv);
+    if (values.help) {
+      io.out(formatHelp(spec));
+      return 0;
+    }
+    if (positionals[0] !== 'rotate') {
+      throw new UsageError(
+        `expected rotate, got ${positionals[0] ? `"${positionals[0]}"` : 'nothing'}`,
+      );
+    }
+    const via = values.via ?? 'local';
+    if (via !== 'local' && via !== 'secrets-manager') {
+      throw new UsageError(`--via expects local or secrets-manager, got "${via}"`);
+    }
+    const connection = readConnectionEnv(io.env, via === 'local' ? ['CLOUDOPS_API_URL'] : []);
+    const secretId = values['secret-id'] ?? connection.CLOUDOPS_KEY_SECRET_ID;
+    if (!secretId) throw new UsageError('give --secret-id or set CLOUDOPS_KEY_SECRET_ID');
+    const config = readRotationConfig(io.env);
+    const logger = createLogger({
+      level: connection.CLOUDOPS_LOG_LEVEL,
+      fields: { command: 'keys rotate' },
+    });
+    const secrets = secretsClient(io.env);
+    const progress = (text: string) => {
+      if (!values.json) io.out(text);
+    };
+    try {
+      let token: string;
+      if (via === 'secrets-manager') {
+        token = randomUUID();
+        progress(`RotateSecret ${secretId} (token ${token})`);
+        await secrets.send(
+          new RotateSecretCommand({
+            SecretId: secretId,
+            ClientRequestToken: token,
+            RotateImmediately: true,
+          }),
+          { abortSignal: signal },
+        );
+      } else {
+        const deps: RotationDeps = {
+          secrets,
+          connect: (credentials) =>
+            createManagementClient({
+              baseUrl: connection.CLOUDOPS_API_URL!,
+              credentials,
+              rateLimit: connection.CLOUDOPS_MANAGEMENT_RATE_LIMIT,
+              timeoutMs: connection.CLOUDOPS_REQUEST_TIMEOUT_MS,
+              logger,
+            }),
+          now: Date.now,
+          config,
+          logger,
+        };
+        token = await rotateLocally(deps, secretId, randomUUID, (step) => progress(`  ${step}`));
+      }
+      const current = await readStage(secrets, secretId, 'AWSCURRENT');
+      if (!current) throw new CloudOpsError(`secret ${secretId} has no AWSCURRENT value`);
+      const previous = await readStage(secrets, secretId, 'AWSPREVIOUS');
+      const keys = connection.CLOUDOPS_API_URL
+        ? await describeKeys(connection.CLOUDOPS_API_URL, current, previous)
+        : undefined;
+      const result = {
+        secretId,
+        versionId: token,
+        current: keys?.current ?? {
+          keySuffix: current.keyId.slice(-4),
+          expireAt: current.expireAt,
+        },
+        previous:
+          keys?.previous ??
+          (previous ? { keySuffix: previous.keyId.slice(-4), expireAt: previous.expireAt } : null),
+      };
+      if (values.json) io.out(JSON.stringify(result));
+      else {
+        io.out(`rotated ${secretId}`);
+        io.out(
+          `  new key      …${result.current.keySuffix} expires ${result.current.expireAt ?? 'never'}`,
+        );
+        if (result.previous) {
+          io.out(
+            `  previous key …${result.previous.keySuffix} expires ${result.previous.expireAt ?? 'never'} (grace)`,
+          );
+        }
+      }
+      return 0;
+    } finally {
+      secrets.destroy();
+    }
+  },
+};
+
+async function readStage(
+  secrets: SecretsManagerClient,
+  secretId: string,
+  stage: string,
+): Promise<ManagementKeySecret | undefined> {
+  const out = await secrets
+    .send(new GetSecretValueCommand({ SecretId: secretId, VersionStage: stage }))
+    .catch((error: unknown) => {
+      if (stage !== 'AWSCURRENT') return undefined;
+      throw error;
+    });
+  return out
+    ? parseSecret(`${secretId} (${stage})`, out.SecretString, managementKeySecret)
+    : undefined;
+}
+
+/** The expiry dates as the service has them (read with the new key). */
+async function describeKeys(
+  baseUrl: string,
+  current: ManagementKeySecret | undefined,
+  previous: ManagementKeySecret | undefined,
+): Promise<{ current: KeyView; previous: KeyView | null } | undefined> {
+  if (!current) return undefined;
+  const client = createManagementClient({
+    baseUrl,
+    credentials: staticCredentials('AWSCURRENT', current, managementKeySecret),
+  });
+  try {
+    const records = await client.listKeys();
+    const view = (secret: ManagementKeySecret): KeyView => {
+      const record = findKeyRecord(records, secret);
+      return { keySuffix: secret.keyId.slice(-4), expireAt: record?.expireAt ?? secret.expireAt };
+    };
+    return { current: view(current), previous: previous ? view(previous) : null };
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,121 @@
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { secretsManagerCredentials, staticCredentials } from '../../lib/credentials';
+import type { ManagementCredentialProvider } from '../../lib/credentials/types';
+import { ConfigError } from '../../lib/errors';
+import { createLogger } from '../../lib/log';
+import { readWatchdogSettings, type WatchdogSettings } from '../../lib/pipes/config';
+import { runWatchdogFromSettings } from '../../lib/pipes/run';
+import { LocalStateStore } from '../../lib/pipes/store';
+import type { WatchdogResult } from '../../lib/pipes/watchdog';
+import { managementAuth } from '../../lib/schemas';
+import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
+import type { CliIO, Command } from '../io';
+
+export const DEFAULT_STATE_FILE = '.cloudops/pipes-state.json';
+
+const spec = {
+  usage: 'cloudops pipes check [--json] [--state-file FILE]',
+  summary:
+    'One pipe-watchdog pass over the services in CLOUDOPS_SERVICE_ID: compare each pipe with the\n' +
+    'state file, print what changed and send it to the notifiers configured in CLOUDOPS_WATCHDOG_*.\n' +
+    'Exit code 1 when a service could not be checked or a notification could not be delivered.',
+  options: {
+    json: { type: 'boolean' },
+    'state-file': { type: 'string' },
+  },
+  help: {
+    json: 'print one JSON object: { checked, notifications, errors }',
+    'state-file': `where the last states are kept (default ${DEFAULT_STATE_FILE})`,
+  },
+} satisfies CommandSpec<Record<string, { type: 'string' | 'boolean' }>>;
+
+function credentialsFrom(settings: WatchdogSettings): ManagementCredentialProvider {
+  const c = settings.connection;
+  if (c.CLOUDOPS_KEY_ID && c.CLOUDOPS_KEY_SECRET) {
+    return staticCredentials(
+      'CLOUDOPS_KEY_ID',
+      {
+        organizationId: c.CLOUDOPS_ORGANIZATION_ID,
+        keyId: c.CLOUDOPS_KEY_ID,
+        keySecret: c.CLOUDOPS_KEY_SECRET,
+      },
+      managementAuth,
+    );
+  }
+  if (c.CLOUDOPS_KEY_SECRET_ID) {
+    return secretsManagerCredentials({
+      client: new SecretsManagerClient({}),
+      secretId: c.CLOUDOPS_KEY_SECRET_ID,
+      schema: managementAuth,
+    });
+  }
+  throw new ConfigError(
+    'missing configuration: set CLOUDOPS_KEY_ID and CLOUDOPS_KEY_SECRET, or CLOUDOPS_KEY_SECRET_ID',
+  );
+}
+
+function render(result: WatchdogResult): string {
+  const lines = result.notifications.map((n) => {
+    const change = n.from && n.to && n.from !== n.to ? `${n.from} -> ${n.to}` : n.to || n.from;
+    const pipe = n.pipeId ? `${n.pipeName} (${n.pipeId})` : `service ${n.serviceId}`;
+    return `[${n.severity.toUpperCase()}] ${n.kind} ${pipe}${change ? `: ${change}` : ''} — ${n.message}`;
+  });
+  for (const e of result.errors) {
+    lines.push(
+      `error (${e.stage}) service ${e.serviceId}${e.pipeId ? ` pipe ${e.pipeId}` : ''}${e.notifier ? ` via ${e.notifier}` : ''}: ${e.message}`,
+    );
+  }
+  lines.push(
+    `checked ${result.checked} pipes: ${result.notifications.length} notifications, ${result.errors.length} errors`,
+  );
+  return lines.join('\n');
+}
+
+export async function runPipesCheck(
+  argv: string[],
+  io: CliIO,
+  signal: AbortSignal,
+): Promise<number> {
+  const { values } = parseCommand(spec, argv);
+  if (values.help) {
+    io.out(formatHelp(spec));
+    return 0;
+  }
+  const settings = readWatchdogSettings(io.env);
+  const logger = createLogger({
+    level:
+      settings.connection.CLOUDOPS_LOG_LEVEL === 'info'
+        ? 'warn'
+        : settings.connection.CLOUDOPS_LOG_LEVEL,
+  });
+  const result = await runWatchdogFromSettings(settings, {
+    credentials: credentialsFrom(settings),
+    store: new LocalStateStore(values['state-file'] ?? DEFAULT_STATE_FILE),
+    logger,
+    signal,
+  });
+  io.out(
+    values.json
+      ? JSON.stringify(
+          { checked: result.checked, notifications: result.notifications, errors: result.errors },
+          null,
+          2,
+        )
+      : render(result),
+  );
+  return result.errors.length > 0 ? 1 : 0;
+}
+
+export const pipesCommand: Command = {
+  name: 'pipes',
+  summary: 'pipe watchdog: `pipes check` runs one pass',
+  async run(argv, io, signal) {
+    const [sub, ...rest] = argv;
+    if (sub === 'check') return runPipesCheck(rest, io, signal);
+    if (sub === undefined || sub === '--help' || sub === '-h') {
+      io.out(formatHelp(spec));
+      return sub === undefined ? 2 : 0;
+    }
+    throw new UsageError(`unknown subcommand "${sub}" (expected: check)`);
+  },
+};

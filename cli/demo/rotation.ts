@@ -1,0 +1,111 @@
+/** Key rotation: RotateSecret drives the rotation function; old key works during grace, then 401. */
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { Context } from 'aws-lambda';
+import { createRotationHandler } from '../../functions/rotate-key/handler';
+import { createManagementClient, isUnauthorized } from '../../lib/api';
+import { staticCredentials } from '../../lib/credentials';
+import { DEFAULT_ROTATION_CONFIG, type RotationDeps } from '../../lib/keys';
+import { silentLogger } from '../../lib/log';
+import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
+import type { Sandbox } from '../../sandbox';
+import type { RotationInvoker } from '../../sandbox/secrets-manager';
+import { keysCommand } from '../commands/keys';
+import { expectThat, runCommand, say, type DemoContext, type DemoStep } from './context';
+
+const DAY_MS = 86_400_000;
+const DEMO_ROTATION = {
+  ...DEFAULT_ROTATION_CONFIG,
+  lifetimeMs: 30 * DAY_MS,
+  gracePeriodMs: DAY_MS,
+};
+
+function secretsClient(sandbox: Sandbox): SecretsManagerClient {
+  return new SecretsManagerClient({
+    endpoint: sandbox.info.secretsManagerUrl,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'sandbox', secretAccessKey: 'sandbox' },
+  });
+}
+
+/** What the sandbox's RotateSecret calls: the real rotation handler, as Lambda would run it. */
+export function demoRotationInvoker(sandbox: Sandbox): RotationInvoker {
+  const deps: RotationDeps = {
+    secrets: secretsClient(sandbox),
+    connect: (credentials) =>
+      createManagementClient({ baseUrl: sandbox.info.apiUrl, credentials, rateLimit: false }),
+    now: () => sandbox.clock.now(),
+    config: DEMO_ROTATION,
+    logger: silentLogger,
+  };
+  const handler = createRotationHandler(deps);
+  return async (_arn, event) => {
+    await handler(event, {} as Context);
+  };
+}
+
+async function read(ctx: DemoContext, stage: string): Promise<ManagementKeySecret> {
+  const client = secretsClient(ctx.sandbox);
+  try {
+    const out = await client.send(
+      new GetSecretValueCommand({ SecretId: ctx.sandbox.info.keySecretId, VersionStage: stage }),
+    );
+    return managementKeySecret.parse(JSON.parse(out.SecretString ?? 'null'));
+  } finally {
+    client.destroy();
+  }
+}
+
+async function authenticates(ctx: DemoContext, secret: ManagementKeySecret): Promise<boolean> {
+  const client = createManagementClient({
+    baseUrl: ctx.sandbox.info.apiUrl,
+    credentials: staticCredentials('demo probe', secret, managementKeySecret),
+    rateLimit: false,
+    retry: { maxAttempts: 1 },
+  });
+  try {
+    await client.listPipes(ctx.sandbox.info.serviceId);
+    return true;
+  } catch (error) {
+    if (isUnauthorized(error)) return false;
+    throw error;
+  } finally {
+    client.close();
+  }
+}
+
+const rotateStep: DemoStep = {
+  title:
+    'Key rotation: RotateSecret runs the rotation function; the old key lives only through its grace',
+  async run(ctx) {
+    const before = await read(ctx, 'AWSCURRENT');
+    const code = await runCommand(ctx, keysCommand, [
+      'rotate',
+      '--secret-id',
+      ctx.sandbox.info.keySecretId,
+      '--via',
+      'secrets-manager',
+    ]);
+    expectThat(code === 0, 'the rotation succeeded');
+    const current = await read(ctx, 'AWSCURRENT');
+    const previous = await read(ctx, 'AWSPREVIOUS');
+    expectThat(
+      current.keyId !== before.keyId && previous.keyId === before.keyId,
+      'AWSCURRENT moved',
+    );
+    expectThat(await authenticates(ctx, current), 'the new key works');
+    expectThat(await authenticates(ctx, previous), 'the old key works during its grace');
+    say.ok(
+      ctx.io,
+      `new key …${current.keyId.slice(-4)} works; old key …${previous.keyId.slice(-4)} still works (grace)`,
+    );
+    ctx.sandbox.clock.advance(DEMO_ROTATION.gracePeriodMs + 60_000);
+    expectThat(!(await authenticates(ctx, previous)), 'the old key is refused after its grace');
+    expectThat(await authenticates(ctx, current), 'the new key still works');
+    say.ok(
+      ctx.io,
+      `a day later (sandbox clock): old key → 401, new key → 200; the new key expires ${current.expireAt ?? 'never'}`,
+    );
+  },
+};
+
+export const rotationSteps: DemoStep[] = [rotateStep];

@@ -1,0 +1,37 @@
+/** Settings of the sync-dashboards function (env, read through lib/config.ts). */
+import * as z from 'zod';
+import { readEnv } from '../../lib/config';
+import type { SyncFunctionSettings } from '../../lib/dashboards/function-run';
+
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const VAR_PREFIX = 'CLOUDOPS_VAR_';
+
+export const syncDashboardsEnv = z
+  .looseObject({
+    CLOUDOPS_DASHBOARDS_BUCKET: z.string().min(1),
+    CLOUDOPS_DASHBOARDS_PREFIX: z.string().default('dashboards/'),
+    CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: z.enum(['repair', 'report']).default('repair'),
+    CLOUDOPS_DASHBOARDS_PRUNE: flag.default(false),
+    CLOUDOPS_DASHBOARDS_ADOPT: flag.default(false),
+    CLOUDOPS_EVENT_BUS_NAME: z.string().min(1).default('default'),
+  })
+  .transform((env): SyncFunctionSettings => ({
+    bucket: env.CLOUDOPS_DASHBOARDS_BUCKET,
+    prefix: env.CLOUDOPS_DASHBOARDS_PREFIX,
+    scheduleMode: env.CLOUDOPS_DASHBOARDS_SCHEDULE_MODE,
+    prune: env.CLOUDOPS_DASHBOARDS_PRUNE,
+    adopt: env.CLOUDOPS_DASHBOARDS_ADOPT,
+    eventBusName: env.CLOUDOPS_EVENT_BUS_NAME,
+    // `${NAME}` in dashboard files comes from CLOUDOPS_VAR_NAME (e.g. the webhook id).
+    vars: Object.fromEntries(
+      Object.entries(env)
+        .filter(([k, v]) => k.startsWith(VAR_PREFIX) && typeof v === 'string')
+        .map(([k, v]) => [k.slice(VAR_PREFIX.length), v as string]),
+    ),
+  }));
+
+export function readSyncDashboardsSettings(
+  env?: Record<string, string | undefined>,
+): SyncFunctionSettings {
+  return readEnv(syncDashboardsEnv, env);
+}

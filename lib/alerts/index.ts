@@ -1,0 +1,7 @@
+export * from './marker';
+export * from './mutex';
+export * from './desired';
+export * from './compare';
+export * from './provision';
+export * from './batch';
+export * from './connect';

@@ -1,0 +1,81 @@
+/**
+ * Where dashboard files come from. A source lists relative paths and reads one; the CLI
+ * uses a directory, the sync function an S3 prefix (functions/sync-dashboards).
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ValidationError } from '../errors';
+import type { DesiredDashboard, FileIssue, SourceFile } from './types';
+import { formatFileIssue, validateFiles, type ValidateOptions } from './validate';
+
+export interface DashboardSource {
+  /** Shown in messages: a directory or `s3://bucket/prefix`. */
+  readonly label: string;
+  /** Every file under the root, relative, with `/` separators. */
+  list(): Promise<string[]>;
+  read(file: string): Promise<string>;
+}
+
+const DASHBOARD_FILE = /\.(ya?ml|json)$/i;
+
+export function isDashboardFile(file: string): boolean {
+  return DASHBOARD_FILE.test(file) && !file.split('/').some((part) => part.startsWith('.'));
+}
+
+export function directorySource(root: string): DashboardSource {
+  return {
+    label: root,
+    async list() {
+      const info = await stat(root).catch(() => undefined);
+      if (!info?.isDirectory())
+        throw new ValidationError(`dashboard directory not found: ${root}`, root);
+      const entries = await readdir(root, { recursive: true, withFileTypes: true });
+      return entries
+        .filter((e) => e.isFile())
+        .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+    },
+    read: (file) => readFile(path.join(root, file), 'utf8'),
+  };
+}
+
+/** Reads every dashboard file of a source (README and dot-files are skipped). */
+export async function readSource(source: DashboardSource): Promise<SourceFile[]> {
+  const files = (await source.list()).filter(isDashboardFile).sort();
+  return Promise.all(files.map(async (file) => ({ file, text: await source.read(file) })));
+}
+
+/** A set of dashboard files with problems; `issues` lists every one (`file:line:col path: message`). */
+export class DashboardFilesError extends ValidationError {
+  override name = 'DashboardFilesError';
+  constructor(
+    source: string,
+    readonly fileIssues: readonly FileIssue[],
+  ) {
+    const lines = fileIssues.map(formatFileIssue);
+    super(
+      `${fileIssues.length} problem(s) in dashboard files under ${source}:\n  ${lines.join('\n  ')}`,
+      source,
+      lines,
+    );
+  }
+}
+
+/**
+ * Reads and validates every file; throws DashboardFilesError listing all problems, so no
+ * write happens unless every file is good. An empty source is refused: with prune it would
+ * delete every owned dashboard.
+ */
+export async function loadDashboards(
+  source: DashboardSource,
+  options: ValidateOptions = {},
+): Promise<DesiredDashboard[]> {
+  const files = await readSource(source);
+  if (files.length === 0) {
+    throw new DashboardFilesError(source.label, [
+      { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
+    ]);
+  }
+  const { dashboards, issues } = validateFiles(files, options);
+  if (issues.length > 0) throw new DashboardFilesError(source.label, issues);
+  return dashboards;
+}

@@ -1,0 +1,38 @@
+import type { FileAlert, FileSeries } from './file-schema';
+
+/** A tile as the files want it, defaults applied. */
+export interface DesiredTile {
+  name: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  asRatio: boolean;
+  series: FileSeries[];
+  alerts: FileAlert[];
+}
+
+/** One validated dashboard file. `tags` are the user's tags, without the ownership marker. */
+export interface DesiredDashboard {
+  key: string;
+  sourceFile: string;
+  name: string;
+  tags: string[];
+  tiles: DesiredTile[];
+}
+
+/** One problem in one file: `file:line:column path: message`. */
+export interface FileIssue {
+  file: string;
+  line?: number;
+  column?: number;
+  /** Field path such as `tiles[2].w`, or '' for the whole file. */
+  path: string;
+  message: string;
+}
+
+/** A file as read from a directory or an S3 prefix; `file` is relative to the root. */
+export interface SourceFile {
+  file: string;
+  text: string;
+}

@@ -1,0 +1,26 @@
+/** Validates one raw event (a JSON text or a value) against a schema, naming the event and the field. */
+import type * as z from 'zod';
+import { ValidationError } from '../errors';
+import { formatIssues } from '../format-issues';
+
+/**
+ * `ref` names the event in the error (an SQS message id, `--file events.json[2]`). A bad
+ * `detail-type` is reported as such rather than as every field of every known kind.
+ */
+export function parseEvent<S extends z.ZodType>(schema: S, raw: unknown, ref: string): z.output<S> {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new ValidationError(`event ${ref}: body is not JSON (${why})`, ref, [
+        '(body): not JSON',
+      ]);
+    }
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = formatIssues(parsed.error.issues);
+  throw new ValidationError(`event ${ref} is invalid: ${issues.join('; ')}`, ref, issues);
+}

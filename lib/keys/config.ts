@@ -1,0 +1,74 @@
+import * as z from 'zod';
+import { readEnv } from '../config';
+import { ConfigError } from '../errors';
+import { uuid } from '../schemas/common';
+import { duration } from './duration';
+
+/** Which read call proves a new key works: the key list, or the pipes of one service. */
+export const testCall = z.union([
+  z.literal('list-keys').transform(() => ({ kind: 'list-keys' as const })),
+  z
+    .string()
+    .regex(/^list-pipes:/, 'expected list-keys or list-pipes:<serviceId>')
+    .transform((text) => text.slice('list-pipes:'.length))
+    .pipe(uuid)
+    .transform((serviceId) => ({ kind: 'list-pipes' as const, serviceId })),
+]);
+export type TestCall = z.output<typeof testCall>;
+
+/** The rotator's settings (env names are the deployment contract; values are validated). */
+export const rotationEnv = z.object({
+  CLOUDOPS_KEY_LIFETIME: duration.default(90 * 86_400_000),
+  CLOUDOPS_KEY_GRACE_PERIOD: duration.default(86_400_000),
+  CLOUDOPS_KEY_NAME_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,40}$/, 'expected 1-40 letters, digits, dot, dash or underscore')
+    .default('cloudops-rotated-'),
+  CLOUDOPS_ROTATION_ADMIN_SECRET_ID: z.string().min(1).optional(),
+  CLOUDOPS_ROTATION_TEST_CALL: testCall.default({ kind: 'list-keys' }),
+  CLOUDOPS_KEY_EXPIRY_WARN_DAYS: z.coerce.number().positive().default(7),
+});
+
+export interface RotationConfig {
+  /** A new key expires this long after it is made. */
+  readonly lifetimeMs: number;
+  /** The previous key keeps working this long after the label moves. */
+  readonly gracePeriodMs: number;
+  /** Start of the name of every key the rotator makes. */
+  readonly namePrefix: string;
+  /** Secret holding a separate admin key used to manage keys (else: the current key). */
+  readonly adminSecretId?: string | undefined;
+  readonly testCall: TestCall;
+}
+
+export interface SentinelConfig {
+  readonly warnDays: number;
+}
+
+export const DEFAULT_ROTATION_CONFIG: RotationConfig = {
+  lifetimeMs: 90 * 86_400_000,
+  gracePeriodMs: 86_400_000,
+  namePrefix: 'cloudops-rotated-',
+  testCall: { kind: 'list-keys' },
+};
+
+/** Rotation settings from env (lib/config.ts reads it); errors name the variable. */
+export function readRotationConfig(
+  env?: Record<string, string | undefined>,
+): RotationConfig & SentinelConfig {
+  const parsed = readEnv(rotationEnv, env);
+  if (parsed.CLOUDOPS_KEY_GRACE_PERIOD >= parsed.CLOUDOPS_KEY_LIFETIME) {
+    // A grace as long as the lifetime would let the previous key outlive its successor's age.
+    throw new ConfigError(
+      'invalid configuration: CLOUDOPS_KEY_GRACE_PERIOD must be shorter than CLOUDOPS_KEY_LIFETIME',
+    );
+  }
+  return {
+    lifetimeMs: parsed.CLOUDOPS_KEY_LIFETIME,
+    gracePeriodMs: parsed.CLOUDOPS_KEY_GRACE_PERIOD,
+    namePrefix: parsed.CLOUDOPS_KEY_NAME_PREFIX,
+    adminSecretId: parsed.CLOUDOPS_ROTATION_ADMIN_SECRET_ID,
+    testCall: parsed.CLOUDOPS_ROTATION_TEST_CALL,
+    warnDays: parsed.CLOUDOPS_KEY_EXPIRY_WARN_DAYS,
+  };
+}

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import type { KeyRecord } from '../schemas';
+import { keySuffixOf } from './material';
+
+/**
+ * Keys this rotator made for one secret are named `<prefix><tag>-<timestamp>`; the tag (a short
+ * hash of the secret's name) keeps two rotated secrets in one organization from ever disabling
+ * each other's keys.
+ */
+export function ownedNamePrefix(namePrefix: string, secretName: string): string {
+  const tag = createHash('sha256').update(secretName, 'utf8').digest('hex').slice(0, 6);
+  return `${namePrefix}${tag}-`;
+}
+
+/** `<prefix><tag>-20250101T120000.123Z`: sortable and readable in the console. */
+export function keyNameFor(ownedPrefix: string, nowMs: number): string {
+  return `${ownedPrefix}${new Date(nowMs).toISOString().replace(/[-:]/g, '')}`;
+}
+
+export const isOwned = (record: KeyRecord, ownedPrefix: string) =>
+  record.name.startsWith(ownedPrefix);
+
+/** Enabled and not past its expiry at `nowMs` (what the service accepts). */
+export const isUsable = (record: KeyRecord, nowMs: number) =>
+  record.state !== 'disabled' && (record.expireAt === null || Date.parse(record.expireAt) > nowMs);
+
+/**
+ * The record of a key held in a secret. There is no "who am I" call, so, like the official
+ * provider, match the key ID's suffix, narrowed by the key's name when the secret records it.
+ */
+export function findKeyRecord(
+  records: readonly KeyRecord[],
+  secret: { keyId: string; keyRecordId?: string | undefined; keyName?: string | undefined },
+): KeyRecord | undefined {
+  if (secret.keyRecordId) return records.find((record) => record.id === secret.keyRecordId);
+  const suffix = keySuffixOf(secret.keyId);
+  const matches = records.filter(
+    (record) =>
+      record.keySuffix === suffix &&
+      (secret.keyName === undefined || record.name === secret.keyName),
+  );
+  // Two keys with the same suffix and no name to tell them apart: refuse to guess.
+  return matches.length === 1 ? matches[0] : undefined;
+}

@@ -1,0 +1,62 @@
+/** POST JSON with a timeout, retrying 5xx, 429 and network errors with backoff (injected sleep). */
+import fetch from 'node-fetch';
+import { NotifyError } from './types';
+
+export interface HttpPostOptions {
+  /** @default 5000 per attempt */
+  timeoutMs?: number;
+  /** @default 3 */
+  attempts?: number;
+  /** @default 200 (doubled per retry) */
+  backoffMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export async function postJson(
+  notifier: string,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: HttpPostOptions = {},
+  signal?: AbortSignal,
+): Promise<void> {
+  const attempts = options.attempts ?? 3;
+  const sleep = options.sleep ?? realSleep;
+  let last: NotifyError | undefined;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    if (attempt > 1) await sleep((options.backoffMs ?? 200) * 2 ** (attempt - 2));
+    const timeout = AbortSignal.timeout(options.timeoutMs ?? 5000);
+    let status: number;
+    let text: string;
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+      status = response.status;
+      // Read the body so the connection is reusable; a little of it helps diagnosis.
+      text = (await response.text()).slice(0, 200);
+    } catch (error) {
+      if (signal?.aborted) throw new NotifyError(notifier, 'aborted', undefined, { cause: error });
+      const reason = timeout.aborted ? 'timed out' : (error as Error).message;
+      last = new NotifyError(notifier, `request failed: ${reason}`, undefined, { cause: error });
+      continue;
+    }
+    if (status >= 200 && status < 300) return;
+    last = new NotifyError(notifier, `receiver answered ${status}: ${text}`, status);
+    // Other 4xx mean the request itself is wrong: retrying cannot help.
+    if (status < 500 && status !== 429) throw last;
+  }
+  throw new NotifyError(
+    notifier,
+    `gave up after ${attempts} attempts (${last?.message ?? 'unknown error'})`,
+    last?.status,
+    {
+      cause: last,
+    },
+  );
+}

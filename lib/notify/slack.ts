@@ -1,0 +1,80 @@
+/** Slack incoming webhook with a Block Kit message. The webhook URL is itself a secret. */
+import { registerSecret } from '../redact';
+import type { PipeNotification } from '../pipes/types';
+import { postJson, type HttpPostOptions } from './http';
+import { subjectOf, type Notifier } from './types';
+
+export interface SlackNotifierOptions extends HttpPostOptions {
+  webhookUrl: string;
+  /**
+   * Link shown on each message; `{organizationId}`, `{serviceId}`, `{pipeId}` are replaced.
+   * Without it the message has no link button.
+   */
+  linkTemplate?: string;
+  /** @default 'slack' */
+  name?: string;
+}
+
+const EMOJI = {
+  critical: ':red_circle:',
+  warning: ':warning:',
+  info: ':large_green_circle:',
+} as const;
+
+export function pipeLink(template: string | undefined, n: PipeNotification): string | undefined {
+  return template
+    ?.replaceAll('{organizationId}', encodeURIComponent(n.organizationId))
+    .replaceAll('{serviceId}', encodeURIComponent(n.serviceId))
+    .replaceAll('{pipeId}', encodeURIComponent(n.pipeId));
+}
+
+export function slackPayload(n: PipeNotification, linkTemplate?: string) {
+  const change =
+    n.from && n.to && n.from !== n.to ? `*${n.from}* → *${n.to}*` : `*${n.to || n.from}*`;
+  const link = pipeLink(linkTemplate, n);
+  const blocks: unknown[] = [
+    { type: 'header', text: { type: 'plain_text', text: subjectOf(n) } },
+    { type: 'section', text: { type: 'mrkdwn', text: `${EMOJI[n.severity]} ${n.message}` } },
+    {
+      type: 'section',
+      fields: [
+        { type: 'mrkdwn', text: `*State change*\n${change}` },
+        { type: 'mrkdwn', text: `*Pipe*\n${n.pipeName} (\`${n.pipeId}\`)` },
+        { type: 'mrkdwn', text: `*Service*\n\`${n.serviceId}\`` },
+        {
+          type: 'mrkdwn',
+          text: `*Since*\n<!date^${Math.floor(Date.parse(n.since) / 1000)}^{date_short_pretty} {time}|${n.since}>`,
+        },
+      ],
+    },
+    {
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: `${n.kind} · ${n.severity} · ${n.at}` }],
+    },
+  ];
+  if (link) {
+    blocks.push({
+      type: 'actions',
+      elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open pipe' }, url: link }],
+    });
+  }
+  // `text` is the fallback shown in notifications and by clients without Block Kit.
+  return { text: `${subjectOf(n)}: ${n.message}`, blocks };
+}
+
+export function createSlackNotifier(options: SlackNotifierOptions): Notifier {
+  registerSecret(options.webhookUrl);
+  const name = options.name ?? 'slack';
+  return {
+    name,
+    send: (n, signal) =>
+      postJson(
+        name,
+        options.webhookUrl,
+        JSON.stringify(slackPayload(n, options.linkTemplate)),
+        {},
+        options,
+        signal,
+      ),
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The watchdog's settings from env (the function and the CLI share them). Parsed by readEnv
+ * from lib/config.ts, so every bad variable is named and no value is echoed.
+ */
+import * as z from 'zod';
+import { readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
+import { registerSecret } from '../redact';
+import type { WatchdogConfigInput } from './watchdog';
+
+const list = z.string().transform((text) =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean),
+);
+const count = z.coerce.number().int().positive();
+const minutes = z.coerce
+  .number()
+  .positive()
+  .transform((m) => Math.round(m * 60_000));
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+export const watchdogEnv = z.object({
+  /** DynamoDB table (the function); the CLI uses a local file instead. */
+  CLOUDOPS_WATCHDOG_TABLE: z.string().min(1).optional(),
+  CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: z
+    .string()
+    .startsWith('arn:', 'expected an SNS topic ARN')
+    .optional(),
+  /** Contains its own token: registered for redaction. */
+  CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: z.url().optional(),
+  /** e.g. https://console.example/{organizationId}/services/{serviceId}/pipes/{pipeId} */
+  CLOUDOPS_WATCHDOG_LINK_TEMPLATE: z.string().min(1).optional(),
+  CLOUDOPS_WATCHDOG_WEBHOOK_URL: z.url().optional(),
+  CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: z
+    .string()
+    .min(16, 'expected at least 16 characters')
+    .optional(),
+  /** Bus name or ARN; set to emit `Pipe State Changed` events. */
+  CLOUDOPS_WATCHDOG_EVENT_BUS: z.string().min(1).optional(),
+  CLOUDOPS_WATCHDOG_INCLUDE_PIPES: list.optional(),
+  CLOUDOPS_WATCHDOG_EXCLUDE_PIPES: list.optional(),
+  CLOUDOPS_WATCHDOG_EXPECTED_STOPPED: list.optional(),
+  CLOUDOPS_WATCHDOG_STUCK_MINUTES: minutes.optional(),
+  CLOUDOPS_WATCHDOG_REMINDER_MINUTES: minutes.optional(),
+  CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES: count.optional(),
+  CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES: minutes.optional(),
+  CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES: minutes.optional(),
+  CLOUDOPS_WATCHDOG_ANNOUNCE_NEW: flag.optional(),
+  CLOUDOPS_WATCHDOG_SELF_WATCH_FAILURES: count.optional(),
+  CLOUDOPS_WATCHDOG_AUTO_RESTART: flag.optional(),
+  CLOUDOPS_WATCHDOG_AUTO_RESTART_MAX: count.optional(),
+  CLOUDOPS_WATCHDOG_AUTO_RESTART_WINDOW_MINUTES: minutes.optional(),
+  /** Retries of one API call stop after this long: a failing service is retried next run. */
+  CLOUDOPS_WATCHDOG_API_DEADLINE_MS: z.coerce.number().int().positive().default(20_000),
+});
+export type WatchdogEnv = z.output<typeof watchdogEnv>;
+
+export interface NotifierSettings {
+  snsTopicArn?: string;
+  slackWebhookUrl?: string;
+  linkTemplate?: string;
+  webhookUrl?: string;
+  webhookSigningSecret?: string;
+  eventBus?: string;
+}
+
+export interface WatchdogSettings {
+  connection: ConnectionEnv;
+  tableName: string | undefined;
+  apiDeadlineMs: number;
+  notifiers: NotifierSettings;
+  watchdog: WatchdogConfigInput;
+}
+
+/** Drop undefined members so zod defaults apply. */
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * Everything the watchdog needs from env. Organization and service ids are required;
+ * `env` defaults to the process environment (read inside lib/config.ts only).
+ */
+export function readWatchdogSettings(env?: Record<string, string | undefined>): WatchdogSettings {
+  const connection = readConnectionEnv(env, [
+    'CLOUDOPS_API_URL',
+    'CLOUDOPS_ORGANIZATION_ID',
+    'CLOUDOPS_SERVICE_ID',
+  ]);
+  const e = readEnv(watchdogEnv, env);
+  registerSecret(e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL);
+  registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET);
+  return {
+    connection,
+    tableName: e.CLOUDOPS_WATCHDOG_TABLE,
+    apiDeadlineMs: e.CLOUDOPS_WATCHDOG_API_DEADLINE_MS,
+    notifiers: defined({
+      snsTopicArn: e.CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN,
+      slackWebhookUrl: e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL,
+      linkTemplate: e.CLOUDOPS_WATCHDOG_LINK_TEMPLATE,
+      webhookUrl: e.CLOUDOPS_WATCHDOG_WEBHOOK_URL,
+      webhookSigningSecret: e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET,
+      eventBus: e.CLOUDOPS_WATCHDOG_EVENT_BUS,
+    }),
+    watchdog: {
+      organizationId: connection.CLOUDOPS_ORGANIZATION_ID!,
+      serviceIds: connection.CLOUDOPS_SERVICE_ID!,
+      ...defined({
+        includePipes: e.CLOUDOPS_WATCHDOG_INCLUDE_PIPES,
+        excludePipes: e.CLOUDOPS_WATCHDOG_EXCLUDE_PIPES,
+        selfWatchAfterFailures: e.CLOUDOPS_WATCHDOG_SELF_WATCH_FAILURES,
+      }),
+      policy: defined({
+        expectedStopped: e.CLOUDOPS_WATCHDOG_EXPECTED_STOPPED,
+        stuckAfterMs: e.CLOUDOPS_WATCHDOG_STUCK_MINUTES,
+        reminderIntervalMs: e.CLOUDOPS_WATCHDOG_REMINDER_MINUTES,
+        flapMaxChanges: e.CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES,
+        flapWindowMs: e.CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES,
+        flapStableMs: e.CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES,
+        announceNew: e.CLOUDOPS_WATCHDOG_ANNOUNCE_NEW,
+      }),
+      autoRestart: defined({
+        enabled: e.CLOUDOPS_WATCHDOG_AUTO_RESTART,
+        maxAttempts: e.CLOUDOPS_WATCHDOG_AUTO_RESTART_MAX,
+        windowMs: e.CLOUDOPS_WATCHDOG_AUTO_RESTART_WINDOW_MINUTES,
+      }),
+    },
+  };
+}

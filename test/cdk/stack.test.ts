@@ -1,0 +1,683 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-explicit-any -- synthesized CloudFormation JSON is untyped */
+/**
+ * The CloudOps stack, synthesized once without bundling (the real bundles are built by the
+ * `cdk synth` step in .ci/run and by bench/bundle-size.ts) and checked resource by resource:
+ * function defaults, secrets and rotation, triggers, state, notifications, alarms, each
+ * function's IAM policy and env vars, and cdk-nag.
+ */
+import { Stack, Validations } from 'aws-cdk-lib';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectionEnv } from '../../lib/config';
+import { rotationEnv } from '../../lib/keys/config';
+import { watchdogEnv } from '../../lib/pipes/config';
+import { syncDashboardsEnv } from '../../functions/sync-dashboards/config';
+import { BUNDLING, ESM_REQUIRE_BANNER } from '../../cdk/constructs/function';
+import type { CloudOpsFunction } from '../../cdk/constructs/function';
+import type { CloudOpsStack } from '../../cdk/stack';
+import {
+  list,
+  referencedIds,
+  roleStatements,
+  synth,
+  SERVICE_IDS,
+  type Synthesized,
+} from './helpers';
+
+let main: Synthesized;
+let stack: CloudOpsStack;
+let template: Template;
+
+beforeAll(() => {
+  main = synth();
+  stack = main.stack;
+  template = main.template;
+});
+afterAll(() => main?.cleanup());
+
+const id = (c: IConstruct) => stack.getLogicalId(c.node.defaultChild as never);
+const fnId = (f: CloudOpsFunction) => stack.getLogicalId(f.fn.node.defaultChild as never);
+
+function functions(): Record<string, CloudOpsFunction> {
+  return {
+    rotateKey: stack.keyRotation.rotator,
+    keySentinel: stack.keyRotation.sentinel,
+    syncDashboards: stack.dashboardSync.sync,
+    provisionAlerts: stack.alertProvisioning.provision,
+    pipeWatchdog: stack.pipeWatchdog.watchdog,
+  };
+}
+
+function fnProps(f: CloudOpsFunction): Record<string, any> {
+  return template.toJSON().Resources[fnId(f)].Properties;
+}
+
+function envOf(f: CloudOpsFunction): Record<string, unknown> {
+  return fnProps(f).Environment.Variables as Record<string, unknown>;
+}
+
+describe('functions', () => {
+  it('every function: newest Node runtime, arm64, explicit memory/timeout, JSON logs to its own log group, a DLQ', () => {
+    for (const [name, f] of Object.entries(functions())) {
+      const p = fnProps(f);
+      expect(p.Runtime, name).toBe('nodejs24.x');
+      expect(p.Architectures, name).toEqual(['arm64']);
+      expect(p.Handler, name).toBe('index.handler');
+      expect(p.MemorySize, name).toBeGreaterThanOrEqual(128);
+      expect(p.Timeout, name).toBeGreaterThan(3);
+      expect(p.LoggingConfig.LogFormat, name).toBe('JSON');
+      expect(referencedIds(p.LoggingConfig.LogGroup), name).toEqual([id(f.logGroup)]);
+      expect(referencedIds(p.DeadLetterConfig.TargetArn), name).toEqual([id(f.deadLetterQueue)]);
+      expect(p.Environment.Variables.NODE_OPTIONS, name).toBe('--enable-source-maps');
+      expect(referencedIds(p.Role), name).toEqual([id(f.role)]);
+    }
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 5);
+  });
+
+  it('bundles to minified ESM with source maps and the createRequire banner', () => {
+    expect(BUNDLING).toMatchObject({
+      format: 'esm',
+      minify: true,
+      sourceMap: true,
+      bundleAwsSDK: true,
+      forceDockerBundling: false,
+    });
+    expect(BUNDLING.banner).toBe(ESM_REQUIRE_BANNER);
+    expect(ESM_REQUIRE_BANNER).toMatch(/createRequire.*import\.meta\.url/);
+  });
+
+  it('serializes the sync and the watchdog (reserved concurrency 1)', () => {
+    expect(fnProps(stack.dashboardSync.sync).ReservedConcurrentExecutions).toBe(1);
+    expect(fnProps(stack.pipeWatchdog.watchdog).ReservedConcurrentExecutions).toBe(1);
+    expect(fnProps(stack.alertProvisioning.provision).ReservedConcurrentExecutions).toBeUndefined();
+  });
+
+  it('gives each function only env vars its config schema reads, and the ones it needs', () => {
+    const known = (...schemas: { shape: object }[]) =>
+      new Set(['NODE_OPTIONS', ...schemas.flatMap((s) => Object.keys(s.shape))]);
+    const syncShape = {
+      shape: (syncDashboardsEnv as unknown as { in: { shape: object } }).in.shape,
+    };
+    const expectations: [CloudOpsFunction, Set<string>, string[]][] = [
+      [
+        stack.keyRotation.rotator,
+        known(connectionEnv, rotationEnv),
+        ['CLOUDOPS_API_URL', 'CLOUDOPS_KEY_GRACE_PERIOD', 'CLOUDOPS_KEY_LIFETIME'],
+      ],
+      [
+        stack.keyRotation.sentinel,
+        new Set([...known(connectionEnv, rotationEnv), 'CLOUDOPS_KEY_SENTINEL_TOPIC_ARN']),
+        [
+          'CLOUDOPS_KEY_SECRET_ID',
+          'CLOUDOPS_KEY_EXPIRY_WARN_DAYS',
+          'CLOUDOPS_KEY_SENTINEL_TOPIC_ARN',
+        ],
+      ],
+      [
+        stack.dashboardSync.sync,
+        known(connectionEnv, syncShape),
+        [
+          'CLOUDOPS_DASHBOARDS_BUCKET',
+          'CLOUDOPS_EVENT_BUS_NAME',
+          'CLOUDOPS_OBSERVABILITY_URL',
+          'CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID',
+          'CLOUDOPS_KEY_SECRET_ID',
+        ],
+      ],
+      [
+        stack.alertProvisioning.provision,
+        known(connectionEnv),
+        [
+          'CLOUDOPS_OBSERVABILITY_URL',
+          'CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID',
+          'CLOUDOPS_KEY_SECRET_ID',
+          'CLOUDOPS_API_URL',
+          'CLOUDOPS_SERVICE_ID',
+        ],
+      ],
+      [
+        stack.pipeWatchdog.watchdog,
+        known(connectionEnv, watchdogEnv),
+        [
+          'CLOUDOPS_API_URL',
+          'CLOUDOPS_ORGANIZATION_ID',
+          'CLOUDOPS_SERVICE_ID',
+          'CLOUDOPS_KEY_SECRET_ID',
+          'CLOUDOPS_WATCHDOG_TABLE',
+          'CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN',
+          'CLOUDOPS_WATCHDOG_EVENT_BUS',
+        ],
+      ],
+    ];
+    for (const [f, allowed, required] of expectations) {
+      const env = envOf(f);
+      const keys = Object.keys(env);
+      expect(
+        keys.filter((k) => !allowed.has(k)),
+        f.node.path,
+      ).toEqual([]);
+      for (const name of required) expect(keys, f.node.path).toContain(name);
+    }
+    const watchdog = envOf(stack.pipeWatchdog.watchdog);
+    expect(watchdog.CLOUDOPS_SERVICE_ID).toBe(SERVICE_IDS.join(','));
+    expect(referencedIds(watchdog.CLOUDOPS_WATCHDOG_TABLE)).toEqual([id(stack.pipeWatchdog.table)]);
+    expect(envOf(stack.keyRotation.rotator)).toMatchObject({
+      CLOUDOPS_KEY_LIFETIME: '90d',
+      CLOUDOPS_KEY_GRACE_PERIOD: '1d',
+    });
+  });
+});
+
+describe('secrets and key rotation', () => {
+  it('creates the management key and observability token secrets, no admin secret by default', () => {
+    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      Name: 'cloudops/management-key',
+    });
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      Name: 'cloudops/observability-token',
+      Description: Match.stringLikeRegexp('Not rotatable by API'),
+    });
+  });
+
+  it('rotates the management key with rotate-key every rotationDays, not at deploy', () => {
+    template.resourceCountIs('AWS::SecretsManager::RotationSchedule', 1);
+    const [schedule] = Object.values(
+      template.findResources('AWS::SecretsManager::RotationSchedule'),
+    );
+    expect(referencedIds(schedule.Properties.SecretId)).toEqual([id(stack.secrets.managementKey)]);
+    expect(referencedIds(schedule.Properties.RotationLambdaARN)).toEqual([
+      fnId(stack.keyRotation.rotator),
+    ]);
+    expect(schedule.Properties.RotationRules).toEqual({ ScheduleExpression: 'rate(30 days)' });
+    expect(schedule.Properties.RotateImmediatelyOnUpdate).toBe(false);
+    // Secrets Manager may invoke the rotator for this secret only.
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Principal: 'secretsmanager.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [fnId(stack.keyRotation.rotator), 'Arn'] },
+      SourceArn: { Ref: id(stack.secrets.managementKey) },
+    });
+  });
+});
+
+describe('triggers', () => {
+  it('schedules the watchdog, the drift sync and the key sentinel with retries and a DLQ', () => {
+    const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule'));
+    expect(schedules).toHaveLength(3);
+    const byTarget = new Map(
+      schedules.map((s) => [referencedIds(s.Properties.Target.Arn)[0], s.Properties]),
+    );
+    expect(byTarget.get(fnId(stack.pipeWatchdog.watchdog))?.ScheduleExpression).toBe(
+      'rate(5 minutes)',
+    );
+    expect(byTarget.get(fnId(stack.dashboardSync.sync))?.ScheduleExpression).toBe('rate(1 hour)');
+    expect(byTarget.get(fnId(stack.keyRotation.sentinel))?.ScheduleExpression).toBe('rate(1 day)');
+    for (const s of schedules) {
+      expect(s.Properties.Target.RetryPolicy.MaximumRetryAttempts).toBe(3);
+      expect(s.Properties.Target.DeadLetterConfig.Arn).toBeDefined();
+    }
+    // The drift schedule's payload is what lib/dashboards/trigger.ts calls a schedule.
+    const drift = JSON.parse(byTarget.get(fnId(stack.dashboardSync.sync))!.Target.Input as string);
+    expect(drift['detail-type']).toBe('Scheduled Event');
+  });
+
+  it('keeps dashboards in an encrypted, versioned, private, TLS-only bucket', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [
+          { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } },
+        ],
+      },
+      VersioningConfiguration: { Status: 'Enabled' },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: id(stack.dashboardSync.bucket) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it("uploads the repo's dashboards/ at deploy and syncs on object events under the prefix", () => {
+    template.hasResourceProperties('Custom::CDKBucketDeployment', {
+      DestinationBucketName: { Ref: id(stack.dashboardSync.bucket) },
+      DestinationBucketKeyPrefix: 'dashboards/',
+      Prune: true,
+    });
+    const [notifications] = Object.values(template.findResources('Custom::S3BucketNotifications'));
+    const configs = notifications.Properties.NotificationConfiguration
+      .LambdaFunctionConfigurations as any[];
+    expect(configs.flatMap((c) => c.Events).sort()).toEqual([
+      's3:ObjectCreated:*',
+      's3:ObjectRemoved:*',
+    ]);
+    for (const c of configs) {
+      expect(referencedIds(c.LambdaFunctionArn)).toEqual([fnId(stack.dashboardSync.sync)]);
+      expect(c.Filter.Key.FilterRules).toEqual([{ Name: 'prefix', Value: 'dashboards/' }]);
+    }
+  });
+
+  it('feeds the alert queue from bus rules (with DLQ and retries) and drains it with partial batch responses', () => {
+    const queueId = id(stack.alertProvisioning.queue);
+    const rules = Object.values(template.findResources('AWS::Events::Rule'));
+    expect(rules.map((r) => r.Properties.EventPattern['detail-type'][0]).sort()).toEqual([
+      'Alert Provision Requested',
+      'Dashboard Synced',
+    ]);
+    for (const rule of rules) {
+      expect(referencedIds(rule.Properties.EventBusName)).toEqual([id(stack.bus)]);
+      const [target] = rule.Properties.Targets as any[];
+      expect(referencedIds(target.Arn)).toEqual([queueId]);
+      expect(target.DeadLetterConfig.Arn).toBeDefined();
+      expect(target.RetryPolicy.MaximumRetryAttempts).toBe(8);
+    }
+    const queue = template.toJSON().Resources[queueId].Properties;
+    const fnTimeout = fnProps(stack.alertProvisioning.provision).Timeout as number;
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * fnTimeout);
+    expect(queue.RedrivePolicy.maxReceiveCount).toBe(5);
+    expect(referencedIds(queue.RedrivePolicy.deadLetterTargetArn)).toEqual([
+      id(stack.alertProvisioning.queueDeadLetterQueue),
+    ]);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionName: { Ref: fnId(stack.alertProvisioning.provision) },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('encrypts every queue and denies non-TLS access to it', () => {
+    const queues = template.findResources('AWS::SQS::Queue');
+    for (const [queueId, q] of Object.entries(queues)) {
+      expect(q.Properties.SqsManagedSseEnabled, queueId).toBe(true);
+    }
+    const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
+    const tlsOnly = new Set(
+      policies
+        .filter((p) =>
+          (p.Properties.PolicyDocument.Statement as any[]).some(
+            (s) => s.Effect === 'Deny' && s.Condition?.Bool?.['aws:SecureTransport'] === 'false',
+          ),
+        )
+        .flatMap((p) => referencedIds(p.Properties.Queues)),
+    );
+    expect([...tlsOnly].sort()).toEqual(Object.keys(queues).sort());
+  });
+});
+
+describe('state and notifications', () => {
+  it('stores watchdog state on demand, with point-in-time recovery and a TTL attribute', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    });
+  });
+
+  it('encrypts the topic with a rotating KMS key that CloudWatch alarms may use', () => {
+    const keyId = id(stack.notifications.key);
+    template.hasResourceProperties('AWS::SNS::Topic', {
+      KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('monitoring', () => {
+  const alarms = () => Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+  const topicRef = () => ({ Ref: id(stack.notifications.topic) });
+
+  it('alarms on errors and throttles of every function, to the topic', () => {
+    for (const f of Object.values(functions())) {
+      const about = alarms().filter((a) =>
+        (a.Properties.Dimensions as any[] | undefined)?.some(
+          (d) => d.Name === 'FunctionName' && referencedIds(d.Value).includes(fnId(f)),
+        ),
+      );
+      const metrics = about.map((a) => a.Properties.MetricName as string);
+      expect(metrics, f.node.path).toContain('Errors');
+      expect(metrics, f.node.path).toContain('Throttles');
+    }
+    for (const a of alarms()) expect(a.Properties.AlarmActions).toEqual([topicRef()]);
+  });
+
+  it('alarms on the depth of every dead-letter queue', () => {
+    const watched = new Set(
+      alarms()
+        .filter((a) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible')
+        .flatMap((a) => referencedIds(a.Properties.Dimensions)),
+    );
+    const dlqs = Object.entries(template.findResources('AWS::SQS::Queue'))
+      .map(([queueId]) => queueId)
+      .filter((queueId) => queueId !== id(stack.alertProvisioning.queue));
+    expect(dlqs.length).toBe(8);
+    for (const dlq of dlqs) expect(watched.has(dlq), dlq).toBe(true);
+  });
+
+  it('alarms on rotation failure and on the watchdog failing itself', () => {
+    const byId = (suffix: string) =>
+      Object.entries(template.findResources('AWS::CloudWatch::Alarm')).find(([k]) =>
+        k.startsWith(`Monitoring${suffix}`),
+      )?.[1].Properties;
+    expect(byId('RotationFailed')).toMatchObject({ MetricName: 'Errors', Threshold: 1 });
+    expect(referencedIds(byId('RotationFailed')!.Dimensions)).toEqual([
+      fnId(stack.keyRotation.rotator),
+    ]);
+    expect(byId('WatchdogApiFailing')).toMatchObject({
+      Namespace: 'cloudops',
+      MetricName: 'ApiErrors',
+      Dimensions: [{ Name: 'function', Value: 'pipe-watchdog' }],
+      EvaluationPeriods: 3,
+    });
+    expect(byId('WatchdogNotRunning')).toMatchObject({
+      MetricName: 'Invocations',
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'breaching',
+    });
+  });
+});
+
+describe('IAM: least privilege per function', () => {
+  function allowed(f: CloudOpsFunction, ...extra: IConstruct[]): Set<string> {
+    return new Set([id(f.logGroup), id(f.deadLetterQueue), ...extra.map(id)]);
+  }
+
+  function policyOf(f: CloudOpsFunction) {
+    const statements = roleStatements(template, id(f.role));
+    const actions = statements.flatMap((s) => list(s.Action));
+    return { statements, actions };
+  }
+
+  function actionsOn(f: CloudOpsFunction, target: IConstruct): string[] {
+    return policyOf(f)
+      .statements.filter((s) => referencedIds(s.Resource).includes(id(target)))
+      .flatMap((s) => list(s.Action));
+  }
+
+  it('no wildcard actions, no Resource "*", only the resources each function uses', () => {
+    const s = stack;
+    const expected: [CloudOpsFunction, Set<string>][] = [
+      [s.keyRotation.rotator, allowed(s.keyRotation.rotator, s.secrets.managementKey)],
+      [
+        s.keyRotation.sentinel,
+        allowed(
+          s.keyRotation.sentinel,
+          s.secrets.managementKey,
+          s.notifications.topic,
+          s.notifications.key,
+        ),
+      ],
+      [
+        s.dashboardSync.sync,
+        allowed(
+          s.dashboardSync.sync,
+          s.dashboardSync.bucket,
+          s.secrets.managementKey,
+          s.secrets.observabilityToken,
+          s.bus,
+        ),
+      ],
+      [
+        s.alertProvisioning.provision,
+        allowed(
+          s.alertProvisioning.provision,
+          s.alertProvisioning.queue,
+          s.secrets.managementKey,
+          s.secrets.observabilityToken,
+        ),
+      ],
+      [
+        s.pipeWatchdog.watchdog,
+        allowed(
+          s.pipeWatchdog.watchdog,
+          s.pipeWatchdog.table,
+          s.secrets.managementKey,
+          s.notifications.topic,
+          s.notifications.key,
+          s.bus,
+        ),
+      ],
+    ];
+    for (const [f, ok] of expected) {
+      const { statements, actions } = policyOf(f);
+      expect(statements.length, f.node.path).toBeGreaterThan(0);
+      expect(
+        actions.filter((a) => a.includes('*')),
+        f.node.path,
+      ).toEqual([]);
+      for (const st of statements) {
+        expect(st.Effect).toBe('Allow');
+        for (const r of list(st.Resource)) {
+          expect(r, `${f.node.path}: ${JSON.stringify(st)}`).not.toBe('*');
+          const refs = referencedIds(r);
+          expect(refs.length, JSON.stringify(r)).toBeGreaterThan(0);
+          for (const ref of refs) expect(ok.has(ref), `${f.node.path} -> ${ref}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('rotate-key: rotation calls on the management key only, no GetRandomPassword', () => {
+    const f = stack.keyRotation.rotator;
+    expect(actionsOn(f, stack.secrets.managementKey).sort()).toEqual([
+      'secretsmanager:DescribeSecret',
+      'secretsmanager:GetSecretValue',
+      'secretsmanager:PutSecretValue',
+      'secretsmanager:UpdateSecretVersionStage',
+    ]);
+    expect(policyOf(f).actions).not.toContain('secretsmanager:GetRandomPassword');
+  });
+
+  it('the other functions only read secrets, and only the ones they use', () => {
+    const readOnly = ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'];
+    const s = stack;
+    expect(actionsOn(s.keyRotation.sentinel, s.secrets.managementKey).sort()).toEqual(readOnly);
+    expect(actionsOn(s.keyRotation.sentinel, s.secrets.observabilityToken)).toEqual([]);
+    expect(actionsOn(s.pipeWatchdog.watchdog, s.secrets.managementKey).sort()).toEqual(readOnly);
+    expect(actionsOn(s.pipeWatchdog.watchdog, s.secrets.observabilityToken)).toEqual([]);
+    for (const f of [s.dashboardSync.sync, s.alertProvisioning.provision]) {
+      expect(actionsOn(f, s.secrets.observabilityToken).sort()).toEqual(readOnly);
+    }
+  });
+
+  it('sync: list and get under dashboards/ only; put events on the bus', () => {
+    const f = stack.dashboardSync.sync;
+    const { statements } = policyOf(f);
+    const list_ = statements.find((s) => list(s.Action).includes('s3:ListBucket'))!;
+    expect(list_.Condition).toEqual({ StringLike: { 's3:prefix': ['dashboards/*'] } });
+    const get = statements.find((s) => list(s.Action).includes('s3:GetObject'))!;
+    expect(JSON.stringify(get.Resource)).toContain('/dashboards/*');
+    expect(actionsOn(f, stack.bus)).toEqual(['events:PutEvents']);
+    expect(policyOf(f).actions).not.toContain('s3:PutObject');
+  });
+
+  it('provision-alerts: consumes its queue', () => {
+    expect(actionsOn(stack.alertProvisioning.provision, stack.alertProvisioning.queue)).toEqual(
+      expect.arrayContaining([
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+        'sqs:ChangeMessageVisibility',
+      ]),
+    );
+  });
+
+  it('watchdog: item reads/writes on its table, publish to the topic, events to the bus', () => {
+    const f = stack.pipeWatchdog.watchdog;
+    expect(actionsOn(f, stack.pipeWatchdog.table).sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+    ]);
+    expect(actionsOn(f, stack.notifications.topic)).toEqual(['sns:Publish']);
+    expect(actionsOn(f, stack.notifications.key).sort()).toEqual([
+      'kms:Decrypt',
+      'kms:GenerateDataKey',
+    ]);
+    expect(actionsOn(f, stack.bus)).toEqual(['events:PutEvents']);
+  });
+
+  it('schedule roles may invoke their one function and write their DLQ, nothing else', () => {
+    const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule'));
+    for (const s of schedules) {
+      const [roleId] = referencedIds(s.Properties.Target.RoleArn);
+      const statements = roleStatements(template, roleId);
+      const [fn] = referencedIds(s.Properties.Target.Arn);
+      const [dlq] = referencedIds(s.Properties.Target.DeadLetterConfig.Arn);
+      expect(statements.map((st) => [list(st.Action), referencedIds(st.Resource)])).toEqual([
+        [['lambda:InvokeFunction'], [fn]],
+        [['sqs:SendMessage'], [dlq]],
+      ]);
+    }
+  });
+});
+
+describe('cdk-nag', () => {
+  it('AwsSolutions and Serverless packs: no unacknowledged finding', () => {
+    for (const pack of [new AwsSolutionsChecks(), new ServerlessChecks()]) {
+      const report = pack.validateScope(stack);
+      const findings = report.violations.map(
+        (v) =>
+          `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+      );
+      expect(findings, pack.readPackName).toEqual([]);
+    }
+  });
+
+  it('every acknowledgement carries a written reason', () => {
+    const acks: [string, string][] = [];
+    for (const c of stack.node.findAll()) {
+      for (const entry of c.node.metadata) {
+        if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+        for (const [rule, reason] of Object.entries(entry.data as Record<string, string>)) {
+          acks.push([rule, reason]);
+        }
+      }
+    }
+    expect(acks.length).toBeGreaterThan(5);
+    for (const [rule, reason] of acks) expect(String(reason).length, rule).toBeGreaterThan(30);
+  });
+});
+
+describe('variants', () => {
+  let variant: Synthesized;
+  beforeAll(() => {
+    variant = synth({
+      'cloudops:adminSecret': 'true',
+      'cloudops:slackWebhookSecretName': 'cloudops/slack',
+      'cloudops:webhookSecretName': 'cloudops/webhook',
+      'cloudops:rotationDays': '14',
+      'cloudops:watchdogSchedule': 'cron(0/10 * * * ? *)',
+      'cloudops:observabilityMode': 'open-source',
+    });
+  });
+  afterAll(() => variant?.cleanup());
+
+  it('admin secret: created, readable by rotate-key only, named to it by env', () => {
+    const v = variant.stack;
+    const t = variant.template;
+    const adminId = v.getLogicalId(v.secrets.admin!.node.defaultChild as never);
+    t.hasResourceProperties('AWS::SecretsManager::Secret', { Name: 'cloudops/admin-key' });
+    const rotatorEnv =
+      t.toJSON().Resources[v.getLogicalId(v.keyRotation.rotator.fn.node.defaultChild as never)]
+        .Properties.Environment.Variables;
+    expect(rotatorEnv.CLOUDOPS_ROTATION_ADMIN_SECRET_ID).toEqual({ Ref: adminId });
+    const readers = Object.values(t.findResources('AWS::IAM::Policy')).filter((p) =>
+      referencedIds(p.Properties.PolicyDocument).includes(adminId),
+    );
+    expect(readers.flatMap((p) => referencedIds(p.Properties.Roles))).toEqual([
+      v.getLogicalId(v.keyRotation.rotator.role.node.defaultChild as never),
+    ]);
+    const [schedule] = Object.values(t.findResources('AWS::SecretsManager::RotationSchedule'));
+    expect(schedule.Properties.RotationRules.ScheduleExpression).toBe('rate(14 days)');
+  });
+
+  it('Slack and webhook URLs come from secrets through dynamic references', () => {
+    const v = variant.stack;
+    const env =
+      variant.template.toJSON().Resources[
+        v.getLogicalId(v.pipeWatchdog.watchdog.fn.node.defaultChild as never)
+      ].Properties.Environment.Variables;
+    expect(env.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL).toBe(
+      '{{resolve:secretsmanager:cloudops/slack:SecretString:url::}}',
+    );
+    expect(env.CLOUDOPS_WATCHDOG_WEBHOOK_URL).toBe(
+      '{{resolve:secretsmanager:cloudops/webhook:SecretString:url::}}',
+    );
+    expect(env.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET).toBe(
+      '{{resolve:secretsmanager:cloudops/webhook:SecretString:signingSecret::}}',
+    );
+  });
+
+  it('a cron watchdog schedule has no heartbeat alarm (its interval is unknown)', () => {
+    const ids = Object.keys(variant.template.findResources('AWS::CloudWatch::Alarm'));
+    expect(ids.some((k) => k.startsWith('MonitoringWatchdogNotRunning'))).toBe(false);
+    expect(ids.some((k) => k.startsWith('MonitoringWatchdogApiFailing'))).toBe(true);
+  });
+
+  it('passes cdk-nag too', () => {
+    for (const pack of [new AwsSolutionsChecks(), new ServerlessChecks()]) {
+      expect(pack.validateScope(variant.stack).violations.map((x) => x.ruleName)).toEqual([]);
+    }
+  });
+});
+
+describe('configuration', () => {
+  it('a missing context key fails synth naming the key', () => {
+    expect(() => synth({ 'cloudops:apiUrl': undefined })).toThrow(
+      /cloudops:apiUrl \(or env CLOUDOPS_CDK_API_URL\): required, not set/,
+    );
+  });
+
+  it('bad values fail synth, one line per key, without echoing the value', () => {
+    let message = '';
+    try {
+      synth({
+        'cloudops:rotationDays': 'often',
+        'cloudops:serviceIds': 'not-a-uuid',
+        'cloudops:watchdogSchedule': 'every 5 minutes',
+        'cloudops:logRetentionDays': '31',
+      });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/cloudops:rotationDays/);
+    expect(message).toMatch(/cloudops:serviceIds/);
+    expect(message).toMatch(/cloudops:watchdogSchedule .*expected rate/);
+    expect(message).toMatch(/cloudops:logRetentionDays .*expected one of/);
+    expect(message).not.toMatch(/not-a-uuid|every 5 minutes/);
+  });
+
+  it('a key lifetime shorter than rotation plus grace fails naming cloudops:keyLifetime', () => {
+    expect(() => synth({ 'cloudops:keyLifetime': '30d', 'cloudops:rotationDays': 30 })).toThrow(
+      /cloudops:keyLifetime .*longer than cloudops:rotationDays/,
+    );
+  });
+
+  it('the stack is region-agnostic unless CDK_DEFAULT_* say otherwise', () => {
+    expect(Stack.of(stack).region).toMatch(/^\$\{Token/);
+  });
+});

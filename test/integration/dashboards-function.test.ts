@@ -1,0 +1,209 @@
+/**
+ * The sync-dashboards function: S3 (ListObjectsV2 + GetObject) and EventBridge are modelled
+ * with aws-sdk-client-mock; the observability service is the sandbox over HTTP.
+ */
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { mockClient } from 'aws-sdk-client-mock';
+import type { Context } from 'aws-lambda';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHandler } from '../../functions/sync-dashboards/handler';
+import type { DashboardSyncedDetail } from '../../lib/dashboards/events';
+import { startSandbox, type Sandbox } from '../../sandbox/index';
+
+const BUCKET = 'cloudops-config';
+const PREFIX = 'dashboards/';
+const EXAMPLES = ['checkout-service.yaml', 'platform-overview.json', 'data/ingest.yml'];
+
+let sb: Sandbox;
+let objects: Map<string, string>;
+const s3 = mockClient(S3Client);
+const eventBridge = mockClient(EventBridgeClient);
+
+const api = () =>
+  sb.requestLog
+    .entries()
+    .filter((e) => e.surface === 'management' || e.surface === 'observability');
+const writes = () => api().filter((e) => e.method !== 'GET');
+const context = {} as Context;
+const s3Event = (key: string) => ({
+  Records: [
+    {
+      eventSource: 'aws:s3',
+      eventName: 'ObjectCreated:Put',
+      s3: { bucket: { name: BUCKET }, object: { key } },
+    },
+  ],
+});
+const schedule = { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} };
+const sentEvents = () =>
+  eventBridge
+    .commandCalls(PutEventsCommand)
+    .flatMap((c) => c.args[0].input.Entries ?? [])
+    .map((e) => ({ ...e, detail: JSON.parse(e.Detail!) as DashboardSyncedDetail }));
+
+function handlerWith(extra: Record<string, string> = {}) {
+  return createHandler({
+    env: {
+      CLOUDOPS_API_URL: sb.info.apiUrl,
+      CLOUDOPS_OBSERVABILITY_URL: sb.info.observabilityUrl,
+      CLOUDOPS_ORGANIZATION_ID: sb.info.organizationId,
+      CLOUDOPS_SERVICE_ID: sb.info.serviceId,
+      CLOUDOPS_KEY_ID: sb.info.keyId,
+      CLOUDOPS_KEY_SECRET: sb.info.keySecret,
+      CLOUDOPS_OBSERVABILITY_TOKEN: sb.info.observabilityToken,
+      CLOUDOPS_MANAGEMENT_RATE_LIMIT: '10000/1s',
+      CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '10000/1s',
+      CLOUDOPS_LOG_LEVEL: 'silent',
+      CLOUDOPS_DASHBOARDS_BUCKET: BUCKET,
+      CLOUDOPS_DASHBOARDS_PREFIX: 'dashboards',
+      CLOUDOPS_EVENT_BUS_NAME: 'cloudops-bus',
+      CLOUDOPS_VAR_WEBHOOK_ID: sb.info.webhookId,
+      ...extra,
+    },
+    s3: new S3Client({ region: 'us-east-1' }),
+    eventBridge: new EventBridgeClient({ region: 'us-east-1' }),
+    now: () => new Date('2026-01-02T03:04:05.000Z'),
+  });
+}
+
+beforeAll(async () => {
+  const fast = { limit: 10_000, windowMs: 1_000 };
+  sb = await startSandbox({ port: 0, rateLimits: { management: fast, observability: fast } });
+  objects = new Map();
+  for (const name of EXAMPLES) {
+    objects.set(
+      PREFIX + name,
+      await readFile(path.join(import.meta.dirname, '../../dashboards', name), 'utf8'),
+    );
+  }
+  objects.set(PREFIX + 'README.md', '# not a dashboard');
+  objects.set('other/ignored.yaml', 'name: [broken');
+});
+afterAll(async () => {
+  s3.restore();
+  eventBridge.restore();
+  await sb.close();
+});
+beforeEach(() => {
+  sb.requestLog.clear();
+  s3.reset();
+  eventBridge.reset();
+  // ListObjectsV2 in pages of 2, so pagination is exercised.
+  s3.on(ListObjectsV2Command).callsFake(
+    (input: { Prefix?: string; ContinuationToken?: string }) => {
+      const keys = [...objects.keys()].filter((k) => k.startsWith(input.Prefix ?? '')).sort();
+      const start = Number(input.ContinuationToken ?? 0);
+      const page = keys.slice(start, start + 2);
+      const more = start + 2 < keys.length;
+      return {
+        Contents: page.map((Key) => ({ Key })),
+        IsTruncated: more,
+        NextContinuationToken: more ? String(start + 2) : undefined,
+      };
+    },
+  );
+  s3.on(GetObjectCommand).callsFake((input: { Key: string }) => {
+    const text = objects.get(input.Key);
+    if (text === undefined) throw new Error(`NoSuchKey ${input.Key}`);
+    return { Body: { transformToString: () => Promise.resolve(text) } };
+  });
+  eventBridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [] });
+});
+
+describe('sync-dashboards function', () => {
+  it('applies the files on an S3 event and emits one Dashboard Synced event per dashboard', async () => {
+    const summary = await handlerWith()(s3Event('dashboards/checkout-service.yaml'), context);
+    expect(summary).toMatchObject({
+      trigger: 'files-changed',
+      mode: 'apply',
+      counts: { create: 3 },
+      eventsSent: 3,
+    });
+    expect(writes()).toHaveLength(3);
+    const events = sentEvents();
+    expect(events.map((e) => [e.Source, e.DetailType, e.EventBusName])).toEqual(
+      Array(3).fill(['cloudops', 'Dashboard Synced', 'cloudops-bus']),
+    );
+    const checkout = events.find((e) => e.detail.dashboardKey === 'checkout-service')!.detail;
+    const stored = sb.store.state.dashboards.find((d) => d.id === checkout.dashboardId)!;
+    expect(checkout).toMatchObject({
+      name: 'Checkout service',
+      sourceFile: 'checkout-service.yaml',
+      syncedAt: '2026-01-02T03:04:05.000Z',
+      tiles: stored.tiles.map((t) => ({ name: t.name, id: t.id })),
+      alerts: [
+        {
+          tileName: 'Checkout errors',
+          name: 'Checkout error burst',
+          threshold: 50,
+          thresholdType: 'above',
+          interval: '5m',
+          channel: { type: 'webhook', webhookId: sb.info.webhookId },
+          message: 'More than 50 checkout errors in 5 minutes',
+        },
+      ],
+    });
+    expect(events.map((e) => e.detail.dashboardKey).sort()).toEqual([
+      'checkout-service',
+      'data/ingest',
+      'platform/overview',
+    ]);
+  });
+
+  it('on the schedule: report mode only reports drift; repair mode fixes it with one write', async () => {
+    const d = sb.store.state.dashboards.find((x) => x.name === 'Platform overview')!;
+    d.tiles[0].w = 10; // drift made by hand
+    sb.store.changed();
+
+    const report = await handlerWith({ CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: 'report' })(
+      schedule,
+      context,
+    );
+    expect(report).toMatchObject({
+      trigger: 'schedule',
+      mode: 'plan',
+      pending: true,
+      eventsSent: 0,
+    });
+    expect(report.results).toEqual([
+      { key: 'platform/overview', name: 'Platform overview', status: 'planned' },
+    ]);
+    expect(writes()).toHaveLength(0);
+    expect(eventBridge.commandCalls(PutEventsCommand)).toHaveLength(0);
+
+    const repair = await handlerWith()(schedule, context);
+    expect(repair).toMatchObject({
+      mode: 'apply',
+      counts: { update: 1, unchanged: 2 },
+      eventsSent: 3,
+    });
+    expect(writes().map((e) => e.method)).toEqual(['PUT']);
+    expect(sb.store.state.dashboards.find((x) => x.id === d.id)!.tiles[0].w).toBe(16);
+  });
+
+  it('ignores events outside the prefix with no request at all', async () => {
+    const summary = await handlerWith()(s3Event('other/ignored.yaml'), context);
+    expect(summary).toMatchObject({ trigger: 'ignored', mode: 'skipped' });
+    expect(api()).toHaveLength(0);
+    expect(s3.commandCalls(ListObjectsV2Command)).toHaveLength(0);
+  });
+
+  it('a bad file under the prefix fails the run before any request to the service', async () => {
+    objects.set(
+      PREFIX + 'broken.yaml',
+      'name: Broken\ntiles:\n  - { name: a, x: 30, y: 0, w: 1, h: 1 }\n',
+    );
+    try {
+      await expect(handlerWith()(s3Event('dashboards/broken.yaml'), context)).rejects.toThrow(
+        /broken\.yaml:3:\d+ tiles\[0\]\.x: Too big/,
+      );
+      expect(api()).toHaveLength(0);
+      expect(eventBridge.commandCalls(PutEventsCommand)).toHaveLength(0);
+    } finally {
+      objects.delete(PREFIX + 'broken.yaml');
+    }
+  });
+});

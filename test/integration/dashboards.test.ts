@@ -1,0 +1,261 @@
+/**
+ * Dashboards as code against the sandbox over HTTP, counting requests from its request log
+ * (issue 4 acceptance). Managed mode: list/create/get/delete through the management API,
+ * PUT through /api/v2, as the real service splits them.
+ */
+import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { backendFromEnv, dashboardsCommand } from '../../cli/commands/dashboards';
+import type { CliIO } from '../../cli/io';
+import type { ObservabilityBackend } from '../../lib/api';
+import {
+  applyPlan,
+  directorySource,
+  loadDashboards,
+  planDashboards,
+  renderPlan,
+  syncDashboards,
+  type SyncOptions,
+} from '../../lib/dashboards';
+import { startSandbox, type Sandbox } from '../../sandbox/index';
+
+let sb: Sandbox;
+let dir: string;
+let env: Record<string, string>;
+let backend: ObservabilityBackend;
+
+const FAST = { limit: 100_000, windowMs: 1_000 };
+
+function tileYaml(i: number, h = 4): string {
+  return `  - name: tile ${i}\n    x: ${(i % 2) * 12}\n    y: ${Math.floor(i / 2) * 8}\n    w: 12\n    h: ${h}\n    series:\n      - { type: time, dataSource: events, aggFn: count, where: "svc:s${i}" }\n`;
+}
+function dashboardYaml(n: number, opts: { h?: number; skipTile?: number } = {}): string {
+  let tiles = '';
+  for (let i = 0; i < 8; i++)
+    if (i !== opts.skipTile) tiles += tileYaml(i, i === 3 ? (opts.h ?? 4) : 4);
+  return `name: Service ${n}\ntags: [team-${n % 3}]\ntiles:\n${tiles}`;
+}
+const file = (n: number) => path.join(dir, `svc-${String(n).padStart(2, '0')}.yaml`);
+
+const api = () =>
+  sb.requestLog
+    .entries()
+    .filter((e) => e.surface === 'management' || e.surface === 'observability');
+const writes = () => api().filter((e) => e.method !== 'GET');
+const sync = (o: Partial<SyncOptions> = {}) =>
+  syncDashboards({ source: directorySource(dir), backend, mode: 'apply', ...o });
+const allTileIds = () =>
+  new Map(
+    sb.store.state.dashboards.flatMap((d) => d.tiles.map((t) => [`${d.id}/${t.name}`, t.id])),
+  );
+
+function captureIO(): CliIO & { stdout: string[]; stderr: string[] } {
+  const io = {
+    stdout: [] as string[],
+    stderr: [] as string[],
+    out: (t: string) => void io.stdout.push(t),
+    err: (t: string) => void io.stderr.push(t),
+    env,
+    isTTY: false,
+  };
+  return io;
+}
+const cli = async (...argv: string[]) => {
+  const io = captureIO();
+  const code = await dashboardsCommand.run(argv, io, new AbortController().signal);
+  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
+};
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, rateLimits: { management: FAST, observability: FAST } });
+  env = {
+    CLOUDOPS_API_URL: sb.info.apiUrl,
+    CLOUDOPS_OBSERVABILITY_URL: sb.info.observabilityUrl,
+    CLOUDOPS_ORGANIZATION_ID: sb.info.organizationId,
+    CLOUDOPS_SERVICE_ID: sb.info.serviceId,
+    CLOUDOPS_KEY_ID: sb.info.keyId,
+    CLOUDOPS_KEY_SECRET: sb.info.keySecret,
+    CLOUDOPS_OBSERVABILITY_TOKEN: sb.info.observabilityToken,
+    CLOUDOPS_OBSERVABILITY_MODE: 'managed',
+    CLOUDOPS_MANAGEMENT_RATE_LIMIT: '100000/1s',
+    CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '100000/1s',
+  };
+  backend = backendFromEnv(env);
+  dir = await mkdtemp(path.join(tmpdir(), 'cloudops-dash-'));
+  for (let n = 0; n < 50; n++) await writeFile(file(n), dashboardYaml(n));
+});
+afterAll(async () => {
+  await sb.close();
+  await rm(dir, { recursive: true, force: true });
+});
+beforeEach(() => sb.requestLog.clear());
+
+describe('dashboards sync against the sandbox', () => {
+  it('applies 50 dashboards x 8 tiles; re-apply costs exactly 1 request and 0 writes', async () => {
+    const first = await sync();
+    expect(first.apply!.ok).toBe(true);
+    expect(first.plan.counts).toMatchObject({ create: 50 });
+    expect(api()).toHaveLength(51);
+    expect(sb.store.state.dashboards.filter((d) => d.tags.includes('cloudops'))).toHaveLength(50);
+
+    sb.requestLog.clear();
+    const again = await sync();
+    expect(again.plan.pending).toBe(false);
+    expect(
+      again.apply!.results.every((r) => r.status === 'unchanged' && r.tiles.length === 8),
+    ).toBe(true);
+    expect(api().map((e) => `${e.method} ${e.surface}`)).toEqual(['GET management']);
+    expect(writes()).toHaveLength(0);
+  });
+
+  it('one changed tile: 1 list + 1 re-read + 1 write, and every other tile id is unchanged', async () => {
+    const before = allTileIds();
+    await writeFile(file(7), dashboardYaml(7, { h: 6 }));
+    const { plan, apply } = await sync();
+    expect(plan.counts).toMatchObject({ update: 1, unchanged: 49 });
+    expect(plan.changes.find((c) => c.action === 'update')!.tiles).toEqual([
+      { kind: 'changed', name: 'tile 3', id: expect.any(String) as string, fields: ['h'] },
+    ]);
+    const calls = api().map((e) => `${e.method} ${e.surface}`);
+    expect(calls).toEqual(['GET management', 'GET management', 'PUT observability']);
+    expect(apply!.ok).toBe(true);
+    expect(allTileIds()).toEqual(before);
+  });
+
+  it('an alert on a kept tile survives 10 syncs; the plan warns before its tile is removed', async () => {
+    const d = sb.store.state.dashboards.find((x) => x.name === 'Service 9')!;
+    const kept = d.tiles.find((t) => t.name === 'tile 0')!;
+    const alert = await backend.createAlert({
+      name: 'svc 9 errors',
+      dashboardId: d.id,
+      tileId: kept.id,
+      threshold: 5,
+      interval: '5m',
+      source: 'tile',
+      thresholdType: 'above',
+      channel: { type: 'webhook', webhookId: sb.info.webhookId },
+    });
+    for (let i = 0; i < 10; i++) {
+      // Every sync rewrites this dashboard (another tile changes), so the PUT really happens.
+      await writeFile(file(9), dashboardYaml(9, { h: 4 + (i % 3) + 1 }));
+      const { apply } = await sync();
+      expect(apply!.results.find((r) => r.name === 'Service 9')!.status).toBe('updated');
+    }
+    expect(writes().filter((e) => e.method === 'PUT')).toHaveLength(10);
+    expect((await backend.getAlert(alert.id)).tileId).toBe(kept.id);
+
+    await writeFile(file(9), dashboardYaml(9, { skipTile: 0 }));
+    const desired = await loadDashboards(directorySource(dir));
+    const plan = await planDashboards(desired, backend);
+    const change = plan.changes.find((c) => c.name === 'Service 9')!;
+    expect(change.alertsDeleted).toEqual([
+      { id: alert.id, name: 'svc 9 errors', tileName: 'tile 0' },
+    ]);
+    expect(renderPlan(plan)).toMatch(
+      /- tile "tile 0" removed\n\s+! WARNING: removing this tile deletes 1 alert\(s\): "svc 9 errors"/,
+    );
+    await writeFile(file(9), dashboardYaml(9));
+    await sync();
+    expect((await backend.getAlert(alert.id)).id).toBe(alert.id);
+  });
+
+  it('prunes only an owned dashboard whose file is gone, only with prune; hand-made same-name stays', async () => {
+    const handMade = await backend.createDashboard({
+      name: 'Service 3',
+      tags: ['by-hand'],
+      tiles: [],
+    });
+    await unlink(file(49));
+    sb.requestLog.clear();
+
+    const noPrune = await sync();
+    expect(noPrune.plan.counts).toMatchObject({ delete: 0, create: 0, update: 0 });
+    expect(noPrune.plan.notes.join('\n')).toMatch(
+      /owned dashboard "Service 49" .* has no file; --prune deletes it/,
+    );
+    expect(writes()).toHaveLength(0);
+
+    sb.requestLog.clear();
+    const pruned = await sync({ prune: true });
+    expect(pruned.apply!.ok).toBe(true);
+    expect(writes().map((e) => e.method)).toEqual(['DELETE']);
+    const names = sb.store.state.dashboards.map((d) => d.name);
+    expect(names).not.toContain('Service 49');
+    expect(sb.store.state.dashboards.find((d) => d.id === handMade.id)).toMatchObject({
+      name: 'Service 3',
+      tags: ['by-hand'],
+    });
+    await writeFile(file(49), dashboardYaml(49));
+    await sync();
+  });
+
+  it('a directory with several bad files: exit 1, every error with file:line and path, 0 requests', async () => {
+    const bad = await mkdtemp(path.join(tmpdir(), 'cloudops-bad-'));
+    try {
+      await writeFile(path.join(bad, 'good.yaml'), dashboardYaml(1));
+      await writeFile(
+        path.join(bad, 'grid.yaml'),
+        'name: G\ntiles:\n  - { name: a, x: 20, y: 0, w: 8, h: 1 }\n',
+      );
+      await writeFile(
+        path.join(bad, 'types.json'),
+        '{\n  "name": "T",\n  "tiles": [{"name": "a", "x": 0, "y": 0, "w": 1, "h": 1,\n    "series": [{"type": "pie"}]}]\n}',
+      );
+      await writeFile(path.join(bad, 'syntax.yaml'), 'name: [unclosed\n');
+      const { code, err } = await cli('apply', '--dir', bad, '--prune');
+      expect(code).toBe(1);
+      expect(err).toContain('grid.yaml:3:32 tiles[0].w: x + w must be <= 24');
+      expect(err).toContain('types.json:4:25 tiles[0].series[0].type: Invalid option');
+      expect(err).toMatch(/syntax\.yaml:\d+:\d+ YAML syntax/);
+      expect(api()).toHaveLength(0);
+    } finally {
+      await rm(bad, { recursive: true, force: true });
+    }
+  });
+
+  it('an edit between plan and write aborts only that dashboard, with a clear message', async () => {
+    await writeFile(file(1), dashboardYaml(1, { h: 7 }));
+    await writeFile(file(2), dashboardYaml(2, { h: 7 }));
+    const plan = await planDashboards(await loadDashboards(directorySource(dir)), backend);
+    expect(plan.counts.update).toBe(2);
+    const target = plan.changes.find((c) => c.name === 'Service 1')!;
+    // Someone renames it in the UI after the plan was made.
+    await backend.updateDashboard(target.id!, { name: 'Service 1 (edited by hand)' });
+    sb.requestLog.clear();
+    const result = await applyPlan(plan, backend);
+    expect(result.ok).toBe(false);
+    const one = result.results.find((r) => r.id === target.id)!;
+    expect(one.status).toBe('aborted');
+    expect(one.message).toMatch(
+      /"Service 1 \(edited by hand\)" .* was edited since the plan; not overwritten/,
+    );
+    expect(result.results.find((r) => r.name === 'Service 2')!.status).toBe('updated');
+    expect(writes().map((e) => e.method)).toEqual(['PUT']);
+    expect(sb.store.state.dashboards.find((d) => d.id === target.id)!.name).toBe(
+      'Service 1 (edited by hand)',
+    );
+  });
+
+  it('CLI: plan --detailed-exitcode exits 2 with pending changes and 0 when in sync; --json parses', async () => {
+    const pending = await cli('plan', '--dir', dir, '--detailed-exitcode');
+    expect(pending.code).toBe(2);
+    expect(pending.out).toMatch(
+      /\[~\] update dashboard "Service 1 \(edited by hand\)"|\[~\] update dashboard "Service 1"/,
+    );
+    const applied = await cli('apply', '--dir', dir, '--json');
+    expect(applied.code).toBe(0);
+    expect((JSON.parse(applied.out) as { ok: boolean }).ok).toBe(true);
+    sb.requestLog.clear();
+    const clean = await cli('plan', '--dir', dir, '--detailed-exitcode', '--json');
+    expect(clean.code).toBe(0);
+    expect(JSON.parse(clean.out)).toMatchObject({ pending: false, counts: { unchanged: 50 } });
+    expect(api()).toHaveLength(1);
+    const schema = await cli('schema');
+    expect(JSON.parse(schema.out)).toMatchObject({
+      type: 'object',
+      title: 'cloudops dashboard file',
+    });
+  });
+});

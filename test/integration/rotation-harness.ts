@@ -1,0 +1,234 @@
+/**
+ * A sandbox whose Secrets Manager endpoint runs the real rotation handler in-process, with a
+ * call counter that can crash the rotator before or after any external call.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  DescribeSecretCommand,
+  GetSecretValueCommand,
+  RotateSecretCommand,
+  SecretsManagerClient,
+  UpdateSecretVersionStageCommand,
+} from '@aws-sdk/client-secrets-manager';
+import type { Context } from 'aws-lambda';
+import { createManagementClient, isUnauthorized } from '../../lib/api';
+import { staticCredentials } from '../../lib/credentials';
+import {
+  DEFAULT_ROTATION_CONFIG,
+  type RotationApi,
+  type RotationConfig,
+  type RotationDeps,
+} from '../../lib/keys';
+import { createLogger } from '../../lib/log';
+import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
+import { startSandbox, type Sandbox } from '../../sandbox/index';
+import type { RotationEvent } from '../../sandbox/secrets-manager';
+import { createRotationHandler } from '../../functions/rotate-key/handler';
+
+export const DAY = 86_400_000;
+export const TEST_CONFIG: RotationConfig = {
+  ...DEFAULT_ROTATION_CONFIG,
+  lifetimeMs: 30 * DAY,
+  gracePeriodMs: DAY,
+};
+
+/** Crash plan: throw at external call number `at` (1-based), before or after it ran. */
+export interface CrashPlan {
+  at: number;
+  when: 'before' | 'after';
+}
+
+export class CallCounter {
+  calls: string[] = [];
+  apiCalls = 0;
+  plan: CrashPlan | undefined;
+
+  async guard<T>(name: string, api: boolean, run: () => Promise<T>): Promise<T> {
+    this.calls.push(name);
+    if (api) this.apiCalls += 1;
+    const n = this.calls.length;
+    const crash = this.plan?.at === n ? this.plan.when : undefined;
+    if (crash === 'before') throw new Error(`injected crash before call ${n} (${name})`);
+    const crashAfter = () => new Error(`injected crash after call ${n} (${name})`);
+    // The call ran (whatever it answered); the process dies before using the answer.
+    const result = await run().catch((error: unknown) => {
+      throw crash === 'after' ? crashAfter() : error;
+    });
+    if (crash === 'after') throw crashAfter();
+    return result;
+  }
+
+  reset(plan?: CrashPlan): void {
+    this.calls = [];
+    this.apiCalls = 0;
+    this.plan = plan;
+  }
+}
+
+export function sdkClient(endpoint: string): SecretsManagerClient {
+  return new SecretsManagerClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    maxAttempts: 1,
+  });
+}
+
+export interface RotationSandbox {
+  sb: Sandbox;
+  /** An SDK client for the test itself (never crashed, never counted). */
+  sm: SecretsManagerClient;
+  secretId: string;
+  counter: CallCounter;
+  deps: RotationDeps;
+  /** Called after every step the handler completes (mid-rotation checks). */
+  afterStep: ((event: RotationEvent) => Promise<void>) | undefined;
+  /** Invokes the handler as Lambda would. */
+  invoke(event: RotationEvent): Promise<void>;
+  /** RotateSecret with a fresh token (the emulator runs the four steps through the handler). */
+  rotate(token?: string): Promise<string>;
+  /** Re-run all four steps with the same token, as Secrets Manager's retries would. */
+  retry(token: string): Promise<void>;
+  /** The operator's fix for an abandoned rotation: drop AWSPENDING from a non-current version. */
+  abandonPending(): Promise<void>;
+  read(stage: 'AWSCURRENT' | 'AWSPENDING' | 'AWSPREVIOUS'): Promise<ManagementKeySecret>;
+  stages(): Promise<Record<string, string[]>>;
+  authenticates(secret: ManagementKeySecret): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const;
+
+export async function startRotationSandbox(
+  config: RotationConfig = TEST_CONFIG,
+): Promise<RotationSandbox> {
+  let invoke: (event: RotationEvent) => Promise<void> = () =>
+    Promise.reject(new Error('not ready'));
+  const sb = await startSandbox({
+    port: 0,
+    rateLimits: { management: { limit: 10_000, windowMs: 1_000 } },
+    invokeRotation: (_arn, event) => invoke(event),
+  });
+  const sm = sdkClient(sb.info.secretsManagerUrl);
+  const rotatorSm = sdkClient(sb.info.secretsManagerUrl);
+  const counter = new CallCounter();
+  const logger = createLogger({ level: 'debug', fields: { test: 'rotation' } });
+
+  const secrets = new Proxy(rotatorSm, {
+    get(target, property, receiver) {
+      if (property !== 'send') return Reflect.get(target, property, receiver) as unknown;
+      return (command: { constructor: { name: string } }) =>
+        counter.guard(`sm:${command.constructor.name.replace(/Command$/, '')}`, false, () =>
+          target.send(command as never),
+        );
+    },
+  });
+
+  const connect: RotationDeps['connect'] = (credentials) => {
+    const client = createManagementClient({
+      baseUrl: sb.info.apiUrl,
+      credentials,
+      rateLimit: false,
+      logger,
+      retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    });
+    const g =
+      <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) =>
+      (...args: A) =>
+        counter.guard(`api:${name}`, true, () => fn(...args));
+    const api: RotationApi = {
+      createKey: g('createKey', (...a: Parameters<typeof client.createKey>) =>
+        client.createKey(...a),
+      ),
+      updateKey: g('updateKey', (...a: Parameters<typeof client.updateKey>) =>
+        client.updateKey(...a),
+      ),
+      listKeys: g('listKeys', (...a: Parameters<typeof client.listKeys>) => client.listKeys(...a)),
+      listPipes: g('listPipes', (...a: Parameters<typeof client.listPipes>) =>
+        client.listPipes(...a),
+      ),
+      close: () => client.close(),
+    };
+    return api;
+  };
+
+  const deps: RotationDeps = { secrets, connect, now: () => sb.clock.now(), config, logger };
+  const handler = createRotationHandler(deps);
+  const secretId = sb.info.keySecretId;
+
+  const read = async (stage: string) => {
+    const out = await sm.send(
+      new GetSecretValueCommand({ SecretId: secretId, VersionStage: stage }),
+    );
+    return managementKeySecret.parse(JSON.parse(out.SecretString ?? 'null'));
+  };
+  const stages = async () =>
+    (await sm.send(new DescribeSecretCommand({ SecretId: secretId }))).VersionIdsToStages ?? {};
+
+  const rs: RotationSandbox = {
+    sb,
+    sm,
+    secretId,
+    counter,
+    deps,
+    afterStep: undefined,
+    invoke: (event) => invoke(event),
+    async rotate(token = randomUUID()) {
+      await sm.send(
+        new RotateSecretCommand({
+          SecretId: secretId,
+          ClientRequestToken: token,
+          RotateImmediately: true,
+        }),
+      );
+      return token;
+    },
+    async retry(token) {
+      for (const Step of STEPS)
+        await invoke({ SecretId: secretId, ClientRequestToken: token, Step });
+    },
+    async abandonPending() {
+      const all = await stages();
+      const stuck = Object.keys(all).find(
+        (id) => all[id]?.includes('AWSPENDING') && !all[id]?.includes('AWSCURRENT'),
+      );
+      if (stuck) {
+        await sm.send(
+          new UpdateSecretVersionStageCommand({
+            SecretId: secretId,
+            VersionStage: 'AWSPENDING',
+            RemoveFromVersionId: stuck,
+          }),
+        );
+      }
+    },
+    read,
+    stages,
+    async authenticates(secret) {
+      const client = createManagementClient({
+        baseUrl: sb.info.apiUrl,
+        credentials: staticCredentials('probe', secret, managementKeySecret),
+        rateLimit: false,
+      });
+      try {
+        await client.listKeys();
+        return true;
+      } catch (error) {
+        if (isUnauthorized(error)) return false;
+        throw error;
+      } finally {
+        client.close();
+      }
+    },
+    async close() {
+      sm.destroy();
+      rotatorSm.destroy();
+      await sb.close();
+    },
+  };
+  invoke = async (event) => {
+    await handler(event, {} as Context);
+    await rs.afterStep?.(event);
+  };
+  return rs;
+}

@@ -1,0 +1,371 @@
+/**
+ * The watchdog against the sandbox over HTTP: scripted timelines with the sandbox clock (no
+ * sleeps), concurrent runs over DynamoDB (dynalite), a failing service, a failing notifier,
+ * auto-restart, and a real webhook receiver.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ManagementClient } from '../../lib/api';
+import { createWebhookNotifier, signBody, type Notifier } from '../../lib/notify';
+import { startLocalDynamo, type LocalDynamo } from '../../lib/pipes/local-dynamo';
+import { LocalStateStore, type StateStore } from '../../lib/pipes/store';
+import {
+  parseWatchdogConfig,
+  runWatchdog,
+  type WatchdogConfigInput,
+  type WatchdogDeps,
+} from '../../lib/pipes/watchdog';
+import { startSandbox, type Sandbox } from '../../sandbox/index';
+import { startReceiver } from '../unit/notify/receiver';
+import { brief, clientFor, recordingNotifier } from './watchdog-helpers';
+
+const MIN = 60_000;
+let sb: Sandbox;
+let client: ManagementClient;
+let dynamo: LocalDynamo;
+let kafka: string; // service 1, Running, kafka source
+let storage: string; // service 1, Failed, object storage
+let postgres: string; // service 1, Provisioning, postgres
+
+beforeAll(async () => {
+  sb = await startSandbox({
+    port: 0,
+    rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
+  });
+  client = clientFor(sb);
+  dynamo = await startLocalDynamo();
+  [kafka, storage, , postgres] = sb.info.pipeIds as [string, string, string, string];
+});
+afterAll(async () => {
+  client.close();
+  await dynamo.close();
+  await sb.close();
+});
+
+let reset: { id: string; state: string }[] = [];
+beforeEach(() => {
+  reset = sb.store.state.pipes.map((p) => ({ id: p.id, state: p.state }));
+  sb.faults.clear();
+});
+afterEach(() => {
+  // Put deleted pipes back and states as they were: tests share one sandbox.
+  for (const { id, state } of reset)
+    if (sb.store.state.pipes.some((p) => p.id === id)) sb.setPipeState(id, state);
+});
+
+function watchdog(overrides: Partial<WatchdogConfigInput> = {}, deps: Partial<WatchdogDeps> = {}) {
+  const notifier = recordingNotifier();
+  const store: StateStore = deps.store ?? new LocalStateStore();
+  const config = parseWatchdogConfig({
+    organizationId: sb.info.organizationId,
+    serviceIds: [sb.info.serviceId],
+    ...overrides,
+  });
+  const run = () =>
+    runWatchdog(config, {
+      api: client,
+      store,
+      notifiers: [notifier],
+      now: () => sb.clock.now(),
+      ...deps,
+    });
+  return { notifier, store, run };
+}
+
+/** Apply a state (or 'gone') at a minute of the script, run once, return the run's result. */
+async function timeline(
+  pipeId: string,
+  steps: [number, string][],
+  overrides: Partial<WatchdogConfigInput> = {},
+) {
+  const w = watchdog({ includePipes: [pipeId], ...overrides });
+  let minute = 0;
+  const results = [];
+  for (const [at, state] of steps) {
+    sb.clock.advance((at - minute) * MIN);
+    minute = at;
+    if (state === 'gone')
+      sb.store.state.pipes = sb.store.state.pipes.filter((p) => p.id !== pipeId);
+    else sb.setPipeState(pipeId, state);
+    results.push(await w.run());
+  }
+  return { ...w, results };
+}
+
+describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
+  it('Running -> Failed -> Failed -> Running: new, one critical transition, one recovery', async () => {
+    const { notifier, results } = await timeline(kafka, [
+      [0, 'Running'],
+      [5, 'Failed'],
+      [10, 'Failed'],
+      [15, 'Running'],
+    ]);
+    expect(notifier.sent.map(brief)).toEqual([
+      'new:info:->Running',
+      'transition:critical:Running->Failed',
+      'recovery:info:Failed->Running',
+    ]);
+    expect(notifier.sent[1]).toMatchObject({
+      pipeId: kafka,
+      serviceId: sb.info.serviceId,
+      organizationId: sb.info.organizationId,
+      pipeName: 'orders-kafka',
+    });
+    expect(results.map((r) => r.notifications.length)).toEqual([1, 1, 0, 1]);
+    expect(results.every((r) => r.errors.length === 0 && r.checked === 1)).toBe(true);
+  });
+
+  it('Provisioning stuck for 40 min: one stuck warning', async () => {
+    const { notifier } = await timeline(postgres, [
+      [0, 'Provisioning'],
+      [10, 'Provisioning'],
+      [20, 'Provisioning'],
+      [31, 'Provisioning'],
+      [40, 'Provisioning'],
+    ]);
+    expect(notifier.sent.map(brief)).toEqual([
+      'new:info:->Provisioning',
+      'stuck:warning:Provisioning->Provisioning',
+    ]);
+    expect(notifier.sent[1].message).toMatch(/Provisioning for 31 min/);
+  });
+
+  it('Running <-> Stopped 6 times in 10 min: damped to one flapping notice, recovery once stable', async () => {
+    const steps: [number, string][] = [[0, 'Running']];
+    for (let i = 1; i <= 6; i++) steps.push([i * 1.5, i % 2 ? 'Stopped' : 'Running']);
+    steps.push([15, 'Running'], [25, 'Running']);
+    const { notifier } = await timeline(kafka, steps);
+    expect(notifier.sent.map(brief)).toEqual([
+      'new:info:->Running',
+      'transition:warning:Running->Stopped',
+      'recovery:info:Stopped->Running',
+      'transition:warning:Running->Stopped',
+      'flapping:warning:Stopped->Running',
+      'recovery:info:Running->Running',
+    ]);
+  });
+
+  it('an unknown state value is reported once, naming it', async () => {
+    const { notifier } = await timeline(kafka, [
+      [0, 'Running'],
+      [5, 'Hibernating'],
+      [10, 'Hibernating'],
+      [300, 'Hibernating'],
+    ]);
+    expect(notifier.sent.map(brief)).toEqual([
+      'new:info:->Running',
+      'unknown:warning:Running->Hibernating',
+    ]);
+    expect(notifier.sent[1].message).toContain('"Hibernating"');
+  });
+
+  it('a deleted pipe is reported once', async () => {
+    const saved = sb.store.state.pipes.find((p) => p.id === kafka)!;
+    try {
+      const { notifier } = await timeline(kafka, [
+        [0, 'Running'],
+        [5, 'gone'],
+        [10, 'gone'],
+      ]);
+      expect(notifier.sent.map(brief)).toEqual(['new:info:->Running', 'gone:warning:Running->']);
+    } finally {
+      sb.store.state.pipes.push(saved);
+    }
+  });
+
+  it('makes one list request per service per run', async () => {
+    sb.requestLog.clear();
+    const w = watchdog({ serviceIds: sb.info.serviceIds });
+    const result = await w.run();
+    const requests = sb.requestLog.entries().filter((e) => e.surface === 'management');
+    expect(requests).toHaveLength(sb.info.serviceIds.length);
+    expect(requests.every((e) => e.method === 'GET' && e.path.endsWith('/pipes'))).toBe(true);
+    expect(result.checked).toBe(
+      sb.store.state.pipes.filter((p) => sb.info.serviceIds.includes(p.serviceId!)).length,
+    );
+  });
+});
+
+describe('two overlapping runs (DynamoDB via dynalite)', () => {
+  /** The real DynamoDB store, held until both runs have read: they decide on the same record. */
+  function barrierStores(count: number): StateStore[] {
+    let waiting = 0;
+    let release!: () => void;
+    const allRead = new Promise<void>((resolve) => (release = resolve));
+    return Array.from({ length: count }, () => {
+      const real = dynamo.store();
+      return Object.assign(Object.create(real) as StateStore, {
+        async loadService(org: string, svc: string) {
+          const state = await real.loadService(org, svc);
+          if (++waiting === count) release();
+          await allRead;
+          return state;
+        },
+      });
+    });
+  }
+
+  it('send each notification once', async () => {
+    const config = parseWatchdogConfig({
+      organizationId: sb.info.organizationId,
+      serviceIds: [sb.info.serviceId],
+      includePipes: [kafka],
+    });
+    const run = (store: StateStore, notifier: Notifier, runId: string) =>
+      runWatchdog(config, {
+        api: client,
+        store,
+        notifiers: [notifier],
+        now: () => sb.clock.now(),
+        runId,
+      });
+    const [a, b] = [recordingNotifier('shared'), recordingNotifier('shared')];
+    sb.setPipeState(kafka, 'Running');
+    const [s1, s2] = barrierStores(2) as [StateStore, StateStore];
+    const first = await Promise.all([run(s1, a, 'run-1'), run(s2, b, 'run-2')]);
+    expect([...a.sent, ...b.sent].map(brief)).toEqual(['new:info:->Running']);
+    expect(first.flatMap((r) => r.errors)).toEqual([]);
+
+    sb.setPipeState(kafka, 'Failed');
+    sb.clock.advance(MIN);
+    const [s3, s4] = barrierStores(2) as [StateStore, StateStore];
+    const second = await Promise.all([run(s3, a, 'run-3'), run(s4, b, 'run-4')]);
+    expect([...a.sent, ...b.sent].map(brief)).toEqual([
+      'new:info:->Running',
+      'transition:critical:Running->Failed',
+    ]);
+    expect(second.flatMap((r) => r.notifications)).toHaveLength(1);
+    expect(second.flatMap((r) => r.errors)).toEqual([]);
+  });
+});
+
+describe('self-watch', () => {
+  it('one service answering 500 does not stop the other; reported after M failed runs, recovery after', async () => {
+    const [svc1, svc2] = sb.info.serviceIds as [string, string];
+    const w = watchdog({ serviceIds: [svc1, svc2], selfWatchAfterFailures: 3 });
+    await w.run(); // baseline: every pipe announced as new
+    const baseline = w.notifier.sent.length;
+    const route = `GET /v1/organizations/${sb.info.organizationId}/services/${svc2}/pipes`;
+    const kinds: string[][] = [];
+    for (let i = 0; i < 4; i++) {
+      sb.faults.queue({ route, kind: '500', count: 1 });
+      sb.clock.advance(5 * MIN);
+      if (i === 1) sb.setPipeState(kafka, 'Failed');
+      const r = await w.run();
+      expect(r.errors).toEqual([expect.objectContaining({ stage: 'list', serviceId: svc2 })]);
+      expect(r.checked).toBe(4); // service 1 fully checked
+      expect(r.metrics.apiErrors).toBe(1);
+      kinds.push(r.notifications.map((n) => `${n.kind}:${n.serviceId === svc1 ? 1 : 2}`));
+    }
+    expect(kinds).toEqual([[], ['transition:1'], ['watchdog:2'], []]);
+    const alarm = w.notifier.sent[baseline + 1];
+    expect(alarm).toMatchObject({ kind: 'watchdog', severity: 'critical', serviceId: svc2 });
+    expect(alarm.message).toMatch(/3 consecutive runs.*500/);
+    sb.clock.advance(5 * MIN);
+    const healed = await w.run();
+    expect(healed.notifications.map((n) => `${n.kind}:${n.serviceId === svc1 ? 1 : 2}`)).toEqual([
+      'recovery:2',
+    ]);
+  });
+});
+
+describe('delivery safety', () => {
+  it('a failing notifier is reported and the next run sends the notification; others are not repeated', async () => {
+    const store = new LocalStateStore();
+    const down = recordingNotifier('down');
+    const up = recordingNotifier('up');
+    const config = parseWatchdogConfig({
+      organizationId: sb.info.organizationId,
+      serviceIds: [sb.info.serviceId],
+      includePipes: [kafka],
+    });
+    const run = () =>
+      runWatchdog(config, { api: client, store, notifiers: [down, up], now: () => sb.clock.now() });
+    sb.setPipeState(kafka, 'Running');
+    await run();
+    sb.setPipeState(kafka, 'Failed');
+    sb.clock.advance(MIN);
+    down.failNext(1);
+    const first = await run();
+    expect(first.errors).toEqual([
+      expect.objectContaining({ stage: 'notify', notifier: 'down', pipeId: kafka }),
+    ]);
+    expect(up.sent.map((n) => n.kind)).toEqual(['new', 'transition']);
+    expect(down.sent.map((n) => n.kind)).toEqual(['new']);
+    sb.clock.advance(MIN);
+    const second = await run();
+    expect(second.errors).toEqual([]);
+    expect(down.sent.map((n) => n.kind)).toEqual(['new', 'transition']);
+    expect(up.sent.map((n) => n.kind)).toEqual(['new', 'transition']); // not sent twice
+    expect(second.notifications.map((n) => n.id)).toEqual([first.notifications[0].id]);
+    sb.clock.advance(MIN);
+    expect((await run()).notifications).toEqual([]);
+  });
+});
+
+describe('auto-restart', () => {
+  it('restarts a failed streaming pipe at most K times per window, each attempt notified; never postgres', async () => {
+    const w = watchdog({
+      includePipes: [storage, postgres],
+      autoRestart: { enabled: true, maxAttempts: 2, windowMs: 60 * MIN },
+    });
+    sb.setPipeState(postgres, 'Failed');
+    const attempts: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      sb.setPipeState(storage, 'Failed');
+      sb.requestLog.clear();
+      const r = await w.run();
+      attempts.push(sb.requestLog.entries().filter((e) => e.method === 'PATCH').length);
+      expect(r.errors).toEqual([]);
+      sb.clock.advance(5 * MIN);
+    }
+    expect(attempts).toEqual([1, 1, 0, 0]);
+    const restarts = w.notifier.sent.filter((n) => n.kind === 'restart');
+    expect(restarts.map((n) => n.pipeId)).toEqual([storage, storage]);
+    expect(restarts[1].message).toMatch(/attempt 2 of 2/);
+    expect(sb.store.state.pipes.find((p) => p.id === postgres)!.state).toBe('Failed');
+  });
+});
+
+describe('metrics and a real webhook', () => {
+  it('emits one EMF line and delivers a signed webhook to a local receiver', async () => {
+    const receiver = await startReceiver();
+    const lines: string[] = [];
+    try {
+      const secret = 'watchdog-webhook-signing-secret';
+      const webhook = createWebhookNotifier({ url: receiver.url, signingSecret: secret });
+      const config = parseWatchdogConfig({
+        organizationId: sb.info.organizationId,
+        serviceIds: [sb.info.serviceId],
+        includePipes: [kafka],
+      });
+      sb.setPipeState(kafka, 'Running');
+      const r = await runWatchdog(config, {
+        api: client,
+        store: new LocalStateStore(),
+        notifiers: [webhook],
+        now: () => sb.clock.now(),
+        metricsSink: (l) => lines.push(l),
+      });
+      expect(r.notifications).toHaveLength(1);
+      expect(receiver.received).toHaveLength(1);
+      const { body, headers } = receiver.received[0];
+      expect(headers['x-cloudops-signature']).toBe(signBody(body, secret));
+      expect(JSON.parse(body)).toMatchObject({ notification: { kind: 'new', pipeId: kafka } });
+    } finally {
+      await receiver.close();
+    }
+    expect(lines).toHaveLength(1);
+    const emf = JSON.parse(lines[0]) as Record<string, unknown> & {
+      _aws: { CloudWatchMetrics: { Namespace: string; Metrics: { Name: string }[] }[] };
+    };
+    expect(emf._aws.CloudWatchMetrics[0].Metrics.map((m) => m.Name)).toEqual([
+      'PipesChecked',
+      'Transitions',
+      'Notifications',
+      'ApiErrors',
+      'NotifyErrors',
+      'Duration',
+    ]);
+    expect(emf).toMatchObject({ PipesChecked: 1, Notifications: 1, ApiErrors: 0 });
+  });
+});

@@ -1,0 +1,225 @@
+import 'aws-sdk-client-mock-vitest/extend';
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { mockClient } from 'aws-sdk-client-mock';
+import { createHmac } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createEventBridgeNotifier,
+  createSlackNotifier,
+  createSnsNotifier,
+  createWebhookNotifier,
+  NotifyError,
+  snsSubject,
+} from '../../../lib/notify';
+import type { PipeNotification } from '../../../lib/pipes/types';
+import { redactText } from '../../../lib/redact';
+import { startReceiver } from './receiver';
+
+const n: PipeNotification = {
+  id: 'org/svc/p1/transition/1',
+  kind: 'transition',
+  severity: 'critical',
+  organizationId: 'org-1',
+  serviceId: 'svc-1',
+  pipeId: 'pipe-1',
+  pipeName: 'orders',
+  from: 'Running',
+  to: 'Failed',
+  at: '2025-01-01T00:05:00.000Z',
+  since: '2025-01-01T00:05:00.000Z',
+  message: 'Pipe orders went from Running to Failed',
+};
+const noSleep = { sleep: async () => {}, timeoutMs: 500 };
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+async function receiver(statuses: number[] = []) {
+  const r = await startReceiver(statuses);
+  closers.push(r.close);
+  return r;
+}
+
+describe('webhook notifier', () => {
+  it('posts the notification as JSON with a verifiable HMAC signature', async () => {
+    const r = await receiver();
+    const secret = 'whsec-test-signing-secret';
+    await createWebhookNotifier({ url: `${r.url}/hook`, signingSecret: secret, ...noSleep }).send(
+      n,
+    );
+    expect(r.received).toHaveLength(1);
+    const { body, headers, path } = r.received[0];
+    expect(path).toBe('/hook');
+    expect(headers['content-type']).toBe('application/json');
+    expect(JSON.parse(body)).toEqual({ type: 'Pipe State Changed', notification: n });
+    const expected = 'sha256=' + createHmac('sha256', secret).update(body).digest('hex');
+    expect(headers['x-cloudops-signature']).toBe(expected);
+    expect(redactText(`x ${secret} y`)).not.toContain(secret); // registered for redaction
+  });
+
+  it('sends no signature without a secret', async () => {
+    const r = await receiver();
+    await createWebhookNotifier({ url: r.url, ...noSleep }).send(n);
+    expect(r.received[0].headers['x-cloudops-signature']).toBeUndefined();
+  });
+
+  it('retries 5xx and succeeds; sends the same body each time', async () => {
+    const r = await receiver([500, 503]);
+    await createWebhookNotifier({ url: r.url, ...noSleep }).send(n);
+    expect(r.received).toHaveLength(3);
+    expect(new Set(r.received.map((x) => x.body)).size).toBe(1);
+  });
+
+  it('gives up after the attempts with a NotifyError naming the status', async () => {
+    const r = await receiver([500, 500, 500]);
+    const error = await createWebhookNotifier({ url: r.url, ...noSleep })
+      .send(n)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotifyError);
+    expect((error as NotifyError).message).toMatch(/webhook: gave up after 3 attempts.*500/);
+  });
+
+  it('does not retry a 400', async () => {
+    const r = await receiver([400]);
+    await expect(createWebhookNotifier({ url: r.url, ...noSleep }).send(n)).rejects.toThrow(
+      /answered 400/,
+    );
+    expect(r.received).toHaveLength(1);
+  });
+
+  it('times out a hanging receiver and retries', async () => {
+    const r = await receiver([0]);
+    await createWebhookNotifier({ url: r.url, sleep: async () => {}, timeoutMs: 100 }).send(n);
+    expect(r.received).toHaveLength(2);
+  });
+
+  it('reports a connection failure without the URL', async () => {
+    const r = await receiver();
+    await r.close();
+    const error = (await createSlackNotifier({
+      webhookUrl: `${r.url}/services/T000/B000/XXXXsecret`,
+      ...noSleep,
+      attempts: 2,
+    })
+      .send(n)
+      .catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(NotifyError);
+    expect(error.message).not.toContain('XXXXsecret');
+  });
+});
+
+describe('slack notifier', () => {
+  it('posts Block Kit with state change, pipe, service, since and a link', async () => {
+    const r = await receiver();
+    await createSlackNotifier({
+      webhookUrl: `${r.url}/services/T1/B1/slacktokenvalue`,
+      linkTemplate:
+        'https://console.example/org/{organizationId}/services/{serviceId}/pipes/{pipeId}',
+      ...noSleep,
+    }).send(n);
+    const payload = JSON.parse(r.received[0].body) as {
+      text: string;
+      blocks: Record<string, unknown>[];
+    };
+    expect(payload.text).toContain('orders');
+    const text = JSON.stringify(payload.blocks);
+    expect(text).toContain('Running* → *Failed');
+    expect(text).toContain('orders (`pipe-1`)');
+    expect(text).toContain('`svc-1`');
+    expect(text).toContain('*Since*');
+    expect(text).toContain(n.since);
+    expect(payload.blocks.at(-1)).toMatchObject({
+      type: 'actions',
+      elements: [{ url: 'https://console.example/org/org-1/services/svc-1/pipes/pipe-1' }],
+    });
+    expect(payload.blocks[0]).toMatchObject({ type: 'header' });
+    expect(redactText(`${r.url}/services/T1/B1/slacktokenvalue`)).not.toContain('slacktokenvalue');
+  });
+});
+
+describe('sns notifier', () => {
+  it('publishes subject, JSON body and filterable attributes', async () => {
+    const sns = mockClient(SNSClient);
+    sns.on(PublishCommand).resolves({ MessageId: 'm1' });
+    await createSnsNotifier({
+      client: new SNSClient({ region: 'us-east-1' }),
+      topicArn: 'arn:aws:sns:us-east-1:1:t',
+    }).send(n);
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
+    expect(sns).toHaveReceivedCommandWith(PublishCommand, {
+      TopicArn: 'arn:aws:sns:us-east-1:1:t',
+      Subject: '[CRITICAL] pipe orders transition: Running -> Failed',
+      Message: JSON.stringify(n),
+      MessageAttributes: expect.objectContaining({
+        severity: { DataType: 'String', StringValue: 'critical' },
+        kind: { DataType: 'String', StringValue: 'transition' },
+      }) as never,
+    });
+    sns.restore();
+  });
+
+  it('keeps the subject printable ASCII (an SNS rule)', () => {
+    expect(snsSubject({ ...n, pipeName: 'bestellungen-größe\n' })).toBe(
+      '[CRITICAL] pipe bestellungen-gr??e? transition: Running -> Failed',
+    );
+  });
+
+  it('wraps a failure in a NotifyError', async () => {
+    const sns = mockClient(SNSClient);
+    sns.on(PublishCommand).rejects(new Error('throttled'));
+    await expect(
+      createSnsNotifier({ client: new SNSClient({ region: 'us-east-1' }), topicArn: 'arn:t' }).send(
+        n,
+      ),
+    ).rejects.toThrow(/sns: publish failed: throttled/);
+    sns.restore();
+  });
+});
+
+describe('eventbridge notifier', () => {
+  it('puts a Pipe State Changed event with the documented detail', async () => {
+    const eb = mockClient(EventBridgeClient);
+    eb.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'e1' }] });
+    await createEventBridgeNotifier({
+      client: new EventBridgeClient({ region: 'us-east-1' }),
+      eventBusName: 'bus',
+    }).send(n);
+    expect(eb).toHaveReceivedCommandWith(PutEventsCommand, {
+      Entries: [
+        expect.objectContaining({
+          Source: 'cloudops',
+          DetailType: 'Pipe State Changed',
+          EventBusName: 'bus',
+        }) as never,
+      ],
+    });
+    const detail = JSON.parse(
+      eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries![0].Detail!,
+    ) as object;
+    expect(detail).toMatchObject({
+      organizationId: 'org-1',
+      serviceId: 'svc-1',
+      pipeId: 'pipe-1',
+      pipeName: 'orders',
+      from: 'Running',
+      to: 'Failed',
+      severity: 'critical',
+      kind: 'transition',
+      at: n.at,
+    });
+    eb.restore();
+  });
+
+  it('treats a failed entry as a failure', async () => {
+    const eb = mockClient(EventBridgeClient);
+    eb.on(PutEventsCommand).resolves({
+      FailedEntryCount: 1,
+      Entries: [{ ErrorCode: 'InternalFailure', ErrorMessage: 'x' }],
+    });
+    await expect(
+      createEventBridgeNotifier({ client: new EventBridgeClient({ region: 'us-east-1' }) }).send(n),
+    ).rejects.toThrow(/event rejected: InternalFailure/);
+    eb.restore();
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * The CLI command and the Lambda handler, end to end against the sandbox over HTTP
+ * (state in a temp file / in dynalite, notifications to a local webhook receiver).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { Context } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pipesCommand } from '../../../cli/commands/pipes';
+import type { CliIO } from '../../../cli/io';
+import { createHandler } from '../../../functions/pipe-watchdog/handler';
+import { ConfigError } from '../../../lib/errors';
+import { readWatchdogSettings } from '../../../lib/pipes/config';
+import { startLocalDynamo, type LocalDynamo } from '../../../lib/pipes/local-dynamo';
+import { startSandbox, type Sandbox } from '../../../sandbox/index';
+import { startReceiver } from '../notify/receiver';
+
+let sb: Sandbox;
+let dynamo: LocalDynamo;
+let dir: string;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+const SIGNING = 'entrypoint-signing-secret-123';
+
+beforeAll(async () => {
+  sb = await startSandbox({
+    port: 0,
+    rateLimits: { management: { limit: 10_000, windowMs: 1_000 } },
+  });
+  dynamo = await startLocalDynamo();
+  receiver = await startReceiver();
+  dir = mkdtempSync(path.join(tmpdir(), 'pipes-cli-'));
+});
+afterAll(async () => {
+  await receiver.close();
+  await dynamo.close();
+  await sb.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const env = (extra: Record<string, string> = {}) => ({
+  CLOUDOPS_API_URL: sb.info.apiUrl,
+  CLOUDOPS_ORGANIZATION_ID: sb.info.organizationId,
+  CLOUDOPS_SERVICE_ID: sb.info.serviceIds.join(','),
+  CLOUDOPS_KEY_ID: sb.info.keyId,
+  CLOUDOPS_KEY_SECRET: sb.info.keySecret,
+  CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',
+  ...extra,
+});
+
+function io(vars: Record<string, string | undefined>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const cli: CliIO = { out: (t) => out.push(t), err: (t) => err.push(t), env: vars, isTTY: false };
+  return { cli, out, err };
+}
+const signal = new AbortController().signal;
+
+describe('cloudops pipes check', () => {
+  it('--json prints checked, notifications and errors; the state file carries over between runs', async () => {
+    const stateFile = path.join(dir, 'state.json');
+    const vars = env({
+      CLOUDOPS_WATCHDOG_WEBHOOK_URL: receiver.url,
+      CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: SIGNING,
+    });
+    const first = io(vars);
+    expect(
+      await pipesCommand.run(['check', '--json', '--state-file', stateFile], first.cli, signal),
+    ).toBe(0);
+    const one = JSON.parse(first.out.join('')) as {
+      checked: number;
+      notifications: { kind: string; pipeId: string }[];
+      errors: unknown[];
+    };
+    expect(one.checked).toBe(sb.store.state.pipes.length);
+    expect(one.notifications.every((n) => n.kind === 'new')).toBe(true);
+    expect(one.errors).toEqual([]);
+    expect(receiver.received).toHaveLength(one.notifications.length);
+
+    const kafka = sb.info.pipeIds[0];
+    sb.setPipeState(kafka, 'Failed');
+    const second = io(vars);
+    expect(
+      await pipesCommand.run(['check', '--json', '--state-file', stateFile], second.cli, signal),
+    ).toBe(0);
+    const two = JSON.parse(second.out.join('')) as { notifications: Record<string, string>[] };
+    expect(two.notifications).toEqual([
+      expect.objectContaining({
+        kind: 'transition',
+        severity: 'critical',
+        pipeId: kafka,
+        from: 'Running',
+        to: 'Failed',
+        serviceId: sb.info.serviceId,
+      }),
+    ]);
+    sb.setPipeState(kafka, 'Running');
+  });
+
+  it('human output and exit code 1 when a service cannot be listed', async () => {
+    const stateFile = path.join(dir, 'human.json');
+    sb.faults.queue({
+      route: `GET /v1/organizations/.*/services/${sb.info.serviceIds[1]}/pipes`,
+      kind: '500',
+      count: 20,
+    });
+    const r = io(env({ CLOUDOPS_WATCHDOG_API_DEADLINE_MS: '300' }));
+    const started = Date.now();
+    expect(await pipesCommand.run(['check', '--state-file', stateFile], r.cli, signal)).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const text = r.out.join('\n');
+    expect(text).toMatch(/\[INFO\] new orders-kafka/);
+    expect(text).toMatch(/error \(list\) service .* 500/);
+    expect(text).toMatch(/checked 4 pipes: 4 notifications, 1 errors/);
+    expect(text).not.toContain(sb.info.keySecret);
+    sb.faults.clear();
+  });
+
+  it('usage errors name the flag; missing settings name the variable', async () => {
+    await expect(pipesCommand.run(['check', '--jsn'], io(env()).cli, signal)).rejects.toThrow(
+      /jsn/,
+    );
+    await expect(pipesCommand.run(['frobnicate'], io(env()).cli, signal)).rejects.toThrow(
+      /unknown subcommand/,
+    );
+    await expect(
+      pipesCommand.run(['check'], io({ CLOUDOPS_API_URL: sb.info.apiUrl }).cli, signal),
+    ).rejects.toThrow(/CLOUDOPS_ORGANIZATION_ID, CLOUDOPS_SERVICE_ID/);
+  });
+});
+
+describe('watchdog settings from env', () => {
+  it('maps variables to the config and rejects bad values by name', () => {
+    const s = readWatchdogSettings(
+      env({
+        CLOUDOPS_WATCHDOG_STUCK_MINUTES: '45',
+        CLOUDOPS_WATCHDOG_EXPECTED_STOPPED: 'a, b',
+        CLOUDOPS_WATCHDOG_AUTO_RESTART: 'true',
+        CLOUDOPS_WATCHDOG_TABLE: 't',
+      }),
+    );
+    expect(s.watchdog).toMatchObject({
+      serviceIds: sb.info.serviceIds,
+      policy: { stuckAfterMs: 45 * 60_000, expectedStopped: ['a', 'b'] },
+      autoRestart: { enabled: true },
+    });
+    expect(s.tableName).toBe('t');
+    const bad = () =>
+      readWatchdogSettings(
+        env({
+          CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES: 'lots',
+          CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: 'short',
+        }),
+      );
+    expect(bad).toThrow(/CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES/);
+    expect(bad).toThrow(/CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: expected at least 16/);
+  });
+});
+
+describe('pipe-watchdog handler', () => {
+  it('runs a pass with state in DynamoDB and emits one EMF line', async () => {
+    const lines: string[] = [];
+    const handler = createHandler({
+      env: env({ CLOUDOPS_WATCHDOG_TABLE: dynamo.tableName }),
+      dynamo: dynamo.client,
+      metricsSink: (l) => lines.push(l),
+    });
+    const summary = await handler({}, {} as Context);
+    expect(summary).toEqual({
+      checked: sb.store.state.pipes.length,
+      notifications: sb.store.state.pipes.length,
+      errors: [],
+    });
+    const again = await handler({}, {} as Context);
+    expect(again.notifications).toBe(0);
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0])).toMatchObject({ PipesChecked: sb.store.state.pipes.length });
+  });
+
+  it('takes the key from Secrets Manager through middy when CLOUDOPS_KEY_SECRET_ID is set', async () => {
+    const vars: Record<string, string | undefined> = {
+      ...env({
+        CLOUDOPS_WATCHDOG_TABLE: dynamo.tableName,
+        CLOUDOPS_KEY_SECRET_ID: sb.info.keySecretId,
+      }),
+      CLOUDOPS_KEY_ID: undefined,
+      CLOUDOPS_KEY_SECRET: undefined,
+      CLOUDOPS_SERVICE_ID: sb.info.serviceIds[1],
+    };
+    const secretsManager = new SecretsManagerClient({
+      endpoint: sb.info.secretsManagerUrl,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    sb.requestLog.clear();
+    const handler = createHandler({
+      env: vars,
+      dynamo: dynamo.client,
+      secretsManager,
+      metricsSink: () => {},
+    });
+    const summary = await handler({}, {} as Context);
+    expect(summary.errors).toEqual([]);
+    expect(summary.checked).toBe(
+      sb.store.state.pipes.filter((p) => p.serviceId === sb.info.serviceIds[1]).length,
+    );
+    expect(sb.requestLog.entries().some((e) => e.operation === 'GetSecretValue')).toBe(true);
+    secretsManager.destroy();
+  });
+
+  it('fails fast naming the missing table', () => {
+    expect(() => createHandler({ env: env() })).toThrow(ConfigError);
+    expect(() => createHandler({ env: env() })).toThrow(/CLOUDOPS_WATCHDOG_TABLE/);
+  });
+});
