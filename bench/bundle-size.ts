@@ -1,52 +1,26 @@
 /**
  * Bundle size of each function, from a synth WITH bundling (the exact esbuild options the
  * stack deploys: cdk/constructs/function.ts BUNDLING). Prints KiB of the `.mjs` and its
- * source map per function, and how long the bundling synth took.
+ * source map per function, and how long the bundling synth took. `npm run bench` covers this
+ * and more (baselines, what the bytes are); this stays as the quick look.
  *
  *   npx tsx bench/bundle-size.ts [--json]
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../cdk/build';
-import { BASE_CONTEXT } from './bundle-context';
+import { synthBundles } from './bundles';
 
 const json = process.argv.includes('--json');
 const outdir = mkdtempSync(path.join(tmpdir(), 'cloudops-bundles-'));
+const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 try {
-  const started = performance.now();
-  const { app, stack } = buildApp({
-    outdir,
-    bundling: true,
-    cfnValidation: false,
-    treeMetadata: false,
-    // Asset paths in the template's metadata (the CLI turns this on by default).
-    context: { ...BASE_CONTEXT, 'aws:cdk:enable-asset-metadata': true },
-  });
-  const assembly = app.synth();
-  const synthMs = performance.now() - started;
-  const template = assembly.getStackByName(stack.stackName).template as {
-    Resources: Record<string, { Type: string; Metadata?: Record<string, string> }>;
-  };
-  const functions = {
-    'rotate-key': stack.keyRotation.rotator,
-    'key-sentinel': stack.keyRotation.sentinel,
-    'sync-dashboards': stack.dashboardSync.sync,
-    'provision-alerts': stack.alertProvisioning.provision,
-    'pipe-watchdog': stack.pipeWatchdog.watchdog,
-  };
-  const kib = (file: string) => Math.round((statSync(file).size / 1024) * 10) / 10;
-  const rows = Object.entries(functions).map(([name, f]) => {
-    const logicalId = stack.getLogicalId(f.fn.node.defaultChild as never);
-    const assetPath = template.Resources[logicalId]?.Metadata?.['aws:asset:path'];
-    if (!assetPath) throw new Error(`no bundled asset for ${name}`);
-    const dir = path.join(outdir, assetPath);
-    return {
-      function: name,
-      bundleKiB: kib(path.join(dir, 'index.mjs')),
-      sourceMapKiB: kib(path.join(dir, 'index.mjs.map')),
-    };
-  });
+  const { bundles, synthMs } = synthBundles(outdir);
+  const rows = bundles.map((b) => ({
+    function: b.function,
+    bundleKiB: kib(b.bytes),
+    sourceMapKiB: kib(b.mapBytes),
+  }));
   if (json) {
     console.log(JSON.stringify({ synthMs: Math.round(synthMs), functions: rows }, null, 2));
   } else {

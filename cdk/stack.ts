@@ -99,8 +99,6 @@ export class CloudOpsStack extends Stack {
       bus: this.bus,
       schedule: config.watchdogSchedule,
       scheduleDeadLetterQueue,
-      slackWebhookSecretName: config.slackWebhookSecretName,
-      webhookSecretName: config.webhookSecretName,
     });
 
     const functions = {

@@ -2,16 +2,17 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
 import { readConnectionEnv, readEnv, type ConnectionEnv } from '../lib/config';
-import { createClients, type Clients } from '../lib/clients';
 import {
-  secretsManagerCredentials,
-  staticCredentials,
-  type ManagementCredentialProvider,
-  type ObservabilityCredentialProvider,
-} from '../lib/credentials';
-import { ConfigError } from '../lib/errors';
+  clientSettings,
+  createClients,
+  envCredentials,
+  type ClientSettings,
+  type Clients,
+  type CredentialProviders,
+} from '../lib/clients';
+import { secretsManagerCredentials } from '../lib/credentials';
 import { createLogger } from '../lib/log';
-import { managementAuth, managementKeySecret, observabilityTokenSecret } from '../lib/schemas';
+import { managementKeySecret, observabilityTokenSecret } from '../lib/schemas';
 
 export interface Connection {
   config: ConnectionEnv;
@@ -20,53 +21,30 @@ export interface Connection {
   close(): void;
 }
 
-function managementCredentials(
+/** Secret ids win over values in env (a secret can be rotated under a running command). */
+function credentialsFrom(
   config: ConnectionEnv,
   secrets: () => SecretsManagerClient,
-): ManagementCredentialProvider | undefined {
-  if (config.CLOUDOPS_KEY_SECRET_ID) {
-    return secretsManagerCredentials({
-      client: secrets(),
-      secretId: config.CLOUDOPS_KEY_SECRET_ID,
-      schema: managementKeySecret,
-    });
-  }
-  if (config.CLOUDOPS_KEY_ID && config.CLOUDOPS_KEY_SECRET) {
-    if (!config.CLOUDOPS_ORGANIZATION_ID) {
-      throw new ConfigError('missing configuration: set CLOUDOPS_ORGANIZATION_ID');
-    }
-    return staticCredentials(
-      `key …${config.CLOUDOPS_KEY_ID.slice(-4)}`,
-      {
-        organizationId: config.CLOUDOPS_ORGANIZATION_ID,
-        keyId: config.CLOUDOPS_KEY_ID,
-        keySecret: config.CLOUDOPS_KEY_SECRET,
-      },
-      managementAuth,
-    );
-  }
-  return undefined;
-}
-
-function observabilityCredentials(
-  config: ConnectionEnv,
-  secrets: () => SecretsManagerClient,
-): ObservabilityCredentialProvider | undefined {
-  if (config.CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID) {
-    return secretsManagerCredentials({
-      client: secrets(),
-      secretId: config.CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID,
-      schema: observabilityTokenSecret,
-    });
-  }
-  if (config.CLOUDOPS_OBSERVABILITY_TOKEN) {
-    return staticCredentials(
-      'observability token',
-      { token: config.CLOUDOPS_OBSERVABILITY_TOKEN },
-      observabilityTokenSecret,
-    );
-  }
-  return undefined;
+): CredentialProviders {
+  const fromEnv = envCredentials(config);
+  const keySecretId = config.CLOUDOPS_KEY_SECRET_ID;
+  const tokenSecretId = config.CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID;
+  return {
+    management: keySecretId
+      ? secretsManagerCredentials({
+          client: secrets(),
+          secretId: keySecretId,
+          schema: managementKeySecret,
+        })
+      : fromEnv.management,
+    observability: tokenSecretId
+      ? secretsManagerCredentials({
+          client: secrets(),
+          secretId: tokenSecretId,
+          schema: observabilityTokenSecret,
+        })
+      : fromEnv.observability,
+  };
 }
 
 /** The AWS settings the CLI hands the SDK explicitly, so a command's env (not the process's) decides. */
@@ -96,21 +74,24 @@ export function secretsManagerClientFromEnv(
   });
 }
 
-/** Clients for whatever the env configures; commands ask for what they need via `clients`. */
-export function connectFromEnv(env: Record<string, string | undefined>): Connection {
+/**
+ * Clients for whatever the env configures; commands ask for what they need via `clients`.
+ * `overrides` are settings beyond the env contract (e.g. the watchdog's per-call deadline).
+ */
+export function connectFromEnv(
+  env: Record<string, string | undefined>,
+  overrides: Partial<ClientSettings> = {},
+): Connection {
   const config = readConnectionEnv(env);
   let secretsClient: SecretsManagerClient | undefined;
   const secrets = () => (secretsClient ??= secretsManagerClientFromEnv(env));
+  const logger = createLogger({
+    level: config.CLOUDOPS_LOG_LEVEL,
+    fields: { app: 'cloudops-cli' },
+  });
   const clients = createClients({
-    apiUrl: config.CLOUDOPS_API_URL,
-    observabilityUrl: config.CLOUDOPS_OBSERVABILITY_URL,
-    mode: config.CLOUDOPS_OBSERVABILITY_MODE,
-    management: managementCredentials(config, secrets),
-    observability: observabilityCredentials(config, secrets),
-    managementRateLimit: config.CLOUDOPS_MANAGEMENT_RATE_LIMIT,
-    observabilityRateLimit: config.CLOUDOPS_OBSERVABILITY_RATE_LIMIT,
-    timeoutMs: config.CLOUDOPS_REQUEST_TIMEOUT_MS,
-    logger: createLogger({ level: config.CLOUDOPS_LOG_LEVEL, fields: { app: 'cloudops-cli' } }),
+    ...clientSettings(config, credentialsFrom(config, secrets), logger),
+    ...overrides,
   });
   return {
     config,

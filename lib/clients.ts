@@ -12,9 +12,13 @@ import {
   type ObservabilityMode,
   type RateLimitConfig,
 } from './api';
+import type { ConnectionEnv } from './config';
 import type { ManagementCredentialProvider, ObservabilityCredentialProvider } from './credentials';
+// Not the index: it would load the middy middleware into the CLI.
+import { staticCredentials } from './credentials/static';
 import { ConfigError } from './errors';
 import type { Logger } from './log';
+import { managementAuth, observabilityTokenSecret } from './schemas';
 
 export interface ClientSettings {
   readonly apiUrl?: string;
@@ -22,6 +26,10 @@ export interface ClientSettings {
   readonly mode: ObservabilityMode;
   readonly management?: ManagementCredentialProvider;
   readonly observability?: ObservabilityCredentialProvider;
+  /** @default the management credential's organizationId */
+  readonly organizationId?: string;
+  /** Give up retrying one management call after this long (the watchdog retries next run). */
+  readonly deadlineMs?: number;
   readonly managementRateLimit?: RateLimitConfig | false;
   readonly observabilityRateLimit?: RateLimitConfig | false;
   readonly timeoutMs?: number;
@@ -44,6 +52,8 @@ export function createClients(settings: ClientSettings): Clients {
       ? createManagementClient({
           baseUrl: settings.apiUrl,
           credentials: settings.management,
+          organizationId: settings.organizationId,
+          deadlineMs: settings.deadlineMs,
           rateLimit: settings.managementRateLimit,
           timeoutMs: settings.timeoutMs,
           logger: settings.logger,
@@ -95,4 +105,60 @@ export function createClients(settings: ClientSettings): Clients {
       observability?.close();
     },
   };
+}
+
+/** The credential providers a caller loaded (from Secrets Manager, or values in env). */
+export interface CredentialProviders {
+  readonly management?: ManagementCredentialProvider | undefined;
+  readonly observability?: ObservabilityCredentialProvider | undefined;
+}
+
+/** ClientSettings from the env contract of DESIGN.md and the credentials the caller has. */
+export function clientSettings(
+  config: ConnectionEnv,
+  credentials: CredentialProviders,
+  logger?: Logger,
+): ClientSettings {
+  return {
+    apiUrl: config.CLOUDOPS_API_URL,
+    observabilityUrl: config.CLOUDOPS_OBSERVABILITY_URL,
+    mode: config.CLOUDOPS_OBSERVABILITY_MODE,
+    management: credentials.management,
+    observability: credentials.observability,
+    organizationId: config.CLOUDOPS_ORGANIZATION_ID,
+    managementRateLimit: config.CLOUDOPS_MANAGEMENT_RATE_LIMIT,
+    observabilityRateLimit: config.CLOUDOPS_OBSERVABILITY_RATE_LIMIT,
+    timeoutMs: config.CLOUDOPS_REQUEST_TIMEOUT_MS,
+    logger,
+  };
+}
+
+/**
+ * Credentials given as values in env (CLOUDOPS_KEY_ID + CLOUDOPS_KEY_SECRET, and
+ * CLOUDOPS_OBSERVABILITY_TOKEN): local runs and tests. Deployed functions use secret ids.
+ */
+export function envCredentials(config: ConnectionEnv): CredentialProviders {
+  let management: ManagementCredentialProvider | undefined;
+  if (config.CLOUDOPS_KEY_ID && config.CLOUDOPS_KEY_SECRET) {
+    if (!config.CLOUDOPS_ORGANIZATION_ID) {
+      throw new ConfigError('missing configuration: set CLOUDOPS_ORGANIZATION_ID');
+    }
+    management = staticCredentials(
+      `key …${config.CLOUDOPS_KEY_ID.slice(-4)}`,
+      {
+        organizationId: config.CLOUDOPS_ORGANIZATION_ID,
+        keyId: config.CLOUDOPS_KEY_ID,
+        keySecret: config.CLOUDOPS_KEY_SECRET,
+      },
+      managementAuth,
+    );
+  }
+  const observability = config.CLOUDOPS_OBSERVABILITY_TOKEN
+    ? staticCredentials(
+        'observability token',
+        { token: config.CLOUDOPS_OBSERVABILITY_TOKEN },
+        observabilityTokenSecret,
+      )
+    : undefined;
+  return { management, observability };
 }

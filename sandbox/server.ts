@@ -92,8 +92,9 @@ function createListener(surface: HttpSurface, processor: SurfaceProcessor, deps:
     const bodyText = await readBody(req);
     if (path.startsWith('/_sandbox/')) {
       const reply = deps.admin.handle(method, path, bodyText) ?? cannotRoute(method, path);
-      writeReply(res, reply);
+      // Durable before acknowledged: a kill right after the reply must lose nothing.
       store.flush();
+      writeReply(res, reply);
       // Reading the log must not grow it.
       if (!path.startsWith('/_sandbox/requests')) log('admin', reply.status);
       return;
@@ -129,8 +130,8 @@ function createListener(surface: HttpSurface, processor: SurfaceProcessor, deps:
     }
 
     const result = processor.process(method, path, request);
-    writeReply(res, result.reply, fault?.kind === 'truncate');
     store.flush();
+    writeReply(res, result.reply, fault?.kind === 'truncate');
     log(surface, result.reply.status, { ...result, fault });
   };
 }

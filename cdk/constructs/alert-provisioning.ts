@@ -2,16 +2,19 @@
  * Alert provisioning: EventBridge rules on the cloudops bus (`Dashboard Synced` from the sync,
  * `Alert Provision Requested` from anyone) fill an SQS queue that provision-alerts drains in
  * batches, failing records one by one (partial batch response); a record failing 5 times goes
- * to the queue's dead-letter queue.
+ * to the queue's dead-letter queue. A DynamoDB table keeps the newest event version per alert
+ * owner, so a delayed older event is refused even when every newer one changed nothing.
  */
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { observabilityEnv, type ConnectionSettings } from './connection';
+import { VERSION_TABLE_KEY } from '../../lib/alerts/versions';
+import { grantObservabilitySecrets, observabilityEnv, type ConnectionSettings } from './connection';
 import { CloudOpsFunction } from './function';
 import { deadLetterQueue } from './queues';
 
@@ -31,6 +34,8 @@ export class AlertProvisioning extends Construct {
   readonly queue: sqs.Queue;
   readonly queueDeadLetterQueue: sqs.Queue;
   readonly provision: CloudOpsFunction;
+  /** Newest event version per alert owner (CLOUDOPS_ALERTS_VERSION_TABLE). */
+  readonly versionTable: dynamodb.Table;
 
   constructor(scope: Construct, id: string, props: AlertProvisioningProps) {
     super(scope, id);
@@ -63,6 +68,15 @@ export class AlertProvisioning extends Construct {
       targets: [target],
     });
 
+    this.versionTable = new dynamodb.Table(this, 'Versions', {
+      partitionKey: { name: VERSION_TABLE_KEY, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      // Losing it would let delayed older events through again: keep it past a stack delete.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
     this.provision = new CloudOpsFunction(this, 'Provision', {
       folder: 'provision-alerts',
       description: 'Creates, updates and removes alerts from queued events',
@@ -70,11 +84,16 @@ export class AlertProvisioning extends Construct {
       timeout: ALERTS_FUNCTION_TIMEOUT,
       logRetention: props.logRetention,
       logLevel: props.logLevel,
-      environment: observabilityEnv(props.connection),
+      environment: {
+        // Open-source mode: only the token secret is named (and readable).
+        ...observabilityEnv(props.connection),
+        CLOUDOPS_ALERTS_VERSION_TABLE: this.versionTable.tableName,
+      },
     });
     const fn = this.provision.fn;
-    props.connection.managementKey.grantRead(fn);
-    props.connection.observabilityToken.grantRead(fn);
+    // What versions-dynamo.ts calls: a consistent GetItem and a conditional UpdateItem.
+    this.versionTable.grant(fn, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
+    grantObservabilitySecrets(props.connection, fn);
     const source = new lambdaEvents.SqsEventSource(this.queue, {
       batchSize: 10,
       maxBatchingWindow: Duration.seconds(5),

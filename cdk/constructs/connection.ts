@@ -1,4 +1,5 @@
 /** The shared connection env vars of lib/config.ts, as the functions receive them. */
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 
 export interface ConnectionSettings {
@@ -22,14 +23,20 @@ export function managementEnv(c: ConnectionSettings): Record<string, string> {
 }
 
 /**
- * Observability API (dashboards, alerts). The handlers load secrets through one middleware that
- * needs the key secret as well, so it is passed (and granted) in both modes.
+ * Observability API (dashboards, alerts). Managed mode reaches it through the management API
+ * (key secret, service); open-source mode talks to the stack alone and gets only the token.
  */
 export function observabilityEnv(c: ConnectionSettings): Record<string, string> {
   return {
-    ...managementEnv(c),
+    ...(c.observabilityMode === 'managed' ? managementEnv(c) : {}),
     CLOUDOPS_OBSERVABILITY_URL: c.observabilityUrl,
     CLOUDOPS_OBSERVABILITY_MODE: c.observabilityMode,
     CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: c.observabilityToken.secretArn,
   };
+}
+
+/** Read access to exactly the secrets observabilityEnv names. */
+export function grantObservabilitySecrets(c: ConnectionSettings, grantee: iam.IGrantable): void {
+  c.observabilityToken.grantRead(grantee);
+  if (c.observabilityMode === 'managed') c.managementKey.grantRead(grantee);
 }

@@ -14,7 +14,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { observabilityEnv, type ConnectionSettings } from './connection';
+import { grantObservabilitySecrets, observabilityEnv, type ConnectionSettings } from './connection';
 import { CloudOpsFunction, REPO_ROOT } from './function';
 import { functionSchedule } from './schedule';
 
@@ -87,8 +87,8 @@ export class DashboardSync extends Construct {
       id: `AwsSolutions-IAM5[Resource::<${this.bucketLogicalId()}.Arn>/${DASHBOARDS_PREFIX}*]`,
       reason: 'Reads every dashboard file under the dashboards/ prefix, and nothing else.',
     });
-    props.connection.managementKey.grantRead(fn);
-    props.connection.observabilityToken.grantRead(fn);
+    // Open-source mode: the token only (the function never reads the management key there).
+    grantObservabilitySecrets(props.connection, fn);
     props.bus.grantPutEventsTo(fn);
 
     const destination = new s3n.LambdaDestination(fn);

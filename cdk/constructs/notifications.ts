@@ -23,6 +23,26 @@ export class Notifications extends Construct {
   readonly slackWebhookSecret?: secretsmanager.ISecret;
   readonly webhookSecret?: secretsmanager.ISecret;
 
+  /**
+   * Env naming the Slack / webhook secrets: the watchdog reads them at run time, so their
+   * values are never resolved into the template or the Lambda environment.
+   */
+  destinationEnv(): Record<string, string> {
+    return {
+      ...(this.slackWebhookSecret
+        ? { CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: this.slackWebhookSecret.secretName }
+        : {}),
+      ...(this.webhookSecret
+        ? { CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID: this.webhookSecret.secretName }
+        : {}),
+    };
+  }
+
+  grantReadDestinations(grantee: iam.IGrantable): void {
+    this.slackWebhookSecret?.grantRead(grantee);
+    this.webhookSecret?.grantRead(grantee);
+  }
+
   /** sns:Publish on the topic and the two KMS calls publishing to an encrypted topic needs. */
   grantPublish(grantee: iam.IGrantable): void {
     grantee.grantPrincipal.addToPrincipalPolicy(

@@ -1,9 +1,9 @@
 /**
  * The pipe watchdog: a schedule runs one pass; last-known pipe states live in DynamoDB;
  * notices go to the SNS topic, the cloudops bus (`Pipe State Changed`) and, when configured,
- * Slack and a webhook.
+ * Slack and a webhook (their URLs and signing secret read from Secrets Manager at run time).
  */
-import { Duration, RemovalPolicy, SecretValue } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -23,9 +23,6 @@ export interface PipeWatchdogProps {
   readonly bus: events.IEventBus;
   readonly schedule: string;
   readonly scheduleDeadLetterQueue: sqs.IQueue;
-  /** Existing secret names holding `{ url }` / `{ url, signingSecret }`. */
-  readonly slackWebhookSecretName?: string | undefined;
-  readonly webhookSecretName?: string | undefined;
   readonly logRetention: logs.RetentionDays;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
@@ -50,22 +47,10 @@ export class PipeWatchdog extends Construct {
       CLOUDOPS_WATCHDOG_TABLE: this.table.tableName,
       CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: props.notifications.topic.topicArn,
       CLOUDOPS_WATCHDOG_EVENT_BUS: props.bus.eventBusName,
+      // Slack / webhook URLs and the signing secret are read from Secrets Manager at run time
+      // (cached, re-read when a receiver rejects them): only the secret names are in env.
+      ...props.notifications.destinationEnv(),
     };
-    // The watchdog reads these URLs from env; CloudFormation resolves the secret at deploy
-    // (a dynamic reference: the value is not in the template). Re-deploy after changing it.
-    if (props.slackWebhookSecretName) {
-      env.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL = dynamicReference(
-        props.slackWebhookSecretName,
-        'url',
-      );
-    }
-    if (props.webhookSecretName) {
-      env.CLOUDOPS_WATCHDOG_WEBHOOK_URL = dynamicReference(props.webhookSecretName, 'url');
-      env.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET = dynamicReference(
-        props.webhookSecretName,
-        'signingSecret',
-      );
-    }
 
     this.watchdog = new CloudOpsFunction(this, 'Watchdog', {
       folder: 'pipe-watchdog',
@@ -82,6 +67,7 @@ export class PipeWatchdog extends Construct {
     this.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
     props.connection.managementKey.grantRead(fn);
     props.notifications.grantPublish(fn);
+    props.notifications.grantReadDestinations(fn);
     props.bus.grantPutEventsTo(fn);
 
     functionSchedule(this, 'Schedule', {
@@ -91,8 +77,4 @@ export class PipeWatchdog extends Construct {
       deadLetterQueue: props.scheduleDeadLetterQueue,
     });
   }
-}
-
-function dynamicReference(secretName: string, field: string): string {
-  return SecretValue.secretsManager(secretName, { jsonField: field }).unsafeUnwrap();
 }

@@ -1,31 +1,35 @@
 import { readFile } from 'node:fs/promises';
 import {
-  backendFromConnection,
   createAlertProvisioner,
+  DEFAULT_VERSIONS_FILE,
+  FileVersionStore,
+  versionScope,
   type ProvisionResult,
 } from '../../lib/alerts';
-import { readConnectionEnv } from '../../lib/config';
-import { staticCredentials } from '../../lib/credentials';
 import { ValidationError } from '../../lib/errors';
 import { alertEvent, parseEvent, type AlertEvent } from '../../lib/events';
 import { createLogger } from '../../lib/log';
-import { redactText, registerSecret } from '../../lib/redact';
-import { managementAuth, observabilityTokenSecret } from '../../lib/schemas';
+import { redactText } from '../../lib/redact';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
-import type { CliIO, Command } from '../io';
+import { connectFromEnv } from '../connect';
+import type { Command } from '../io';
 
 const spec = {
-  usage: 'cloudops alerts provision [--file FILE] [--json]',
+  usage: 'cloudops alerts provision [--file FILE] [--state-file FILE] [--json]',
   summary:
     'Provision alerts from events (`Dashboard Synced`, `Alert Provision Requested`; one JSON event or an\n' +
     'array), as the provision-alerts function does. Reads stdin unless --file is given (`-` = stdin).\n' +
-    'Every event is validated before any is applied. Exit codes: 0 ok; 1 an event was invalid or failed; 2 usage.',
+    'Every event is validated before any is applied. The newest event version per owner is kept in the\n' +
+    'state file, so an older event given later is skipped as stale.\n' +
+    'Exit codes: 0 ok; 1 an event was invalid or failed; 2 usage.',
   options: {
     file: { type: 'string' },
+    'state-file': { type: 'string' },
     json: { type: 'boolean' },
   },
   help: {
     file: 'file holding the event(s) as JSON (default: stdin)',
+    'state-file': `where the newest event version per alert owner is kept (default ${DEFAULT_VERSIONS_FILE})`,
     json: 'print the per-event results as JSON',
   },
   positionals: 1,
@@ -62,27 +66,39 @@ export const alertsCommand: Command = {
       io.err(problems.join('\n'));
       return 1;
     }
-    const backend = backendFromEnv(io.env);
-    const provisioner = createAlertProvisioner({
-      backend,
-      logger: createLogger({ level: 'warn' }),
-    });
-    const results: { event: string; ok: boolean; result?: ProvisionResult; error?: string }[] = [];
-    for (const [i, event] of events.entries()) {
-      const ref = `${label}[${i}]`;
-      try {
-        const result = await provisioner.provision(event, { ref, signal });
-        results.push({ event: result.event, ok: true, result });
-      } catch (error) {
-        const message = redactText(error instanceof Error ? error.message : String(error));
-        const result = (error as { result?: ProvisionResult }).result;
-        results.push({
-          event: `${event['detail-type']} event ${ref}`,
-          ok: false,
-          error: message,
-          result,
-        });
+    const connection = connectFromEnv(io.env);
+    const results: EventResult[] = [];
+    try {
+      const { config } = connection;
+      const serviceId = connection.serviceIds[0];
+      const provisioner = createAlertProvisioner({
+        backend: connection.clients.backend(serviceId),
+        logger: createLogger({ level: 'warn' }),
+        versions: new FileVersionStore(values['state-file'] ?? DEFAULT_VERSIONS_FILE),
+        versionScope: versionScope({
+          mode: config.CLOUDOPS_OBSERVABILITY_MODE,
+          serviceId,
+          observabilityUrl: config.CLOUDOPS_OBSERVABILITY_URL,
+        }),
+      });
+      for (const [i, event] of events.entries()) {
+        const ref = `${label}[${i}]`;
+        try {
+          const result = await provisioner.provision(event, { ref, signal });
+          results.push({ event: result.event, ok: true, result });
+        } catch (error) {
+          const message = redactText(error instanceof Error ? error.message : String(error));
+          const result = (error as { result?: ProvisionResult }).result;
+          results.push({
+            event: `${event['detail-type']} event ${ref}`,
+            ok: false,
+            error: message,
+            result,
+          });
+        }
       }
+    } finally {
+      connection.close();
     }
     if (values.json) io.out(JSON.stringify(results, null, 2));
     else io.out(render(results));
@@ -113,9 +129,14 @@ function parseEvents(text: string, label: string): { events: AlertEvent[]; probl
   return { events, problems };
 }
 
-function render(
-  results: { event: string; ok: boolean; result?: ProvisionResult; error?: string }[],
-): string {
+interface EventResult {
+  event: string;
+  ok: boolean;
+  result?: ProvisionResult;
+  error?: string;
+}
+
+function render(results: EventResult[]): string {
   const lines: string[] = [];
   for (const r of results) {
     lines.push(
@@ -130,33 +151,6 @@ function render(
     for (const e of r.result?.errors ?? (r.error ? [r.error] : [])) lines.push(`  error: ${e}`);
   }
   return lines.join('\n');
-}
-
-function backendFromEnv(env: CliIO['env']) {
-  const config = readConnectionEnv(env, [
-    'CLOUDOPS_OBSERVABILITY_URL',
-    'CLOUDOPS_OBSERVABILITY_TOKEN',
-  ]);
-  registerSecret(config.CLOUDOPS_KEY_SECRET);
-  registerSecret(config.CLOUDOPS_OBSERVABILITY_TOKEN);
-  const observability = staticCredentials(
-    'CLOUDOPS_OBSERVABILITY_TOKEN',
-    { token: config.CLOUDOPS_OBSERVABILITY_TOKEN },
-    observabilityTokenSecret,
-  );
-  const management =
-    config.CLOUDOPS_KEY_ID && config.CLOUDOPS_KEY_SECRET
-      ? staticCredentials(
-          'CLOUDOPS_KEY_ID',
-          {
-            organizationId: config.CLOUDOPS_ORGANIZATION_ID,
-            keyId: config.CLOUDOPS_KEY_ID,
-            keySecret: config.CLOUDOPS_KEY_SECRET,
-          },
-          managementAuth,
-        )
-      : undefined;
-  return backendFromConnection(config, { management, observability });
 }
 
 async function readStdin(): Promise<string> {

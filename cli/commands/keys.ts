@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetSecretValueCommand, RotateSecretCommand } from '@aws-sdk/client-secrets-manager';
-import { createManagementClient } from '../../lib/api';
 import { readConnectionEnv } from '../../lib/config';
 import { parseSecret, staticCredentials } from '../../lib/credentials';
 import { CloudOpsError } from '../../lib/errors';
@@ -9,6 +8,7 @@ import {
   findKeyRecord,
   readRotationConfig,
   rotateLocally,
+  rotationDeps,
   type RotationDeps,
 } from '../../lib/keys';
 import { createLogger } from '../../lib/log';
@@ -74,6 +74,7 @@ export const keysCommand: Command = {
       fields: { command: 'keys rotate' },
     });
     const secrets = secretsClient(io.env);
+    const deps = rotationDeps(connection, { secrets, config, logger });
     const progress = (text: string) => {
       if (!values.json) io.out(text);
     };
@@ -91,27 +92,13 @@ export const keysCommand: Command = {
           { abortSignal: signal },
         );
       } else {
-        const deps: RotationDeps = {
-          secrets,
-          connect: (credentials) =>
-            createManagementClient({
-              baseUrl: connection.CLOUDOPS_API_URL!,
-              credentials,
-              rateLimit: connection.CLOUDOPS_MANAGEMENT_RATE_LIMIT,
-              timeoutMs: connection.CLOUDOPS_REQUEST_TIMEOUT_MS,
-              logger,
-            }),
-          now: Date.now,
-          config,
-          logger,
-        };
         token = await rotateLocally(deps, secretId, randomUUID, (step) => progress(`  ${step}`));
       }
       const current = await readStage(secrets, secretId, 'AWSCURRENT');
       if (!current) throw new CloudOpsError(`secret ${secretId} has no AWSCURRENT value`);
       const previous = await readStage(secrets, secretId, 'AWSPREVIOUS');
       const keys = connection.CLOUDOPS_API_URL
-        ? await describeKeys(connection.CLOUDOPS_API_URL, current, previous)
+        ? await describeKeys(deps, current, previous)
         : undefined;
       const result = {
         secretId,
@@ -161,15 +148,12 @@ async function readStage(
 
 /** The expiry dates as the service has them (read with the new key). */
 async function describeKeys(
-  baseUrl: string,
+  deps: RotationDeps,
   current: ManagementKeySecret | undefined,
   previous: ManagementKeySecret | undefined,
 ): Promise<{ current: KeyView; previous: KeyView | null } | undefined> {
   if (!current) return undefined;
-  const client = createManagementClient({
-    baseUrl,
-    credentials: staticCredentials('AWSCURRENT', current, managementKeySecret),
-  });
+  const client = deps.connect(staticCredentials('AWSCURRENT', current, managementKeySecret));
   try {
     const records = await client.listKeys();
     const view = (secret: ManagementKeySecret): KeyView => {

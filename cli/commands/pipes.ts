@@ -1,14 +1,11 @@
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { secretsManagerCredentials, staticCredentials } from '../../lib/credentials';
-import type { ManagementCredentialProvider } from '../../lib/credentials/types';
-import { ConfigError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
-import { readWatchdogSettings, type WatchdogSettings } from '../../lib/pipes/config';
-import { runWatchdogFromSettings } from '../../lib/pipes/run';
+import { createNotifiers } from '../../lib/notify/build';
+import { readWatchdogSettings } from '../../lib/pipes/config';
+import { runWatchdogFromSettings, watchdogClientSettings } from '../../lib/pipes/run';
 import { LocalStateStore } from '../../lib/pipes/store';
 import type { WatchdogResult } from '../../lib/pipes/watchdog';
-import { managementAuth } from '../../lib/schemas';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
+import { connectFromEnv, secretsManagerClientFromEnv } from '../connect';
 import type { CliIO, Command } from '../io';
 
 export const DEFAULT_STATE_FILE = '.cloudops/pipes-state.json';
@@ -28,31 +25,6 @@ const spec = {
     'state-file': `where the last states are kept (default ${DEFAULT_STATE_FILE})`,
   },
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean' }>>;
-
-function credentialsFrom(settings: WatchdogSettings): ManagementCredentialProvider {
-  const c = settings.connection;
-  if (c.CLOUDOPS_KEY_ID && c.CLOUDOPS_KEY_SECRET) {
-    return staticCredentials(
-      'CLOUDOPS_KEY_ID',
-      {
-        organizationId: c.CLOUDOPS_ORGANIZATION_ID,
-        keyId: c.CLOUDOPS_KEY_ID,
-        keySecret: c.CLOUDOPS_KEY_SECRET,
-      },
-      managementAuth,
-    );
-  }
-  if (c.CLOUDOPS_KEY_SECRET_ID) {
-    return secretsManagerCredentials({
-      client: new SecretsManagerClient({}),
-      secretId: c.CLOUDOPS_KEY_SECRET_ID,
-      schema: managementAuth,
-    });
-  }
-  throw new ConfigError(
-    'missing configuration: set CLOUDOPS_KEY_ID and CLOUDOPS_KEY_SECRET, or CLOUDOPS_KEY_SECRET_ID',
-  );
-}
 
 function render(result: WatchdogResult): string {
   const lines = result.notifications.map((n) => {
@@ -88,12 +60,22 @@ export async function runPipesCheck(
         ? 'warn'
         : settings.connection.CLOUDOPS_LOG_LEVEL,
   });
-  const result = await runWatchdogFromSettings(settings, {
-    credentials: credentialsFrom(settings),
-    store: new LocalStateStore(values['state-file'] ?? DEFAULT_STATE_FILE),
-    logger,
-    signal,
-  });
+  const connection = connectFromEnv(io.env, watchdogClientSettings(settings));
+  // Reads the Slack / webhook secrets when they are given by id.
+  const secretsManager = secretsManagerClientFromEnv(io.env);
+  let result: WatchdogResult;
+  try {
+    result = await runWatchdogFromSettings(settings, {
+      api: connection.clients.requireManagement(),
+      store: new LocalStateStore(values['state-file'] ?? DEFAULT_STATE_FILE),
+      notifiers: createNotifiers(settings.notifiers, { secretsManager }),
+      logger,
+      signal,
+    });
+  } finally {
+    connection.close();
+    secretsManager.destroy();
+  }
   io.out(
     values.json
       ? JSON.stringify(

@@ -94,7 +94,13 @@ async function syncAndProvision(ctx: DemoContext): Promise<void> {
   const provisioned = await runCommand(
     ctx,
     alertsCommand,
-    ['provision', '--file', events],
+    [
+      'provision',
+      '--file',
+      events,
+      '--state-file',
+      path.join(dashboardsDir(), '.alerts-versions.json'),
+    ],
     varsFor(ctx),
   );
   expectThat(provisioned === 0, 'the alerts were provisioned');

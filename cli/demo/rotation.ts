@@ -4,12 +4,14 @@ import type { Context } from 'aws-lambda';
 import { createRotationHandler } from '../../functions/rotate-key/handler';
 import { createManagementClient, isUnauthorized } from '../../lib/api';
 import { staticCredentials } from '../../lib/credentials';
-import { DEFAULT_ROTATION_CONFIG, type RotationDeps } from '../../lib/keys';
+import { readConnectionEnv } from '../../lib/config';
+import { DEFAULT_ROTATION_CONFIG, rotationDeps } from '../../lib/keys';
 import { silentLogger } from '../../lib/log';
 import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
 import type { Sandbox } from '../../sandbox';
 import type { RotationInvoker } from '../../sandbox/secrets-manager';
 import { keysCommand } from '../commands/keys';
+import { sandboxEnv } from '../connect';
 import { expectThat, runCommand, say, type DemoContext, type DemoStep } from './context';
 
 const DAY_MS = 86_400_000;
@@ -29,14 +31,13 @@ function secretsClient(sandbox: Sandbox): SecretsManagerClient {
 
 /** What the sandbox's RotateSecret calls: the real rotation handler, as Lambda would run it. */
 export function demoRotationInvoker(sandbox: Sandbox): RotationInvoker {
-  const deps: RotationDeps = {
+  const connection = readConnectionEnv(sandboxEnv(sandbox.info));
+  const deps = rotationDeps(connection, {
     secrets: secretsClient(sandbox),
-    connect: (credentials) =>
-      createManagementClient({ baseUrl: sandbox.info.apiUrl, credentials, rateLimit: false }),
-    now: () => sandbox.clock.now(),
     config: DEMO_ROTATION,
     logger: silentLogger,
-  };
+    now: () => sandbox.clock.now(),
+  });
   const handler = createRotationHandler(deps);
   return async (_arn, event) => {
     await handler(event, {} as Context);

@@ -85,3 +85,13 @@ function desiredFromDashboard(detail: DashboardSyncedDetail): DesiredSet {
   }
   return set;
 }
+
+/**
+ * Whose version an event advances (also the keyed-mutex key): a dashboard event is a snapshot
+ * of every alert of its dashboard key, a request owns its one key.
+ */
+export function versionOwner(event: AlertEvent): string {
+  return event['detail-type'] === 'Dashboard Synced'
+    ? `d/${encodeURIComponent(event.detail.dashboardKey)}`
+    : `r/${encodeURIComponent(event.detail.key)}`;
+}

@@ -9,17 +9,25 @@
  * content among the copies; the others are deleted. Every writer picks the same survivor, so
  * the copies converge on exactly one alert. Within one process a keyed mutex also serializes
  * work per owner, so concurrent copies there never even race.
+ *
+ * Order between events of one owner comes from the version store (versions.ts): an event
+ * first claims its version, and only then writes. Claiming before applying keeps "nothing
+ * lost on a crash": a retry of the same event finds its own version stored ("current") and
+ * applies again, while any older event is refused from then on, even if every later event
+ * changed nothing. Before each write the store is read again, so an event overtaken while
+ * it works stops instead of overwriting what the newer one provisions.
  */
 import { ApiError, isNotFound, TransportError, type ObservabilityBackend } from '../api';
-import { CloudOpsError } from '../errors';
+import { CloudOpsError, ValidationError } from '../errors';
 import type { AlertEvent } from '../events/schemas';
 import { silentLogger, type Logger } from '../log';
 import { redactText } from '../redact';
 import type { Alert, CreateAlertBody } from '../schemas';
 import { bodyOfAlert, diffFields, fieldsOfAlert, fieldsOfBody } from './compare';
-import { desiredFromEvent, type DesiredAlert } from './desired';
+import { desiredFromEvent, versionOwner, type DesiredAlert, type DesiredSet } from './desired';
 import { compareVersions, ownerId, parseMarker, withMarker, type Marker } from './marker';
 import { KeyedMutex } from './mutex';
+import { claimVersion, MemoryVersionStore, versionMillis, type VersionStore } from './versions';
 
 export type AlertAction =
   'created' | 'updated' | 'unchanged' | 'deleted' | 'duplicate-removed' | 'stale' | 'failed';
@@ -60,6 +68,24 @@ export interface AlertProvisionerOptions {
   mutex?: KeyedMutex;
   /** Create -> re-list rounds before an unconfirmed create is reported. @default 4 */
   maxCreateRounds?: number;
+  /**
+   * The newest version seen per owner (DynamoDB in the function, a file in the CLI).
+   * @default a process-local MemoryVersionStore (orders events within this process only)
+   */
+  versions?: VersionStore;
+  /**
+   * Prefixes every version key, naming the alerts' home (see versionScope()), so one store
+   * (a CLI state file) used against two services keeps their owners apart. @default ''
+   */
+  versionScope?: string;
+  /**
+   * How far in the future an event's version may be. Further is refused (the record fails,
+   * naming the field): once recorded, a far-future version would mark every real event after
+   * it as stale. @default 5 minutes
+   */
+  maxClockSkewMs?: number;
+  /** @default Date.now */
+  now?: () => number;
 }
 
 export interface ProvisionOptions {
@@ -79,38 +105,86 @@ interface Owned {
 
 export function createAlertProvisioner(options: AlertProvisionerOptions): AlertProvisioner {
   const mutex = options.mutex ?? new KeyedMutex();
+  const versions = options.versions ?? new MemoryVersionStore();
   const log = options.logger ?? silentLogger;
   const maxRounds = options.maxCreateRounds ?? 4;
+  const maxSkew = options.maxClockSkewMs ?? 5 * 60_000;
+  const now = options.now ?? Date.now;
   return {
     provision(event, opts = {}) {
-      const lockKey =
-        event['detail-type'] === 'Dashboard Synced'
-          ? `d/${encodeURIComponent(event.detail.dashboardKey)}`
-          : `r/${encodeURIComponent(event.detail.key)}`;
+      const owner = versionOwner(event);
+      const key = options.versionScope ? `${options.versionScope}#${owner}` : owner;
       const label = `${event['detail-type']} event ${opts.ref ?? event.id ?? '(no id)'}`;
-      return mutex.run(lockKey, () =>
-        reconcile(
-          event,
+      const eventLog = log.child({ event: label });
+      return mutex.run(owner, async () => {
+        const desired = desiredFromEvent(event);
+        refuseFuture(event, label, desired.version, now() + maxSkew);
+        const claim = await claimVersion(versions, key, desired.version);
+        if (claim.status === 'stale') {
+          eventLog.info('older than the newest event seen; skipped', {
+            version: desired.version,
+            newest: claim.newest,
+          });
+          return staleResult(label, desired, `newer event ${claim.newest} already seen`);
+        }
+        const overtaken = async () => {
+          const newest = await versions.get(key);
+          return newest !== undefined && compareVersions(newest, desired.version) > 0
+            ? newest
+            : undefined;
+        };
+        return reconcile(
+          desired,
           label,
           options.backend,
-          log.child({ event: label }),
+          eventLog,
           maxRounds,
           opts.signal,
-        ),
-      );
+          overtaken,
+        );
+      });
     },
   };
 }
 
+function refuseFuture(event: AlertEvent, label: string, version: string, limit: number): void {
+  if (versionMillis(version) <= limit) return;
+  const field = event['detail-type'] === 'Dashboard Synced' ? 'detail.syncedAt' : 'time';
+  const why = `${field}: ${version} is in the future (clock skew?); refused so it cannot outrank later events`;
+  throw new ValidationError(`${label}: ${why}`, label, [why]);
+}
+
+function staleResult(label: string, desired: DesiredSet, detail: string): ProvisionResult {
+  return {
+    event: label,
+    version: desired.version,
+    outcomes: desired.alerts.map((d) => ({
+      action: 'stale' as const,
+      owner: d.id,
+      name: d.body.name,
+      detail,
+    })),
+    errors: [],
+    writes: 0,
+  };
+}
+
+/** Thrown before a write when a newer event claimed the owner meanwhile: stop, write nothing more. */
+class Overtaken extends Error {
+  constructor(readonly newest: string) {
+    super(`overtaken by event ${newest}`);
+  }
+}
+
 async function reconcile(
-  event: AlertEvent,
+  desired: DesiredSet,
   label: string,
   backend: ObservabilityBackend,
   log: Logger,
   maxRounds: number,
   signal: AbortSignal | undefined,
+  overtaken: () => Promise<string | undefined>,
 ): Promise<ProvisionResult> {
-  const desired = desiredFromEvent(event);
   const version = desired.version;
   const result: ProvisionResult = { event: label, version, outcomes: [], errors: [], writes: 0 };
   const call = { signal };
@@ -123,105 +197,139 @@ async function reconcile(
     outcome({ action: 'failed', owner, name, detail: reason });
   };
 
-  let marked = ownedAlerts(await backend.listAlerts(call));
-
-  if (desired.dashboardKey !== undefined) {
-    const key = desired.dashboardKey;
-    const mine = marked.filter(
-      (m) => m.marker.owner.kind === 'dashboard' && m.marker.owner.dashboardKey === key,
-    );
-    // A dashboard event is a snapshot: one older than what a newer snapshot wrote is stale.
-    const newest = mine.reduce<string | undefined>(
-      (max, m) =>
-        max === undefined || compareVersions(m.marker.version, max) > 0 ? m.marker.version : max,
-      undefined,
-    );
-    if (newest !== undefined && compareVersions(version, newest) < 0) {
-      for (const d of desired.alerts) {
-        outcome({
-          action: 'stale',
-          owner: d.id,
-          name: d.body.name,
-          detail: `newer sync ${newest} already applied`,
-        });
-      }
-      return result;
+  try {
+    await apply();
+  } catch (error) {
+    if (!(error instanceof Overtaken)) throw error;
+    // The newer event owns the alerts now; what this one left undone is not wanted anymore.
+    log.warn('a newer event claimed these alerts while this one was applied; stopped', {
+      version,
+      newest: error.newest,
+    });
+    const done = new Set(result.outcomes.map((o) => o.owner));
+    for (const d of desired.alerts) {
+      if (done.has(d.id)) continue;
+      outcome({
+        action: 'stale',
+        owner: d.id,
+        name: d.body.name,
+        detail: `newer event ${error.newest} arrived during apply`,
+      });
     }
-    for (const b of desired.blocked) fail(b.id, b.name, b.reason);
-    const wanted = new Set([
-      ...desired.alerts.map((a) => a.id),
-      ...desired.blocked.map((b) => b.id),
-    ]);
-    for (const m of mine) {
-      if (wanted.has(ownerId(m.marker.owner))) continue;
-      await remove(m, 'deleted', 'declaration or tile removed');
-    }
+    return result;
   }
-
-  // Existing owners: settle (dedupe, update when different). Missing: create below.
-  let pending: DesiredAlert[] = [];
-  for (const d of desired.alerts) {
-    const owned = ownedBy(marked, d.id);
-    if (owned.length === 0) pending.push(d);
-    else await settle(d, owned);
-  }
-
-  for (let round = 1; pending.length > 0; round += 1) {
-    signal?.throwIfAborted();
-    if (round > maxRounds) {
-      for (const d of pending) {
-        fail(d.id, d.body.name, `${describe(d)}: create not confirmed after ${maxRounds} attempts`);
-      }
-      break;
-    }
-    const attempted: DesiredAlert[] = [];
-    const unconfirmed = new Set<DesiredAlert>();
-    for (const d of pending) {
-      try {
-        result.writes += 1;
-        const created = await backend.createAlert(withOwnerMarker(d), call);
-        outcome({ action: 'created', owner: d.id, name: d.body.name, alertId: created.id });
-        attempted.push(d);
-      } catch (error) {
-        if (isDefinite(error)) {
-          fail(d.id, d.body.name, `${describe(d)}: create failed: ${message(error)}`);
-        } else {
-          // It may have been applied (5xx, reset, truncated answer): the re-list will tell.
-          log.warn('alert create outcome unknown; re-listing', {
-            owner: d.id,
-            error: message(error),
-          });
-          attempted.push(d);
-          unconfirmed.add(d);
-        }
-      }
-    }
-    if (attempted.length === 0) break;
-    // Re-list after creating: finds creates whose answer was lost and duplicates from racers.
-    marked = ownedAlerts(await backend.listAlerts(call));
-    pending = [];
-    for (const d of attempted) {
-      const owned = ownedBy(marked, d.id);
-      if (owned.length === 0) {
-        pending.push(d);
-        continue;
-      }
-      if (unconfirmed.has(d)) {
-        const alertId = owned[0].alert.id;
-        outcome({
-          action: 'created',
-          owner: d.id,
-          name: d.body.name,
-          alertId,
-          detail: 'confirmed by re-list',
-        });
-      }
-      await settle(d, owned, true);
-    }
-  }
-
   if (result.errors.length > 0) throw new AlertProvisionError(result);
   return result;
+
+  /** Called before every POST, PUT and DELETE. */
+  async function checkNotOvertaken(): Promise<void> {
+    const newest = await overtaken();
+    if (newest !== undefined) throw new Overtaken(newest);
+  }
+
+  async function apply(): Promise<void> {
+    let marked = ownedAlerts(await backend.listAlerts(call));
+
+    if (desired.dashboardKey !== undefined) {
+      const key = desired.dashboardKey;
+      const mine = marked.filter(
+        (m) => m.marker.owner.kind === 'dashboard' && m.marker.owner.dashboardKey === key,
+      );
+      // A dashboard event is a snapshot: one older than what a newer snapshot wrote is stale.
+      const newest = mine.reduce<string | undefined>(
+        (max, m) =>
+          max === undefined || compareVersions(m.marker.version, max) > 0 ? m.marker.version : max,
+        undefined,
+      );
+      if (newest !== undefined && compareVersions(version, newest) < 0) {
+        for (const d of desired.alerts) {
+          outcome({
+            action: 'stale',
+            owner: d.id,
+            name: d.body.name,
+            detail: `newer sync ${newest} already applied`,
+          });
+        }
+        return;
+      }
+      for (const b of desired.blocked) fail(b.id, b.name, b.reason);
+      const wanted = new Set([
+        ...desired.alerts.map((a) => a.id),
+        ...desired.blocked.map((b) => b.id),
+      ]);
+      for (const m of mine) {
+        if (wanted.has(ownerId(m.marker.owner))) continue;
+        await remove(m, 'deleted', 'declaration or tile removed');
+      }
+    }
+
+    // Existing owners: settle (dedupe, update when different). Missing: create below.
+    let pending: DesiredAlert[] = [];
+    for (const d of desired.alerts) {
+      const owned = ownedBy(marked, d.id);
+      if (owned.length === 0) pending.push(d);
+      else await settle(d, owned);
+    }
+
+    for (let round = 1; pending.length > 0; round += 1) {
+      signal?.throwIfAborted();
+      if (round > maxRounds) {
+        for (const d of pending) {
+          fail(
+            d.id,
+            d.body.name,
+            `${describe(d)}: create not confirmed after ${maxRounds} attempts`,
+          );
+        }
+        break;
+      }
+      const attempted: DesiredAlert[] = [];
+      const unconfirmed = new Set<DesiredAlert>();
+      for (const d of pending) {
+        await checkNotOvertaken();
+        try {
+          result.writes += 1;
+          const created = await backend.createAlert(withOwnerMarker(d), call);
+          outcome({ action: 'created', owner: d.id, name: d.body.name, alertId: created.id });
+          attempted.push(d);
+        } catch (error) {
+          if (isDefinite(error)) {
+            fail(d.id, d.body.name, `${describe(d)}: create failed: ${message(error)}`);
+          } else {
+            // It may have been applied (5xx, reset, truncated answer): the re-list will tell.
+            log.warn('alert create outcome unknown; re-listing', {
+              owner: d.id,
+              error: message(error),
+            });
+            attempted.push(d);
+            unconfirmed.add(d);
+          }
+        }
+      }
+      if (attempted.length === 0) break;
+      // Re-list after creating: finds creates whose answer was lost and duplicates from racers.
+      marked = ownedAlerts(await backend.listAlerts(call));
+      pending = [];
+      for (const d of attempted) {
+        const owned = ownedBy(marked, d.id);
+        if (owned.length === 0) {
+          pending.push(d);
+          continue;
+        }
+        if (unconfirmed.has(d)) {
+          const alertId = owned[0].alert.id;
+          outcome({
+            action: 'created',
+            owner: d.id,
+            name: d.body.name,
+            alertId,
+            detail: 'confirmed by re-list',
+          });
+        }
+        await settle(d, owned, true);
+      }
+    }
+  }
 
   function withOwnerMarker(d: DesiredAlert): CreateAlertBody {
     return { ...d.body, message: withMarker(d.body.message, { owner: d.owner, version }) };
@@ -243,6 +351,7 @@ async function reconcile(
     const changed = diffFields(current, fieldsOfBody(target.body));
     const markerStale = compareVersions(winner.marker.version, target.version) < 0;
     if (changed.length > 0) {
+      await checkNotOvertaken();
       try {
         result.writes += 1;
         const body = {
@@ -292,6 +401,7 @@ async function reconcile(
   async function remove(m: Owned, action: 'deleted' | 'duplicate-removed', why: string) {
     const owner = ownerId(m.marker.owner);
     const name = m.alert.name ?? '';
+    await checkNotOvertaken();
     try {
       result.writes += 1;
       await backend.deleteAlert(m.alert.id, call);

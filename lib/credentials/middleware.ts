@@ -19,8 +19,11 @@ export const DEFAULT_CREDENTIALS_CACHE_KEY = 'cloudops-credentials';
 export interface CredentialsMiddlewareOptions {
   /** A ready client (tests and the sandbox point it at a local endpoint). */
   client: SecretsManagerClient;
-  /** Secret ids (names or ARNs). */
-  secrets: { management: string; observability?: string | undefined };
+  /**
+   * Secret ids (names or ARNs). Only the ones given are read: a function that calls only the
+   * observability API (open-source mode) names just the token secret.
+   */
+  secrets: { management?: string | undefined; observability?: string | undefined };
   /** How long @middy/secrets-manager keeps values between invocations. @default 5 minutes */
   cacheExpiryMs?: number;
   /**
@@ -34,7 +37,7 @@ export interface CredentialsMiddlewareOptions {
 
 export interface CredentialsContext {
   credentials: {
-    management: ManagementCredentialProvider;
+    management?: ManagementCredentialProvider;
     observability?: ObservabilityCredentialProvider;
   };
 }
@@ -57,8 +60,12 @@ export function credentialsMiddleware(
 ): MiddlewareObj<unknown, unknown, Error, LambdaContext & CredentialsContext> {
   const { client, secrets } = options;
   const cacheKey = options.cacheKey ?? DEFAULT_CREDENTIALS_CACHE_KEY;
-  const fetchData: Record<string, string> = { [FETCH_KEYS.management]: secrets.management };
+  const fetchData: Record<string, string> = {};
+  if (secrets.management) fetchData[FETCH_KEYS.management] = secrets.management;
   if (secrets.observability) fetchData[FETCH_KEYS.observability] = secrets.observability;
+  if (Object.keys(fetchData).length === 0) {
+    throw new CloudOpsError('credentialsMiddleware: give at least one secret id');
+  }
 
   const fetcher = secretsManager({
     // middy constructs its client from this class; hand it ours instead.
@@ -112,12 +119,14 @@ export function credentialsMiddleware(
     const context = request.context as unknown as LambdaContext &
       CredentialsContext &
       Record<string, unknown>;
-    const management = provider(
-      FETCH_KEYS.management,
-      secrets.management,
-      managementKeySecret,
-      context[FETCH_KEYS.management],
-    );
+    const management = secrets.management
+      ? provider(
+          FETCH_KEYS.management,
+          secrets.management,
+          managementKeySecret,
+          context[FETCH_KEYS.management],
+        )
+      : undefined;
     const observability = secrets.observability
       ? provider(
           FETCH_KEYS.observability,
@@ -128,7 +137,10 @@ export function credentialsMiddleware(
       : undefined;
     delete context[FETCH_KEYS.management];
     delete context[FETCH_KEYS.observability];
-    context.credentials = { management, ...(observability ? { observability } : {}) };
+    context.credentials = {
+      ...(management ? { management } : {}),
+      ...(observability ? { observability } : {}),
+    };
   };
 
   return { name: 'credentialsMiddleware', before: credentialsMiddlewareBefore };

@@ -8,3 +8,4 @@ export * from './stages';
 export * from './rotation';
 export * from './sentinel';
 export * from './sentinel-sns';
+export * from './deps';

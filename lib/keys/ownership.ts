@@ -20,6 +20,10 @@ export function keyNameFor(ownedPrefix: string, nowMs: number): string {
 export const isOwned = (record: KeyRecord, ownedPrefix: string) =>
   record.name.startsWith(ownedPrefix);
 
+/** Past its expiry at `nowMs`: unusable whatever its state, so safe to delete. */
+export const isExpired = (record: KeyRecord, nowMs: number) =>
+  record.expireAt !== null && Date.parse(record.expireAt) <= nowMs;
+
 /** Enabled and not past its expiry at `nowMs` (what the service accepts). */
 export const isUsable = (record: KeyRecord, nowMs: number) =>
   record.state !== 'disabled' && (record.expireAt === null || Date.parse(record.expireAt) > nowMs);

@@ -1,5 +1,5 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { isConflict, type ManagementClient } from '../api';
+import { isConflict, isNotFound, type ManagementClient } from '../api';
 import { staticCredentials } from '../credentials';
 import type { CredentialProvider } from '../credentials/types';
 import { silentLogger, type Logger } from '../log';
@@ -7,17 +7,29 @@ import { managementKeySecret, type KeyRecord, type ManagementKeySecret } from '.
 import type { RotationConfig } from './config';
 import { RotationError } from './errors';
 import { generateKeyMaterial, hashDataFor } from './material';
-import { findKeyRecord, isOwned, isUsable, keyNameFor, ownedNamePrefix } from './ownership';
+import {
+  findKeyRecord,
+  isExpired,
+  isOwned,
+  isUsable,
+  keyNameFor,
+  ownedNamePrefix,
+} from './ownership';
 import { nextSecretValue, parseCurrent, parsePending, type RotatedKeySecret } from './secret';
 import { AWSCURRENT, AWSPENDING, checkToken, SecretVersions, type SecretState } from './stages';
 
 export const ROTATION_STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const;
+/**
+ * Expired rotator keys deleted per finishSecret: one in the steady state (the key two
+ * rotations back), a backlog drains over a few rotations without making any one of them slow.
+ */
+export const MAX_EXPIRED_DELETES = 3;
 export type RotationStep = (typeof ROTATION_STEPS)[number];
 
 /** The management calls the rotator makes (a ManagementClient fits). */
 export type RotationApi = Pick<
   ManagementClient,
-  'createKey' | 'updateKey' | 'listKeys' | 'listPipes'
+  'createKey' | 'updateKey' | 'deleteKey' | 'listKeys' | 'listPipes'
 > & {
   close(): void;
 };
@@ -127,13 +139,14 @@ export async function setSecret(deps: RotationDeps, request: RotationRequest): P
       ctx.log.info('key already exists from an earlier attempt', { keyName: pending.keyName });
       return;
     }
-    // At most two rotator keys stay usable: the current one and the one made now.
+    // At most two rotator keys stay usable: the current one and the one made now. Expired
+    // keys are unusable already (finishSecret deletes them): no call spent on them here.
     const currentRecord = findKeyRecord(records, current);
     for (const record of records) {
       if (
         isOwned(record, ctx.ownedPrefix) &&
         record.id !== currentRecord?.id &&
-        record.state !== 'disabled'
+        isUsable(record, now)
       ) {
         await api.updateKey(record.id, { state: 'disabled' });
         ctx.log.info('disabled an earlier rotator key', {
@@ -191,7 +204,7 @@ export async function testSecret(deps: RotationDeps, request: RotationRequest): 
 
 /**
  * finishSecret: cut the previous key to now + grace (never lengthen), disable the rotator's
- * other keys, then move AWSCURRENT. The label moves last, so every API change before it is
+ * other usable keys and delete its expired ones, then move AWSCURRENT. The label moves last, so every API change before it is
  * redone by a retry; once it has moved, a retry is a no-op.
  */
 export async function finishSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
@@ -216,20 +229,47 @@ export async function finishSecret(deps: RotationDeps, request: RotationRequest)
     const previous = findKeyRecord(records, current);
     if (previous) await cutToGrace(deps, ctx, api, previous);
     else ctx.log.warn('the AWSCURRENT key has no record (deleted?): nothing to cut');
-    for (const record of records) {
-      const keep = record.id === next.id || record.id === previous?.id;
-      if (!keep && isOwned(record, ctx.ownedPrefix) && record.state !== 'disabled') {
-        await api.updateKey(record.id, { state: 'disabled' });
-        ctx.log.info('disabled an earlier rotator key', {
-          keyRecordId: record.id,
-          name: record.name,
-          usable: isUsable(record, deps.now()),
-        });
-      }
-    }
+    const others = records.filter(
+      (r) => r.id !== next.id && r.id !== previous?.id && isOwned(r, ctx.ownedPrefix),
+    );
+    await tidyEarlierKeys(deps, ctx, api, others);
   });
   await ctx.versions.promote(request.token, ctx.state.currentVersionId);
   ctx.log.info('AWSCURRENT moved to the new version', { expireAt: pending.expireAt });
+}
+
+/**
+ * The rotator's other keys: a usable one is disabled (at most two stay usable); expired ones
+ * are deleted, oldest first and at most MAX_EXPIRED_DELETES per run, so the organization never
+ * creeps toward its 100-key limit. Never the current or previous key (the caller leaves them out).
+ */
+async function tidyEarlierKeys(
+  deps: RotationDeps,
+  ctx: StepContext,
+  api: RotationApi,
+  others: readonly KeyRecord[],
+): Promise<void> {
+  const now = deps.now();
+  const expired = others
+    .filter((r) => isExpired(r, now))
+    .sort((a, b) => Date.parse(a.expireAt!) - Date.parse(b.expireAt!));
+  for (const record of expired.slice(0, MAX_EXPIRED_DELETES)) {
+    try {
+      await api.deleteKey(record.id);
+    } catch (error) {
+      // Gone already (an earlier attempt of this step): that is the goal.
+      if (!isNotFound(error)) throw error;
+    }
+    ctx.log.info('deleted an expired rotator key', {
+      keyRecordId: record.id,
+      name: record.name,
+      expireAt: record.expireAt,
+    });
+  }
+  for (const record of others.filter((r) => isUsable(r, now))) {
+    await api.updateKey(record.id, { state: 'disabled' });
+    ctx.log.info('disabled an earlier rotator key', { keyRecordId: record.id, name: record.name });
+  }
 }
 
 async function cutToGrace(

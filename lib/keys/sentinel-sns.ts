@@ -1,28 +1,23 @@
-import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
-import { CloudOpsError } from '../errors';
+import type { SNSClient } from '@aws-sdk/client-sns';
+import { snsPublisher } from '../notify/sns';
 import type { KeyExpiryNotifier } from './sentinel';
 
-/** Publishes a key-expiry notice to an SNS topic (status attribute for subscription filters). */
+/**
+ * Key-expiry notices through lib/notify's SNS publisher (same subject rules and attributes as
+ * the watchdog's, so one subscription filter on `severity` sees both).
+ */
 export function snsKeyExpiryNotifier(client: SNSClient, topicArn: string): KeyExpiryNotifier {
+  const sns = snsPublisher({ client, topicArn });
   return {
-    async send(notice) {
-      try {
-        await client.send(
-          new PublishCommand({
-            TopicArn: topicArn,
-            Subject: `[WARNING] API key ${notice.status}: ${notice.secretId}`.slice(0, 100),
-            Message: JSON.stringify(notice),
-            MessageAttributes: { status: { DataType: 'String', StringValue: notice.status } },
-          }),
-        );
-      } catch (error) {
-        throw new CloudOpsError(
-          `key expiry notice to ${topicArn} failed: ${(error as Error).message}`,
-          {
-            cause: error,
-          },
-        );
-      }
+    send(notice) {
+      const severity = notice.status === 'expired' ? 'critical' : 'warning';
+      // Subjects stop at 100 characters: name the secret, not its whole ARN.
+      const secret = notice.secretId.split(':secret:').pop();
+      return sns.publish({
+        subject: `[${severity.toUpperCase()}] API key ${notice.status}: ${secret}`,
+        body: notice,
+        attributes: { severity, kind: 'key-expiry', status: notice.status },
+      });
     },
   };
 }

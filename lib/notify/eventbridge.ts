@@ -1,7 +1,8 @@
-/** EventBridge `Pipe State Changed` (source `cloudops`, detail per DESIGN.md). */
+/** EventBridge `Pipe State Changed` (source `cloudops`, detail per lib/events/schemas.ts). */
 import { PutEventsCommand, type EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { pipeEventDetail } from '../pipes/types';
+import { EVENT_SOURCE, PIPE_STATE_CHANGED } from '../events/schemas';
 import { redactText } from '../redact';
-import type { PipeNotification } from '../pipes/types';
 import { NotifyError, type Notifier } from './types';
 
 export interface EventBridgeNotifierOptions {
@@ -10,25 +11,6 @@ export interface EventBridgeNotifierOptions {
   eventBusName?: string;
   /** @default 'eventbridge' */
   name?: string;
-}
-
-export const PIPE_EVENT_SOURCE = 'cloudops';
-export const PIPE_EVENT_DETAIL_TYPE = 'Pipe State Changed';
-
-export function pipeEventDetail(n: PipeNotification) {
-  const { organizationId, serviceId, pipeId, pipeName, from, to, severity, kind, at } = n;
-  return {
-    organizationId,
-    serviceId,
-    pipeId,
-    pipeName,
-    from,
-    to,
-    severity,
-    kind,
-    at,
-    message: n.message,
-  };
 }
 
 export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): Notifier {
@@ -42,8 +24,8 @@ export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): 
           new PutEventsCommand({
             Entries: [
               {
-                Source: PIPE_EVENT_SOURCE,
-                DetailType: PIPE_EVENT_DETAIL_TYPE,
+                Source: EVENT_SOURCE,
+                DetailType: PIPE_STATE_CHANGED,
                 Time: new Date(n.at),
                 EventBusName: options.eventBusName ?? 'default',
                 Detail: JSON.stringify(pipeEventDetail(n)),

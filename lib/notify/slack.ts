@@ -1,11 +1,14 @@
 /** Slack incoming webhook with a Block Kit message. The webhook URL is itself a secret. */
-import { registerSecret } from '../redact';
+import { staticCredentials } from '../credentials/static';
+import type { CredentialProvider } from '../credentials/types';
 import type { PipeNotification } from '../pipes/types';
 import { postJson, type HttpPostOptions } from './http';
+import { sendToTarget, slackWebhookSecret, type SlackWebhookSecret } from './secrets';
 import { subjectOf, type Notifier } from './types';
 
 export interface SlackNotifierOptions extends HttpPostOptions {
-  webhookUrl: string;
+  /** The URL, or a provider of `{ url }` (a Secrets Manager secret, re-read when rejected). */
+  webhookUrl: string | CredentialProvider<SlackWebhookSecret>;
   /**
    * Link shown on each message; `{organizationId}`, `{serviceId}`, `{pipeId}` are replaced.
    * Without it the message has no link button.
@@ -63,18 +66,23 @@ export function slackPayload(n: PipeNotification, linkTemplate?: string) {
 }
 
 export function createSlackNotifier(options: SlackNotifierOptions): Notifier {
-  registerSecret(options.webhookUrl);
   const name = options.name ?? 'slack';
+  const target =
+    typeof options.webhookUrl === 'string'
+      ? staticCredentials('slack webhook', { url: options.webhookUrl }, slackWebhookSecret)
+      : options.webhookUrl;
   return {
     name,
     send: (n, signal) =>
-      postJson(
-        name,
-        options.webhookUrl,
-        JSON.stringify(slackPayload(n, options.linkTemplate)),
-        {},
-        options,
-        signal,
+      sendToTarget(name, target, ({ url }) =>
+        postJson(
+          name,
+          url,
+          JSON.stringify(slackPayload(n, options.linkTemplate)),
+          {},
+          options,
+          signal,
+        ),
       ),
   };
 }

@@ -1,13 +1,18 @@
-/** SNS: subject + JSON body, with severity/kind message attributes for subscription filters. */
+/**
+ * SNS: subject + JSON body, with message attributes for subscription filters. The one SNS
+ * publishing path: pipe notifications and key-expiry warnings both go through snsPublisher.
+ */
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
 import { redactText } from '../redact';
 import { NotifyError, subjectOf, type Notifier } from './types';
 
 /** SNS subjects must be printable ASCII without line breaks, at most 100 characters. */
+export function cleanSubject(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 100);
+}
+
 export function snsSubject(n: Parameters<typeof subjectOf>[0]): string {
-  return subjectOf(n)
-    .replace(/[^\x20-\x7e]/g, '?')
-    .slice(0, 100);
+  return cleanSubject(subjectOf(n));
 }
 
 export interface SnsNotifierOptions {
@@ -17,24 +22,37 @@ export interface SnsNotifierOptions {
   name?: string;
 }
 
-export function createSnsNotifier(options: SnsNotifierOptions): Notifier {
+export interface SnsMessage {
+  subject: string;
+  /** Sent as JSON. */
+  body: unknown;
+  /** String attributes; `severity` is the one every subscription can filter on. */
+  attributes: Record<string, string>;
+}
+
+export interface SnsPublisher {
+  readonly name: string;
+  publish(message: SnsMessage, signal?: AbortSignal): Promise<void>;
+}
+
+export function snsPublisher(options: SnsNotifierOptions): SnsPublisher {
   const name = options.name ?? 'sns';
   return {
     name,
-    async send(n, signal) {
-      const attr = (value: string) => ({ DataType: 'String', StringValue: value });
+    async publish(message, signal) {
+      const attributes = Object.fromEntries(
+        Object.entries(message.attributes).map(([key, value]) => [
+          key,
+          { DataType: 'String', StringValue: value },
+        ]),
+      );
       try {
         await options.client.send(
           new PublishCommand({
             TopicArn: options.topicArn,
-            Subject: snsSubject(n),
-            Message: JSON.stringify(n),
-            MessageAttributes: {
-              severity: attr(n.severity),
-              kind: attr(n.kind),
-              serviceId: attr(n.serviceId),
-              pipeId: attr(n.pipeId),
-            },
+            Subject: cleanSubject(message.subject),
+            Message: JSON.stringify(message.body),
+            MessageAttributes: attributes,
           }),
           { abortSignal: signal },
         );
@@ -47,5 +65,26 @@ export function createSnsNotifier(options: SnsNotifierOptions): Notifier {
         );
       }
     },
+  };
+}
+
+export function createSnsNotifier(options: SnsNotifierOptions): Notifier {
+  const sns = snsPublisher(options);
+  return {
+    name: sns.name,
+    send: (n, signal) =>
+      sns.publish(
+        {
+          subject: subjectOf(n),
+          body: n,
+          attributes: {
+            severity: n.severity,
+            kind: n.kind,
+            serviceId: n.serviceId,
+            pipeId: n.pipeId,
+          },
+        },
+        signal,
+      ),
   };
 }

@@ -4,6 +4,8 @@
  */
 import * as z from 'zod';
 import { readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
+import { ConfigError } from '../errors';
+import type { SecretSource, SlackWebhookSecret, WebhookSecret } from '../notify/secrets';
 import { registerSecret } from '../redact';
 import type { WatchdogConfigInput } from './watchdog';
 
@@ -27,7 +29,14 @@ export const watchdogEnv = z.object({
     .string()
     .startsWith('arn:', 'expected an SNS topic ARN')
     .optional(),
-  /** Contains its own token: registered for redaction. */
+  /**
+   * Secret `{ "url": ... }` holding the Slack incoming-webhook URL (which contains its own
+   * token): read at run time, cached, re-read when Slack rejects it. The deployed function uses this.
+   */
+  CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: z.string().min(1).optional(),
+  /** Secret `{ "url": ..., "signingSecret"?: ... }` of the generic webhook. */
+  CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID: z.string().min(1).optional(),
+  /** Local runs (CLI): the same as values; registered for redaction. */
   CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: z.url().optional(),
   /** e.g. https://console.example/{organizationId}/services/{serviceId}/pipes/{pipeId} */
   CLOUDOPS_WATCHDOG_LINK_TEMPLATE: z.string().min(1).optional(),
@@ -58,10 +67,9 @@ export type WatchdogEnv = z.output<typeof watchdogEnv>;
 
 export interface NotifierSettings {
   snsTopicArn?: string;
-  slackWebhookUrl?: string;
+  slack?: SecretSource<SlackWebhookSecret>;
   linkTemplate?: string;
-  webhookUrl?: string;
-  webhookSigningSecret?: string;
+  webhook?: SecretSource<WebhookSecret>;
   eventBus?: string;
 }
 
@@ -78,6 +86,21 @@ function defined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/** A secret id or values in env, not both (which one would win is not obvious). */
+function source<T>(
+  prefix: string,
+  secretId: string | undefined,
+  value: T | undefined,
+): SecretSource<T> | undefined {
+  if (secretId && value) {
+    throw new ConfigError(
+      `invalid configuration: set ${prefix}_SECRET_ID or its values in env (${prefix}_..._URL), not both`,
+    );
+  }
+  if (secretId) return { secretId };
+  return value ? { value } : undefined;
+}
+
 /**
  * Everything the watchdog needs from env. Organization and service ids are required;
  * `env` defaults to the process environment (read inside lib/config.ts only).
@@ -90,6 +113,7 @@ export function readWatchdogSettings(env?: Record<string, string | undefined>): 
   ]);
   const e = readEnv(watchdogEnv, env);
   registerSecret(e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL);
+  registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_URL);
   registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET);
   return {
     connection,
@@ -97,10 +121,24 @@ export function readWatchdogSettings(env?: Record<string, string | undefined>): 
     apiDeadlineMs: e.CLOUDOPS_WATCHDOG_API_DEADLINE_MS,
     notifiers: defined({
       snsTopicArn: e.CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN,
-      slackWebhookUrl: e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL,
+      slack: source(
+        'CLOUDOPS_WATCHDOG_SLACK',
+        e.CLOUDOPS_WATCHDOG_SLACK_SECRET_ID,
+        e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL
+          ? { url: e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL }
+          : undefined,
+      ),
       linkTemplate: e.CLOUDOPS_WATCHDOG_LINK_TEMPLATE,
-      webhookUrl: e.CLOUDOPS_WATCHDOG_WEBHOOK_URL,
-      webhookSigningSecret: e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET,
+      webhook: source(
+        'CLOUDOPS_WATCHDOG_WEBHOOK',
+        e.CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID,
+        e.CLOUDOPS_WATCHDOG_WEBHOOK_URL
+          ? {
+              url: e.CLOUDOPS_WATCHDOG_WEBHOOK_URL,
+              signingSecret: e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET,
+            }
+          : undefined,
+      ),
       eventBus: e.CLOUDOPS_WATCHDOG_EVENT_BUS,
     }),
     watchdog: {

@@ -14,6 +14,7 @@ import { connectionEnv } from '../../lib/config';
 import { rotationEnv } from '../../lib/keys/config';
 import { watchdogEnv } from '../../lib/pipes/config';
 import { syncDashboardsEnv } from '../../functions/sync-dashboards/config';
+import { provisionAlertsEnv } from '../../functions/provision-alerts/config';
 import { BUNDLING, ESM_REQUIRE_BANNER } from '../../cdk/constructs/function';
 import type { CloudOpsFunction } from '../../cdk/constructs/function';
 import type { CloudOpsStack } from '../../cdk/stack';
@@ -128,8 +129,9 @@ describe('functions', () => {
       ],
       [
         stack.alertProvisioning.provision,
-        known(connectionEnv),
+        known(connectionEnv, provisionAlertsEnv),
         [
+          'CLOUDOPS_ALERTS_VERSION_TABLE',
           'CLOUDOPS_OBSERVABILITY_URL',
           'CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID',
           'CLOUDOPS_KEY_SECRET_ID',
@@ -446,6 +448,7 @@ describe('IAM: least privilege per function', () => {
         allowed(
           s.alertProvisioning.provision,
           s.alertProvisioning.queue,
+          s.alertProvisioning.versionTable,
           s.secrets.managementKey,
           s.secrets.observabilityToken,
         ),
@@ -615,21 +618,57 @@ describe('variants', () => {
     expect(schedule.Properties.RotationRules.ScheduleExpression).toBe('rate(14 days)');
   });
 
-  it('Slack and webhook URLs come from secrets through dynamic references', () => {
+  it('the watchdog reads Slack and webhook URLs from their secrets at run time, by name', () => {
     const v = variant.stack;
+    const t = variant.template;
+    const fnKey = v.getLogicalId(v.pipeWatchdog.watchdog.fn.node.defaultChild as never);
+    const env = t.toJSON().Resources[fnKey].Properties.Environment.Variables;
+    expect(env).toMatchObject({
+      CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: 'cloudops/slack',
+      CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID: 'cloudops/webhook',
+    });
+    for (const plain of [
+      'CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL',
+      'CLOUDOPS_WATCHDOG_WEBHOOK_URL',
+      'CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET',
+    ])
+      expect(env).not.toHaveProperty(plain);
+    // No value is resolved into the template (no dynamic references anywhere).
+    expect(JSON.stringify(t.toJSON())).not.toContain('{{resolve:secretsmanager');
+    // Read access to exactly those two secrets, for the watchdog only.
+    const readers = (name: string) =>
+      Object.values(t.findResources('AWS::IAM::Policy'))
+        .filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes(`:secret:${name}-`))
+        .flatMap((p) => referencedIds(p.Properties.Roles));
+    const watchdogRole = v.getLogicalId(v.pipeWatchdog.watchdog.role.node.defaultChild as never);
+    expect(readers('cloudops/slack')).toEqual([watchdogRole]);
+    expect(readers('cloudops/webhook')).toEqual([watchdogRole]);
+    const statement = roleStatements(t, watchdogRole).find((st) =>
+      JSON.stringify(st.Resource).includes(':secret:cloudops/slack-'),
+    )!;
+    expect(list(statement.Action).sort()).toEqual([
+      'secretsmanager:DescribeSecret',
+      'secretsmanager:GetSecretValue',
+    ]);
+  });
+
+  it('open-source mode: the dashboard sync gets only the token secret, not the management key', () => {
+    const v = variant.stack;
+    const t = variant.template;
+    const sync = v.dashboardSync.sync;
     const env =
-      variant.template.toJSON().Resources[
-        v.getLogicalId(v.pipeWatchdog.watchdog.fn.node.defaultChild as never)
-      ].Properties.Environment.Variables;
-    expect(env.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL).toBe(
-      '{{resolve:secretsmanager:cloudops/slack:SecretString:url::}}',
+      t.toJSON().Resources[v.getLogicalId(sync.fn.node.defaultChild as never)].Properties
+        .Environment.Variables;
+    expect(env).toMatchObject({ CLOUDOPS_OBSERVABILITY_MODE: 'open-source' });
+    expect(env).toHaveProperty('CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID');
+    for (const name of ['CLOUDOPS_KEY_SECRET_ID', 'CLOUDOPS_API_URL', 'CLOUDOPS_SERVICE_ID'])
+      expect(env).not.toHaveProperty(name);
+    const refs = roleStatements(t, v.getLogicalId(sync.role.node.defaultChild as never)).flatMap(
+      (st) => referencedIds(st.Resource),
     );
-    expect(env.CLOUDOPS_WATCHDOG_WEBHOOK_URL).toBe(
-      '{{resolve:secretsmanager:cloudops/webhook:SecretString:url::}}',
-    );
-    expect(env.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET).toBe(
-      '{{resolve:secretsmanager:cloudops/webhook:SecretString:signingSecret::}}',
-    );
+    const secretId = (secret: IConstruct) => v.getLogicalId(secret.node.defaultChild as never);
+    expect(refs).toContain(secretId(v.secrets.observabilityToken));
+    expect(refs).not.toContain(secretId(v.secrets.managementKey));
   });
 
   it('a cron watchdog schedule has no heartbeat alarm (its interval is unknown)', () => {

@@ -1,9 +1,10 @@
 /** `cloudops alerts provision` against the sandbox (the command is run in-process). */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertsCommand } from '../../cli/commands/alerts';
+import { sandboxEnv } from '../../cli/connect';
 import type { CliIO } from '../../cli/io';
 import type { Dashboard } from '../../lib/schemas';
 import type { Sandbox } from '../../sandbox/index';
@@ -27,27 +28,23 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sb.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(argv: string[]) {
+async function run(argv: string[], stateFile = path.join(dir, 'versions.json')) {
   let stdout = '';
   let stderr = '';
   const io: CliIO = {
     out: (t) => void (stdout += t + '\n'),
     err: (t) => void (stderr += t + '\n'),
-    env: {
-      CLOUDOPS_API_URL: sb.info.apiUrl,
-      CLOUDOPS_OBSERVABILITY_URL: sb.info.observabilityUrl,
-      CLOUDOPS_ORGANIZATION_ID: sb.info.organizationId,
-      CLOUDOPS_SERVICE_ID: sb.info.serviceId,
-      CLOUDOPS_KEY_ID: sb.info.keyId,
-      CLOUDOPS_KEY_SECRET: sb.info.keySecret,
-      CLOUDOPS_OBSERVABILITY_TOKEN: sb.info.observabilityToken,
-      CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',
-    },
+    env: { ...sandboxEnv(sb.info), CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s' },
     isTTY: false,
   };
-  const code = await alertsCommand.run(argv, io, new AbortController().signal);
+  const code = await alertsCommand.run(
+    [...argv, '--state-file', stateFile],
+    io,
+    new AbortController().signal,
+  );
   return { code, stdout, stderr };
 }
 
@@ -92,8 +89,34 @@ describe('cloudops alerts provision', () => {
     );
   });
 
+  it('keeps the newest version per owner in the state file: a delayed older event file is skipped', async () => {
+    const wh = sb.info.webhookId;
+    const own = await makeDashboard(backendFor(sb), 'cli-order');
+    const state = path.join(dir, 'order', 'versions.json');
+    const A = [declared(wh, 'Errors', 'A', 1)];
+    const v1 = file('v1.json', syncedEvent(own, A, iso(1000)));
+    const v2 = file('v2.json', syncedEvent(own, [declared(wh, 'Latency', 'C', 3)], iso(2000)));
+    const v3 = file('v3.json', syncedEvent(own, A, iso(3000)));
+    expect((await run(['provision', '--file', v1], state)).code).toBe(0);
+    expect((await run(['provision', '--file', v3], state)).stdout).toMatch(/\(0 writes\)/);
+    const late = await run(['provision', '--file', v2], state);
+    expect(late.code).toBe(0);
+    expect(late.stdout).toMatch(/stale +C newer event 2025-01-01T00:00:03\.000Z already seen/);
+    const alerts = storedAlerts(sb).filter((a) => a.dashboard === own.id);
+    expect(alerts.map((a) => a.name)).toEqual(['A']);
+    const saved = JSON.parse(readFileSync(state, 'utf8')) as { versions: Record<string, string> };
+    expect(saved.versions).toEqual({
+      [`service/${sb.info.serviceId}#d/dashboards%2Fcli-order.yaml`]: iso(3000),
+    });
+    // Another state file knows nothing of v3: there the marker check alone decides.
+    const fresh = await run(['provision', '--file', v2], path.join(dir, 'other.json'));
+    expect(fresh.stdout).toMatch(/created +C/);
+  });
+
   it('usage errors and help', async () => {
     await expect(run(['nope'])).rejects.toThrow(/expected provision/);
-    expect((await run(['--help'])).stdout).toMatch(/usage: cloudops alerts provision/);
+    const help = (await run(['--help'])).stdout;
+    expect(help).toMatch(/usage: cloudops alerts provision/);
+    expect(help).toMatch(/--state-file.*default \.cloudops\/alerts-versions\.json/s);
   });
 });

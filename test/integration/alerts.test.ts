@@ -8,6 +8,7 @@ import {
   AlertProvisionError,
   createAlertProvisioner,
   KeyedMutex,
+  MemoryVersionStore,
   parseMarker,
 } from '../../lib/alerts';
 import { createLogger } from '../../lib/log';
@@ -302,7 +303,7 @@ describe('provision-alerts handler (SQS partial batch)', () => {
     ]);
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', sink: (l) => lines.push(l) });
-    const handler = createHandler({ env: {}, backend, logger });
+    const handler = createHandler({ env: {}, backend, logger, versions: new MemoryVersionStore() });
     const records = Array.from({ length: 10 }, (_, i) => {
       const event = requestEvent(
         `batch/${i}`,
@@ -338,7 +339,12 @@ describe('provision-alerts handler (SQS partial batch)', () => {
   });
 
   it('a record that is not JSON or of an unknown kind fails alone', async () => {
-    const handler = createHandler({ env: {}, backend, logger: createLogger({ level: 'silent' }) });
+    const handler = createHandler({
+      env: {},
+      backend,
+      logger: createLogger({ level: 'silent' }),
+      versions: new MemoryVersionStore(),
+    });
     const response = await handler(
       {
         Records: [

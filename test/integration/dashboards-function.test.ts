@@ -9,7 +9,10 @@ import type { Context } from 'aws-lambda';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { sandboxEnv, secretsManagerClientFromEnv } from '../../cli/connect';
 import { createHandler } from '../../functions/sync-dashboards/handler';
+import { clearCredentialsCache } from '../../lib/credentials';
 import type { DashboardSyncedDetail } from '../../lib/dashboards/events';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 
@@ -44,16 +47,13 @@ const sentEvents = () =>
     .flatMap((c) => c.args[0].input.Entries ?? [])
     .map((e) => ({ ...e, detail: JSON.parse(e.Detail!) as DashboardSyncedDetail }));
 
-function handlerWith(extra: Record<string, string> = {}) {
+function handlerWith(
+  extra: Record<string, string | undefined> = {},
+  secretsManager?: SecretsManagerClient,
+) {
   return createHandler({
     env: {
-      CLOUDOPS_API_URL: sb.info.apiUrl,
-      CLOUDOPS_OBSERVABILITY_URL: sb.info.observabilityUrl,
-      CLOUDOPS_ORGANIZATION_ID: sb.info.organizationId,
-      CLOUDOPS_SERVICE_ID: sb.info.serviceId,
-      CLOUDOPS_KEY_ID: sb.info.keyId,
-      CLOUDOPS_KEY_SECRET: sb.info.keySecret,
-      CLOUDOPS_OBSERVABILITY_TOKEN: sb.info.observabilityToken,
+      ...sandboxEnv(sb.info),
       CLOUDOPS_MANAGEMENT_RATE_LIMIT: '10000/1s',
       CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '10000/1s',
       CLOUDOPS_LOG_LEVEL: 'silent',
@@ -65,6 +65,7 @@ function handlerWith(extra: Record<string, string> = {}) {
     },
     s3: new S3Client({ region: 'us-east-1' }),
     eventBridge: new EventBridgeClient({ region: 'us-east-1' }),
+    secretsManager,
     now: () => new Date('2026-01-02T03:04:05.000Z'),
   });
 }
@@ -205,5 +206,53 @@ describe('sync-dashboards function', () => {
     } finally {
       objects.delete(PREFIX + 'broken.yaml');
     }
+  });
+});
+
+describe('sync-dashboards function in open-source mode', () => {
+  it('works with only the token secret: the management key is neither needed nor read', async () => {
+    clearCredentialsCache();
+    const env = sandboxEnv(sb.info);
+    const read: string[] = [];
+    const real = secretsManagerClientFromEnv(env);
+    // Records which secrets the function reads (the sandbox's log has no secret ids).
+    const secretsManager = new Proxy(real, {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver) as unknown;
+        return (command: unknown) => {
+          if (command instanceof GetSecretValueCommand) read.push(String(command.input.SecretId));
+          return target.send(command as never);
+        };
+      },
+    });
+    try {
+      const summary = await handlerWith(
+        {
+          CLOUDOPS_OBSERVABILITY_MODE: 'open-source',
+          CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: sb.info.observabilityTokenSecretId,
+          // Nothing of the management API: no URL, no key, no key secret.
+          CLOUDOPS_API_URL: undefined,
+          CLOUDOPS_SERVICE_ID: undefined,
+          CLOUDOPS_KEY_ID: undefined,
+          CLOUDOPS_KEY_SECRET: undefined,
+          CLOUDOPS_OBSERVABILITY_TOKEN: undefined,
+        },
+        secretsManager,
+      )(s3Event('dashboards/checkout-service.yaml'), context);
+      expect(summary).toMatchObject({ trigger: 'files-changed', mode: 'apply', eventsSent: 3 });
+      expect(read).toEqual([sb.info.observabilityTokenSecretId]);
+      // The stack's own API (same dashboards as the managed surface, so nothing to write).
+      expect(api().length).toBeGreaterThan(0);
+      expect(api().every((e) => e.surface === 'observability' && e.status === 200)).toBe(true);
+    } finally {
+      real.destroy();
+      clearCredentialsCache();
+    }
+  });
+
+  it('in managed mode without any key it fails at start naming the variables', () => {
+    expect(() =>
+      handlerWith({ CLOUDOPS_KEY_ID: undefined, CLOUDOPS_KEY_SECRET: undefined }),
+    ).toThrow(/CLOUDOPS_KEY_SECRET_ID \(or CLOUDOPS_KEY_ID and CLOUDOPS_KEY_SECRET\)/);
   });
 });

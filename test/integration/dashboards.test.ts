@@ -19,6 +19,7 @@ import {
   syncDashboards,
   type SyncOptions,
 } from '../../lib/dashboards';
+import { sandboxEnv } from '../../cli/connect';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 
 let sb: Sandbox;
@@ -71,13 +72,7 @@ const cli = async (...argv: string[]) => {
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, rateLimits: { management: FAST, observability: FAST } });
   env = {
-    CLOUDOPS_API_URL: sb.info.apiUrl,
-    CLOUDOPS_OBSERVABILITY_URL: sb.info.observabilityUrl,
-    CLOUDOPS_ORGANIZATION_ID: sb.info.organizationId,
-    CLOUDOPS_SERVICE_ID: sb.info.serviceId,
-    CLOUDOPS_KEY_ID: sb.info.keyId,
-    CLOUDOPS_KEY_SECRET: sb.info.keySecret,
-    CLOUDOPS_OBSERVABILITY_TOKEN: sb.info.observabilityToken,
+    ...sandboxEnv(sb.info),
     CLOUDOPS_OBSERVABILITY_MODE: 'managed',
     CLOUDOPS_MANAGEMENT_RATE_LIMIT: '100000/1s',
     CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '100000/1s',

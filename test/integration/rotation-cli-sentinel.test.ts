@@ -1,10 +1,13 @@
 /** `cloudops keys rotate` and the key-expiry sentinel against the sandbox. */
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { mockClient } from 'aws-sdk-client-mock';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keysCommand } from '../../cli/commands/keys';
+import { sandboxEnv } from '../../cli/connect';
 import type { CliIO } from '../../cli/io';
 import { createSentinelHandler } from '../../functions/rotate-key/sentinel';
-import type { KeyExpiryNotice } from '../../lib/keys';
+import { snsKeyExpiryNotifier, type KeyExpiryNotice } from '../../lib/keys';
 import { DAY, startRotationSandbox, type RotationSandbox } from './rotation-harness';
 
 let rs: RotationSandbox;
@@ -26,9 +29,8 @@ function io(env: Record<string, string>) {
 }
 
 const envFor = (rs: RotationSandbox) => ({
-  CLOUDOPS_API_URL: rs.sb.info.apiUrl,
+  ...sandboxEnv(rs.sb.info),
   CLOUDOPS_KEY_SECRET_ID: rs.secretId,
-  AWS_ENDPOINT_URL_SECRETS_MANAGER: rs.sb.info.secretsManagerUrl,
   CLOUDOPS_KEY_LIFETIME: '30d',
   CLOUDOPS_KEY_GRACE_PERIOD: '1d',
   CLOUDOPS_LOG_LEVEL: 'silent',
@@ -84,6 +86,42 @@ describe('cloudops keys rotate', () => {
 });
 
 describe('key expiry sentinel', () => {
+  it('publishes its warning through the SNS publisher of lib/notify (subject, JSON, severity attribute)', async () => {
+    const sns = mockClient(SNSClient);
+    sns.on(PublishCommand).resolves({ MessageId: 'm1' });
+    try {
+      const sentinel = createSentinelHandler({
+        secrets: rs.sm,
+        secretId: rs.secretId,
+        warnDays: 365, // anything short of a year left counts as stuck here
+        now: () => rs.sb.clock.now(),
+        notifier: snsKeyExpiryNotifier(
+          new SNSClient({ region: 'us-east-1' }),
+          'arn:aws:sns:us-east-1:1:t',
+        ),
+      });
+      expect((await sentinel({}, {} as Context)).status).toBe('expiring');
+      const [call] = sns.commandCalls(PublishCommand);
+      const input = call.args[0].input;
+      expect(input).toMatchObject({
+        TopicArn: 'arn:aws:sns:us-east-1:1:t',
+        Subject: `[WARNING] API key expiring: ${rs.secretId.split(':secret:')[1]}`,
+        MessageAttributes: {
+          severity: { DataType: 'String', StringValue: 'warning' },
+          kind: { DataType: 'String', StringValue: 'key-expiry' },
+          status: { DataType: 'String', StringValue: 'expiring' },
+        },
+      });
+      expect(JSON.parse(input.Message!)).toMatchObject({
+        secretId: rs.secretId,
+        status: 'expiring',
+      });
+      expect(input.Message).not.toContain((await rs.read('AWSCURRENT')).keySecret);
+    } finally {
+      sns.restore();
+    }
+  });
+
   it('is quiet while the key is fresh and warns once it is within the warning window', async () => {
     const notices: KeyExpiryNotice[] = [];
     const sentinel = createSentinelHandler({

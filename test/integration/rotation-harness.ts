@@ -38,16 +38,26 @@ export interface CrashPlan {
   when: 'before' | 'after';
 }
 
+/** Crash at the first call named `on` (e.g. 'api:deleteKey'). */
+export interface NamedCrashPlan {
+  on: string;
+  when: 'before' | 'after';
+}
+
 export class CallCounter {
   calls: string[] = [];
   apiCalls = 0;
-  plan: CrashPlan | undefined;
+  plan: CrashPlan | NamedCrashPlan | undefined;
 
   async guard<T>(name: string, api: boolean, run: () => Promise<T>): Promise<T> {
     this.calls.push(name);
     if (api) this.apiCalls += 1;
     const n = this.calls.length;
-    const crash = this.plan?.at === n ? this.plan.when : undefined;
+    const plan = this.plan;
+    const hit =
+      plan !== undefined &&
+      ('at' in plan ? plan.at === n : plan.on === name && this.calls.indexOf(name) === n - 1);
+    const crash = hit ? plan.when : undefined;
     if (crash === 'before') throw new Error(`injected crash before call ${n} (${name})`);
     const crashAfter = () => new Error(`injected crash after call ${n} (${name})`);
     // The call ran (whatever it answered); the process dies before using the answer.
@@ -58,7 +68,7 @@ export class CallCounter {
     return result;
   }
 
-  reset(plan?: CrashPlan): void {
+  reset(plan?: CrashPlan | NamedCrashPlan): void {
     this.calls = [];
     this.apiCalls = 0;
     this.plan = plan;
@@ -142,6 +152,9 @@ export async function startRotationSandbox(
       ),
       updateKey: g('updateKey', (...a: Parameters<typeof client.updateKey>) =>
         client.updateKey(...a),
+      ),
+      deleteKey: g('deleteKey', (...a: Parameters<typeof client.deleteKey>) =>
+        client.deleteKey(...a),
       ),
       listKeys: g('listKeys', (...a: Parameters<typeof client.listKeys>) => client.listKeys(...a)),
       listPipes: g('listPipes', (...a: Parameters<typeof client.listPipes>) =>

@@ -2,15 +2,17 @@
  * Key rotation against the sandbox over HTTP: the real SDK client, RotateSecret driving the
  * handler through the four steps, the sandbox clock for expiry.
  */
+import { randomUUID } from 'node:crypto';
 import {
   CreateSecretCommand,
+  DescribeSecretCommand,
   GetSecretValueCommand,
   RotateSecretCommand,
 } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManagementClient } from '../../lib/api';
 import { secretsManagerCredentials, staticCredentials } from '../../lib/credentials';
-import type { RotationConfig } from '../../lib/keys';
+import { ownedNamePrefix, type RotationConfig } from '../../lib/keys';
 import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
 import type { KeyRow } from '../../sandbox/index';
 import { DAY, startRotationSandbox, TEST_CONFIG, type RotationSandbox } from './rotation-harness';
@@ -45,12 +47,16 @@ describe('five rotations in a row', () => {
     const serverCalls: number[] = [];
     // Invariants hold between steps too, not only after a whole rotation.
     rs.afterStep = () => Promise.resolve(checkKeyInvariants(rs));
+    const deletes: number[] = [];
+    let previousOfLast = previous;
     for (let round = 1; round <= 5; round++) {
       rs.counter.reset();
       rs.sb.requestLog.clear();
       const rotatedAt = rs.sb.clock.now();
       await rs.rotate();
       apiCalls.push(rs.counter.apiCalls);
+      deletes.push(rs.counter.calls.filter((c) => c === 'api:deleteKey').length);
+      previousOfLast = previous;
       serverCalls.push(rs.sb.requestLog.entries().filter((e) => e.surface === 'management').length);
 
       const current = await rs.read('AWSCURRENT');
@@ -79,7 +85,87 @@ describe('five rotations in a row', () => {
     );
     expect(Math.max(...apiCalls)).toBeLessThanOrEqual(6);
     expect(serverCalls).toEqual(apiCalls);
-    expect(rs.sb.store.state.keys.filter(isRotatorKey)).toHaveLength(5);
+    // Rotations 3-5 each deleted the key made two rotations earlier (expired by then): the
+    // organization keeps the current and the previous rotator key, not one more per rotation.
+    expect(deletes).toEqual([0, 0, 1, 1, 1]);
+    const current = await rs.read('AWSCURRENT');
+    expect(
+      rs.sb.store.state.keys
+        .filter(isRotatorKey)
+        .map((k) => k.keySuffix)
+        .sort(),
+    ).toEqual([previousOfLast.keyId.slice(-4), current.keyId.slice(-4)].sort());
+  });
+});
+
+describe('housekeeping: expired rotator keys are deleted in finishSecret', () => {
+  let rs: RotationSandbox;
+  beforeAll(async () => {
+    rs = await startRotationSandbox();
+  });
+  afterAll(() => rs.close());
+
+  it('at most three per rotation, oldest first, never the current or previous key, and safe to retry', async () => {
+    const admin = await rs.read('AWSCURRENT');
+    const { Name } = await rs.sm.send(new DescribeSecretCommand({ SecretId: rs.secretId }));
+    const prefix = ownedNamePrefix(TEST_CONFIG.namePrefix, Name!);
+    const api = createManagementClient({
+      baseUrl: rs.sb.info.apiUrl,
+      credentials: staticCredentials('admin', admin, managementKeySecret),
+      rateLimit: false,
+    });
+    const now = rs.sb.clock.now();
+    // A backlog from rotations long ago (expired), one stray usable key, one of another secret.
+    const backlog: string[] = [];
+    for (let i = 5; i >= 1; i--) {
+      const made = await api.createKey({
+        name: `${prefix}old-${i}`,
+        roles: ['admin'],
+        expireAt: new Date(now - i * DAY).toISOString(),
+      });
+      backlog.push(made.key.id);
+    }
+    const stray = await api.createKey({
+      name: `${prefix}stray`,
+      roles: ['admin'],
+      expireAt: new Date(now + 10 * DAY).toISOString(),
+    });
+    const foreign = await api.createKey({
+      name: `${TEST_CONFIG.namePrefix}other-secret-old`,
+      roles: ['admin'],
+      expireAt: new Date(now - DAY).toISOString(),
+    });
+    api.close();
+    const exists = (id: string) => rs.sb.store.state.keys.some((k) => k.id === id);
+
+    rs.counter.reset();
+    await rs.rotate();
+    expect(rs.counter.calls.filter((c) => c === 'api:deleteKey')).toHaveLength(3);
+    expect(rs.counter.apiCalls).toBeLessThanOrEqual(6 + 3);
+    // Oldest first: the three that expired earliest are gone.
+    expect(backlog.filter(exists)).toEqual(backlog.slice(3));
+    expect(rs.sb.store.state.keys.find((k) => k.id === stray.key.id)!.state).toBe('disabled');
+    expect(exists(foreign.key.id)).toBe(true);
+    const seed = await rs.read('AWSPREVIOUS');
+    expect(await rs.authenticates(seed)).toBe(true);
+
+    // The next rotation crashes right after its first delete; Secrets Manager retries it.
+    rs.sb.clock.advance(DAY);
+    const token = randomUUID();
+    rs.counter.reset({ on: 'api:deleteKey', when: 'after' });
+    await expect(rs.rotate(token)).rejects.toThrow(
+      /injected crash after call \d+ \(api:deleteKey\)/,
+    );
+    rs.counter.reset();
+    await rs.retry(token);
+    expect(backlog.filter(exists)).toEqual([]);
+    // Not this secret's keys, however old; the stray expires by itself (it is disabled).
+    expect(exists(foreign.key.id)).toBe(true);
+    expect(exists(stray.key.id)).toBe(true);
+    const current = await rs.read('AWSCURRENT');
+    const previous = await rs.read('AWSPREVIOUS');
+    expect(await rs.authenticates(current)).toBe(true);
+    expect(await rs.authenticates(previous)).toBe(true);
   });
 });
 

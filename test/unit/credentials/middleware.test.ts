@@ -37,7 +37,7 @@ function handlerWith(options: { refresh?: boolean } = {}) {
   const seen: Array<{ keySecret: string; token: string | undefined; contextKeys: string[] }> = [];
   const base = async (_event: unknown, context: Context & CredentialsContext) => {
     const { management, observability } = context.credentials;
-    const key = options.refresh ? await management.refresh() : await management.get();
+    const key = options.refresh ? await management!.refresh() : await management!.get();
     seen.push({
       keySecret: key.keySecret,
       token: (await observability?.get())?.token,

@@ -12,7 +12,8 @@ import {
   NotifyError,
   snsSubject,
 } from '../../../lib/notify';
-import type { PipeNotification } from '../../../lib/pipes/types';
+import { pipeStateChangedDetail, pipeStateChangedEvent } from '../../../lib/events/schemas';
+import { pipeNotification, type PipeNotification } from '../../../lib/pipes/types';
 import { redactText } from '../../../lib/redact';
 import { startReceiver } from './receiver';
 
@@ -208,7 +209,29 @@ describe('eventbridge notifier', () => {
       kind: 'transition',
       at: n.at,
     });
+    // Exactly the shape lib/events declares for consumers: a valid envelope, no internal fields.
+    const entry = eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries![0];
+    const event = pipeStateChangedEvent.parse({
+      source: entry.Source,
+      'detail-type': entry.DetailType,
+      time: entry.Time!.toISOString(),
+      detail,
+    });
+    expect(Object.keys(event.detail).sort()).toEqual(
+      Object.keys(pipeStateChangedDetail.shape).sort(),
+    );
     eb.restore();
+  });
+
+  it('a notification is a Pipe State Changed detail plus the watchdog fields', () => {
+    const detailFields = Object.keys(pipeStateChangedDetail.shape);
+    const notificationFields = Object.keys(pipeNotification.shape);
+    expect(notificationFields).toEqual(expect.arrayContaining(detailFields));
+    expect(notificationFields.filter((f) => !detailFields.includes(f)).sort()).toEqual([
+      'id',
+      'since',
+    ]);
+    expect(pipeStateChangedDetail.safeParse(pipeNotification.parse(n)).success).toBe(true);
   });
 
   it('treats a failed entry as a failure', async () => {

@@ -5,14 +5,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import {
+  CreateSecretCommand,
+  PutSecretValueCommand,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pipesCommand } from '../../../cli/commands/pipes';
+import { sandboxEnv } from '../../../cli/connect';
 import type { CliIO } from '../../../cli/io';
 import { createHandler } from '../../../functions/pipe-watchdog/handler';
 import { ConfigError } from '../../../lib/errors';
+import { signBody } from '../../../lib/notify';
 import { readWatchdogSettings } from '../../../lib/pipes/config';
+import { createWatchdogTable } from '../../../lib/pipes/dynamo-store';
 import { startLocalDynamo, type LocalDynamo } from '../../../lib/pipes/local-dynamo';
 import { startSandbox, type Sandbox } from '../../../sandbox/index';
 import { startReceiver } from '../notify/receiver';
@@ -40,11 +47,7 @@ afterAll(async () => {
 });
 
 const env = (extra: Record<string, string> = {}) => ({
-  CLOUDOPS_API_URL: sb.info.apiUrl,
-  CLOUDOPS_ORGANIZATION_ID: sb.info.organizationId,
-  CLOUDOPS_SERVICE_ID: sb.info.serviceIds.join(','),
-  CLOUDOPS_KEY_ID: sb.info.keyId,
-  CLOUDOPS_KEY_SECRET: sb.info.keySecret,
+  ...sandboxEnv(sb.info),
   CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',
   ...extra,
 });
@@ -212,5 +215,87 @@ describe('pipe-watchdog handler', () => {
   it('fails fast naming the missing table', () => {
     expect(() => createHandler({ env: env() })).toThrow(ConfigError);
     expect(() => createHandler({ env: env() })).toThrow(/CLOUDOPS_WATCHDOG_TABLE/);
+  });
+});
+
+describe('pipe-watchdog handler: Slack and webhook destinations from Secrets Manager', () => {
+  it('reads them at run time by secret id, caches them, and re-reads a Slack URL the receiver rejects', async () => {
+    const service = sb.info.serviceIds[1];
+    const pipes = sb.store.state.pipes.filter((p) => p.serviceId === service);
+    // Slack takes the first run's messages, then rejects the old URL once.
+    const slack = await startReceiver([...pipes.map(() => 200), 404]);
+    const hook = await startReceiver();
+    const secretsManager = new SecretsManagerClient({
+      endpoint: sb.info.secretsManagerUrl,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    try {
+      const put = (Name: string, value: object) =>
+        secretsManager.send(new CreateSecretCommand({ Name, SecretString: JSON.stringify(value) }));
+      await put('watchdog/slack', { url: `${slack.url}/services/T1/B1/old-slack-token` });
+      await put('watchdog/webhook', { url: `${hook.url}/hook`, signingSecret: SIGNING });
+      const tableName = 'watchdog-secrets-test';
+      await createWatchdogTable(dynamo.client, tableName);
+      const handler = createHandler({
+        env: env({
+          CLOUDOPS_SERVICE_ID: service,
+          CLOUDOPS_WATCHDOG_TABLE: tableName,
+          CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: 'watchdog/slack',
+          CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID: 'watchdog/webhook',
+        }),
+        dynamo: dynamo.client,
+        secretsManager,
+        metricsSink: () => {},
+      });
+      const reads = () =>
+        sb.requestLog.entries().filter((e) => e.operation === 'GetSecretValue').length;
+
+      sb.requestLog.clear();
+      const first = await handler({}, {} as Context);
+      expect(first).toEqual({ checked: pipes.length, notifications: pipes.length, errors: [] });
+      // Each destination's secret: read once, then cached (the key is given in env here).
+      expect(reads()).toBe(2);
+      expect(hook.received).toHaveLength(pipes.length);
+      for (const r of hook.received) {
+        expect(r.path).toBe('/hook');
+        expect(r.headers['x-cloudops-signature']).toBe(signBody(r.body, SIGNING));
+      }
+
+      // Someone replaces the Slack URL; the function still holds the old one.
+      await secretsManager.send(
+        new PutSecretValueCommand({
+          SecretId: 'watchdog/slack',
+          SecretString: JSON.stringify({ url: `${slack.url}/services/T1/B1/new-slack-token` }),
+        }),
+      );
+      sb.setPipeState(pipes[0].id, 'Failed');
+      sb.requestLog.clear();
+      const second = await handler({}, {} as Context);
+      expect(second).toEqual({ checked: pipes.length, notifications: 1, errors: [] });
+      expect(reads()).toBe(1); // only the rejected Slack secret, re-read
+      expect(slack.received.map((r) => r.path.split('/').pop())).toEqual([
+        ...pipes.map(() => 'old-slack-token'),
+        'old-slack-token',
+        'new-slack-token',
+      ]);
+      expect(hook.received).toHaveLength(pipes.length + 1);
+    } finally {
+      sb.setPipeState(pipes[0].id, pipes[0].state);
+      secretsManager.destroy();
+      await slack.close();
+      await hook.close();
+    }
+  });
+
+  it('a secret id and values in env for the same destination is a configuration error', () => {
+    expect(() =>
+      readWatchdogSettings(
+        env({
+          CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: 'watchdog/slack',
+          CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: 'https://hooks.example/services/x',
+        }),
+      ),
+    ).toThrow(/CLOUDOPS_WATCHDOG_SLACK_SECRET_ID or its values in env/);
   });
 });

@@ -1,0 +1,28 @@
+/** Baseline of sync-dashboards: the credential secret, one S3 listing, one PutEvents. */
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+
+const sm = new SecretsManagerClient({});
+const s3 = new S3Client({});
+const events = new EventBridgeClient({});
+
+export async function handler(event: {
+  secretId: string;
+  bucket: string;
+  prefix: string;
+  busName: string;
+}): Promise<number> {
+  await sm.send(new GetSecretValueCommand({ SecretId: event.secretId }));
+  const listing = await s3.send(
+    new ListObjectsV2Command({ Bucket: event.bucket, Prefix: event.prefix }),
+  );
+  await events.send(
+    new PutEventsCommand({
+      Entries: [
+        { EventBusName: event.busName, Source: 'bench', DetailType: 'Baseline', Detail: '{}' },
+      ],
+    }),
+  );
+  return listing.KeyCount ?? 0;
+}

@@ -1,0 +1,193 @@
+/**
+ * The deployed bundles and their baselines. The function bundles come from a CDK synth WITH
+ * bundling (the stack's own esbuild run: cdk/constructs/function.ts BUNDLING), so what is
+ * measured is what would deploy. Baselines and the metafile analysis use the esbuild API with
+ * BUNDLING translated option by option; `sameAsCdk` checks the translation byte for byte.
+ */
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildApp } from '../cdk/build';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import { BUNDLING, REPO_ROOT } from '../cdk/constructs/function';
+import { BASE_CONTEXT } from './bundle-context';
+
+export const FUNCTIONS = [
+  'rotate-key',
+  'key-sentinel',
+  'sync-dashboards',
+  'provision-alerts',
+  'pipe-watchdog',
+] as const;
+export type FunctionName = (typeof FUNCTIONS)[number];
+
+export interface CdkBundle {
+  function: FunctionName;
+  /** Folder holding index.mjs (+ .map) as the synth wrote it. */
+  dir: string;
+  file: string;
+  bytes: number;
+  mapBytes: number;
+  /** The Lambda entry file (repo-relative). */
+  entry: string;
+  memorySize: number;
+}
+
+/** Synthesizes the stack with bundling into `outdir`; one bundle per function. */
+export function synthBundles(outdir: string): { bundles: CdkBundle[]; synthMs: number } {
+  const started = performance.now();
+  const { app, stack } = buildApp({
+    outdir,
+    bundling: true,
+    cfnValidation: false,
+    treeMetadata: false,
+    // Asset paths in the template's metadata (the CLI turns this on by default).
+    context: { ...BASE_CONTEXT, 'aws:cdk:enable-asset-metadata': true },
+  });
+  const assembly = app.synth();
+  const synthMs = performance.now() - started;
+  const template = assembly.getStackByName(stack.stackName).template as {
+    Resources: Record<
+      string,
+      { Type: string; Metadata?: Record<string, string>; Properties?: { MemorySize?: number } }
+    >;
+  };
+  const constructs = {
+    'rotate-key': { f: stack.keyRotation.rotator, entry: 'functions/rotate-key/handler.ts' },
+    'key-sentinel': { f: stack.keyRotation.sentinel, entry: 'functions/rotate-key/sentinel.ts' },
+    'sync-dashboards': {
+      f: stack.dashboardSync.sync,
+      entry: 'functions/sync-dashboards/handler.ts',
+    },
+    'provision-alerts': {
+      f: stack.alertProvisioning.provision,
+      entry: 'functions/provision-alerts/handler.ts',
+    },
+    'pipe-watchdog': {
+      f: stack.pipeWatchdog.watchdog,
+      entry: 'functions/pipe-watchdog/handler.ts',
+    },
+  } satisfies Record<FunctionName, unknown>;
+  const bundles = FUNCTIONS.map((name): CdkBundle => {
+    const { f, entry } = constructs[name];
+    const logicalId = stack.getLogicalId(f.fn.node.defaultChild as never);
+    const resource = template.Resources[logicalId];
+    const assetPath = resource?.Metadata?.['aws:asset:path'];
+    if (!assetPath) throw new Error(`no bundled asset for ${name}`);
+    const dir = path.join(outdir, assetPath);
+    const file = path.join(dir, 'index.mjs');
+    return {
+      function: name,
+      dir,
+      file,
+      bytes: statSync(file).size,
+      mapBytes: statSync(file + '.map').size,
+      entry,
+      memorySize: resource.Properties?.MemorySize ?? NaN,
+    };
+  });
+  return { bundles, synthMs };
+}
+
+/**
+ * BUNDLING as esbuild API options, as aws-lambda-nodejs turns it into CLI flags. An option
+ * this does not know fails here, so a change to BUNDLING cannot silently skew the baselines.
+ */
+export function esbuildOptions(): BuildOptions {
+  const known = new Set([
+    'format',
+    'target',
+    'minify',
+    'sourceMap',
+    'sourceMapMode',
+    'sourcesContent',
+    'mainFields',
+    'banner',
+    'bundleAwsSDK',
+    'externalModules',
+    'forceDockerBundling',
+  ]);
+  const unknown = Object.keys(BUNDLING).filter((k) => !known.has(k));
+  if (unknown.length > 0)
+    throw new Error(`bench: BUNDLING option(s) not translated: ${unknown.join(', ')}`);
+  if (BUNDLING.sourceMapMode && BUNDLING.sourceMapMode !== nodejs.SourceMapMode.DEFAULT) {
+    throw new Error(`bench: sourceMapMode ${BUNDLING.sourceMapMode} not translated`);
+  }
+  return {
+    bundle: true,
+    platform: 'node',
+    target: BUNDLING.target,
+    format: BUNDLING.format === nodejs.OutputFormat.ESM ? 'esm' : 'cjs',
+    minify: BUNDLING.minify ?? false,
+    sourcemap: Boolean(BUNDLING.sourceMap ?? BUNDLING.sourceMapMode),
+    sourcesContent: BUNDLING.sourcesContent ?? true,
+    mainFields: BUNDLING.mainFields,
+    banner: BUNDLING.banner ? { js: BUNDLING.banner } : undefined,
+    // As aws-lambda-nodejs does: externalModules if given, else @aws-sdk/* unless bundleAwsSDK.
+    external: BUNDLING.externalModules ?? (BUNDLING.bundleAwsSDK ? [] : ['@aws-sdk/*']),
+    logLevel: 'silent',
+  };
+}
+
+export interface EsbuildBundle {
+  file: string;
+  bytes: number;
+  metafile: Metafile;
+}
+
+/** Builds `entry` (absolute) with the stack's options into `outDir/index.mjs`, with a metafile. */
+export async function buildWithStackOptions(entry: string, outDir: string): Promise<EsbuildBundle> {
+  mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, 'index.mjs');
+  const result = await build({
+    ...esbuildOptions(),
+    entryPoints: [entry],
+    outfile: file,
+    absWorkingDir: REPO_ROOT,
+    metafile: true,
+  });
+  writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify(result.metafile));
+  return { file, bytes: statSync(file).size, metafile: result.metafile };
+}
+
+/** True when two builds produced the same bytes (the translation of BUNDLING is exact). */
+export function sameBytes(a: string, b: string): boolean {
+  return readFileSync(a).equals(readFileSync(b));
+}
+
+export interface SizeGroup {
+  /** A package (`@aws-sdk/client-s3`, `zod`) or `src:lib/dashboards` for our code. */
+  group: string;
+  bytes: number;
+}
+
+/** Output bytes per package (or per repo folder), largest first, from an esbuild metafile. */
+export function sizeByPackage(metafile: Metafile): SizeGroup[] {
+  const totals = new Map<string, number>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const group = packageOf(input);
+      totals.set(group, (totals.get(group) ?? 0) + bytesInOutput);
+    }
+  }
+  return [...totals].map(([group, bytes]) => ({ group, bytes })).sort((a, b) => b.bytes - a.bytes);
+}
+
+function packageOf(input: string): string {
+  const at = input.lastIndexOf('node_modules/');
+  if (at < 0) {
+    const parts = input.split('/');
+    return `src:${parts.slice(0, Math.min(2, parts.length - 1)).join('/') || input}`;
+  }
+  const rest = input.slice(at + 'node_modules/'.length).split('/');
+  return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+}
+
+/** Bytes in `fn` over `base` per group (what the function adds to its SDK clients). */
+export function sizeDelta(fn: SizeGroup[], base: SizeGroup[]): SizeGroup[] {
+  const baseBy = new Map(base.map((g) => [g.group, g.bytes]));
+  return fn
+    .map((g) => ({ group: g.group, bytes: g.bytes - (baseBy.get(g.group) ?? 0) }))
+    .filter((g) => g.bytes !== 0)
+    .sort((a, b) => b.bytes - a.bytes);
+}

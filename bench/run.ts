@@ -1,0 +1,450 @@
+/**
+ * `npm run bench`: every figure of issue 8, each timing a ratio measured in this run, printed
+ * as a table and written to bench/results.json. Exits non-zero when a run failed or a secret
+ * in use appears in anything the bench or its child processes printed or emitted.
+ *
+ *   npx tsx bench/run.ts [--rounds N] [--only bundles|cold-start|dashboards|watchdog]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import * as prettier from 'prettier';
+import { registeredSecrets } from '../lib/redact';
+import {
+  buildWithStackOptions,
+  FUNCTIONS,
+  sameBytes,
+  sizeByPackage,
+  sizeDelta,
+  type CdkBundle,
+  type FunctionName,
+} from './bundles';
+import { Capture, captureProcessOutput } from './capture';
+import { coldStartRound, runnerFile, type CallCount, type RoundResult } from './cold-start';
+import { benchDashboards, type DashboardPass } from './dashboards';
+import { median, round } from './stats';
+import { benchWatchdog, type WatchdogBench } from './watchdog';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SECTIONS = ['bundles', 'cold-start', 'dashboards', 'watchdog'] as const;
+type Section = (typeof SECTIONS)[number];
+const GOALS = { extraKiB: 100, coldRatio: 1.25, watchdogRatio: 1.1 };
+const cmd = (section: Section) => `npx tsx bench/run.ts --only ${section}`;
+
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '7' }, only: { type: 'string' } },
+});
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1)
+  throw new Error('--rounds: expected a positive integer');
+const only = values.only as Section | undefined;
+if (only && !SECTIONS.includes(only)) throw new Error(`--only: one of ${SECTIONS.join(', ')}`);
+const runs = (s: Section) => !only || only === s || (only === 'cold-start' && s === 'bundles');
+
+const capture = new Capture();
+captureProcessOutput(capture);
+const secretsInUse = new Set<string>();
+const problems: string[] = [];
+const started = performance.now();
+const work = mkdtempSync(path.join(tmpdir(), 'cloudops-bench-'));
+const kib = (bytes: number) => round(bytes / 1024, 1);
+const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
+
+function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  return cells
+    .map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '))
+    .join('\n');
+}
+
+async function synth(): Promise<CdkBundle[]> {
+  const outdir = path.join(work, 'cdk.out');
+  const child = spawn(
+    path.join(ROOT, 'node_modules/.bin/tsx'),
+    [path.join(ROOT, 'bench/synth-child.ts'), outdir],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (t: string) => (out += t));
+  child.stderr.setEncoding('utf8').on('data', (t: string) => capture.add('cdk synth stderr', t));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  capture.add('cdk synth stdout', out);
+  if (code !== 0)
+    throw new Error(`bundling synth failed (${code}); run: npx tsx bench/bundle-size.ts`);
+  const last = out.trim().split('\n').at(-1)!;
+  return (JSON.parse(last) as { bundles: CdkBundle[] }).bundles;
+}
+
+interface SizeRow {
+  function: FunctionName;
+  bundleKiB: number;
+  baselineKiB: number;
+  extraKiB: number;
+  goalMet: boolean;
+  /** The esbuild API build with BUNDLING translated is byte-identical to the synth's. */
+  sameAsCdk: boolean;
+  /** What the function adds over its baseline, largest first (KiB). */
+  topAdditions: { group: string; kib: number }[];
+  memorySizeMB: number;
+  command: string;
+}
+
+async function bundleSizes(bundles: CdkBundle[]) {
+  const rows: SizeRow[] = [];
+  const baselines = new Map<FunctionName, string>();
+  for (const b of bundles) {
+    const own = await buildWithStackOptions(
+      path.join(ROOT, b.entry),
+      path.join(work, 'own', b.function),
+    );
+    const base = await buildWithStackOptions(
+      path.join(ROOT, 'bench/baselines', `${b.function}.ts`),
+      path.join(work, 'baseline', b.function),
+    );
+    baselines.set(b.function, base.file);
+    const extra = kib(b.bytes - base.bytes);
+    const same = sameBytes(b.file, own.file);
+    if (!same)
+      log(
+        `${b.function}: the esbuild API build differs from the synth's (sources changed mid-run?)`,
+      );
+    rows.push({
+      function: b.function,
+      bundleKiB: kib(b.bytes),
+      baselineKiB: kib(base.bytes),
+      extraKiB: extra,
+      goalMet: extra <= GOALS.extraKiB,
+      sameAsCdk: same,
+      topAdditions: sizeDelta(sizeByPackage(own.metafile), sizeByPackage(base.metafile))
+        .slice(0, 6)
+        .map((g) => ({ group: g.group, kib: kib(g.bytes) })),
+      memorySizeMB: b.memorySize,
+      command: cmd('bundles'),
+    });
+  }
+  return { rows, baselines };
+}
+
+interface ColdRow {
+  function: FunctionName;
+  fnMs: number;
+  baselineMs: number;
+  /** Medians of the two parts: import (bundle size) and first invocation (the run's work). */
+  fnImportMs: number;
+  fnInvokeMs: number;
+  baselineImportMs: number;
+  baselineInvokeMs: number;
+  ratio: number;
+  ratioRange: [number, number];
+  goalMet: boolean;
+  peakRssMB: number;
+  baselinePeakRssMB: number;
+  memorySizeMB: number;
+  rssShareOfMemory: number;
+  calls: CallCount;
+  failures: string[];
+  command: string;
+}
+
+async function coldStarts(bundles: CdkBundle[], baselines: Map<FunctionName, string>) {
+  const results = new Map<FunctionName, RoundResult[]>(FUNCTIONS.map((f) => [f, []]));
+  const runner = await runnerFile(work);
+  for (let r = 0; r < rounds; r++) {
+    log(`cold start round ${r + 1}/${rounds}`);
+    for (const b of bundles) {
+      const result = await coldStartRound(
+        runner,
+        b.function,
+        { fn: b.file, baseline: baselines.get(b.function)! },
+        r % 2 === 1,
+        capture,
+        secretsInUse,
+      );
+      results.get(b.function)!.push(result);
+    }
+  }
+  return bundles.map((b): ColdRow => {
+    const rs = results.get(b.function)!;
+    const total = (x: { importMs: number; invokeMs: number }) => x.importMs + x.invokeMs;
+    const fnMs = median(rs.map((x) => total(x.fn)));
+    const baselineMs = median(rs.map((x) => total(x.baseline)));
+    const perRound = rs.map((x) => total(x.fn) / total(x.baseline));
+    const peak = Math.max(...rs.map((x) => x.fn.maxRssKiB)) / 1024;
+    const failures = rs.flatMap((x, i) => [
+      ...(x.fn.ok ? [] : [`round ${i + 1} function: ${x.fn.error}`]),
+      ...(x.baseline.ok ? [] : [`round ${i + 1} baseline: ${x.baseline.error}`]),
+    ]);
+    for (const f of failures) problems.push(`${b.function}: ${f}`);
+    const ratio = fnMs / baselineMs;
+    return {
+      function: b.function,
+      fnMs: round(fnMs, 1),
+      baselineMs: round(baselineMs, 1),
+      fnImportMs: round(median(rs.map((x) => x.fn.importMs)), 1),
+      fnInvokeMs: round(median(rs.map((x) => x.fn.invokeMs)), 1),
+      baselineImportMs: round(median(rs.map((x) => x.baseline.importMs)), 1),
+      baselineInvokeMs: round(median(rs.map((x) => x.baseline.invokeMs)), 1),
+      ratio: round(ratio, 2),
+      ratioRange: [round(Math.min(...perRound), 2), round(Math.max(...perRound), 2)],
+      goalMet: ratio <= GOALS.coldRatio,
+      peakRssMB: round(peak, 1),
+      baselinePeakRssMB: round(Math.max(...rs.map((x) => x.baseline.maxRssKiB)) / 1024, 1),
+      memorySizeMB: b.memorySize,
+      rssShareOfMemory: round(peak / b.memorySize, 2),
+      calls: rs[0].calls,
+      failures,
+      command: cmd('cold-start'),
+    };
+  });
+}
+
+function rotationCalls(cold: ColdRow[]) {
+  const row = cold.find((c) => c.function === 'rotate-key');
+  if (!row) return undefined;
+  return {
+    managementApi: row.calls.api,
+    secretsManager: row.calls.secretsManager,
+    detail: row.calls.detail,
+    command: cmd('cold-start'),
+  };
+}
+
+try {
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    machine: {
+      nproc: cpus().length,
+      cpu: cpus()[0]?.model,
+      node: process.version,
+      loadAverage1mAtStart: round(loadavg()[0], 2),
+    },
+    goals: GOALS,
+    rounds,
+  };
+  let sizes: SizeRow[] | undefined;
+  let cold: ColdRow[] | undefined;
+  let dashboards: DashboardPass[] | undefined;
+  let watchdog: WatchdogBench | undefined;
+
+  if (runs('bundles')) {
+    log('bundling synth + baselines');
+    const bundles = await synth();
+    const built = await bundleSizes(bundles);
+    sizes = built.rows;
+    results.bundles = sizes;
+    if (runs('cold-start')) {
+      cold = await coldStarts(bundles, built.baselines);
+      results.coldStart = cold.map(({ calls, ...rest }) => ({ ...rest, awsAndApiCalls: calls }));
+      results.rotation = rotationCalls(cold);
+    }
+  }
+  if (runs('dashboards')) {
+    log('dashboards 200 x 10');
+    dashboards = await benchDashboards();
+    results.dashboards = dashboards.map((d) => ({ ...d, command: cmd('dashboards') }));
+    for (const d of dashboards) if (!d.ok) problems.push(`dashboards ${d.pass}: apply failed`);
+  }
+  if (runs('watchdog')) {
+    log('watchdog 200 x 20 at 100 req/s');
+    watchdog = await benchWatchdog(capture, secretsInUse);
+    results.watchdog = { ...watchdog, command: cmd('watchdog') };
+    for (const p of watchdog.passes) {
+      if (p.failedRequests > 0 || p.watchdogErrors > 0)
+        problems.push(`watchdog ${p.pass}: failures`);
+    }
+  }
+
+  // ---- the table
+  const out: string[] = [];
+  out.push(
+    `cloudops bench  ${results.date as string}  nproc=${cpus().length}  node ${process.version}  rounds=${rounds}`,
+  );
+  if (sizes) {
+    out.push(
+      '',
+      `1. Bundle size (minified, stack's esbuild options), goal <= +${GOALS.extraKiB} KiB over the SDK-only baseline   [${cmd('bundles')}]`,
+    );
+    out.push(
+      table(
+        [
+          'function',
+          'KiB',
+          'baseline',
+          '+KiB',
+          'goal',
+          'biggest additions over the baseline (KiB)',
+        ],
+        sizes.map((s) => [
+          s.function,
+          s.bundleKiB,
+          s.baselineKiB,
+          s.extraKiB,
+          s.goalMet ? 'ok' : 'MISS',
+          s.topAdditions
+            .slice(0, 4)
+            .map((g) => `${g.group} ${g.kib}`)
+            .join(', '),
+        ]),
+      ),
+    );
+  }
+  if (cold) {
+    out.push(
+      '',
+      `1. Cold start: import + first invocation, fresh node per sample, median of ${rounds} alternating rounds, goal <= ${GOALS.coldRatio}x   [${cmd('cold-start')}]`,
+    );
+    out.push(
+      table(
+        [
+          'function',
+          'fn ms',
+          'baseline ms',
+          'ratio',
+          'per-round',
+          'goal',
+          'import fn/base',
+          'invoke fn/base',
+          'API',
+          'SM',
+          'S3/EB/SNS',
+        ],
+        cold.map((c) => [
+          c.function,
+          c.fnMs,
+          c.baselineMs,
+          `${c.ratio}x`,
+          `${c.ratioRange[0]}-${c.ratioRange[1]}`,
+          c.goalMet ? 'ok' : 'MISS',
+          `${c.fnImportMs}/${c.baselineImportMs}`,
+          `${c.fnInvokeMs}/${c.baselineInvokeMs}`,
+          c.calls.api,
+          c.calls.secretsManager,
+          c.calls.otherAws,
+        ]),
+      ),
+    );
+    out.push(
+      '',
+      `5. Peak RSS per function run (same child processes), vs the stack's memorySize   [${cmd('cold-start')}]`,
+    );
+    out.push(
+      table(
+        ['function', 'peak RSS MB', 'baseline MB', 'Lambda MB', 'share', 'fits'],
+        cold.map((c) => [
+          c.function,
+          c.peakRssMB,
+          c.baselinePeakRssMB,
+          c.memorySizeMB,
+          c.rssShareOfMemory,
+          c.peakRssMB < c.memorySizeMB ? 'yes' : 'NO',
+        ]),
+      ),
+    );
+    const rot = rotationCalls(cold)!;
+    out.push(
+      '',
+      `4. Rotation (real bundle, driven by the sandbox's RotateSecret): ${rot.managementApi} management API calls, ${rot.secretsManager} Secrets Manager calls per rotation   [${cmd('cold-start')}]`,
+      `   ${rot.detail.join(', ')}`,
+    );
+  }
+  if (dashboards) {
+    out.push(
+      '',
+      `2. Dashboard sync, 200 dashboards x 10 tiles, requests vs the minimum (1 list + changes)   [${cmd('dashboards')}]`,
+    );
+    out.push(
+      table(
+        ['pass', 'requests', 'writes', 'minimum', 'ratio', 'requests by kind'],
+        dashboards.map((d) => [
+          d.pass,
+          d.requests,
+          d.writes,
+          d.minimum,
+          `${d.ratioToMinimum}x`,
+          Object.entries(d.byKind)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', '),
+        ]),
+      ),
+    );
+  }
+  if (watchdog) {
+    out.push(
+      '',
+      `3. Watchdog, ${watchdog.services} services x ${watchdog.pipesPerService} pipes at ${watchdog.limit}: floor = ${watchdog.bareFloorMs} ms + one unthrottled batch of 100 (median ${watchdog.batchMedianMs} ms of ${watchdog.batchMs.join('/')}) = ${watchdog.floorMs} ms, goal <= ${GOALS.watchdogRatio}x   [${cmd('watchdog')}]`,
+    );
+    out.push(
+      table(
+        [
+          'pass',
+          'requests',
+          'per service',
+          'failed',
+          'wall ms',
+          'ratio',
+          'vs bare 1 s',
+          'goal',
+          '1st answer',
+          '#101 start',
+          '#200 start',
+          'last answer',
+          'after it',
+        ],
+        watchdog.passes.map((p) => [
+          p.pass,
+          p.requests,
+          p.requestsPerService,
+          p.failedRequests,
+          p.wallMs,
+          `${p.ratioToFloor}x`,
+          `${p.ratioToBareFloor}x`,
+          p.ratioToFloor <= GOALS.watchdogRatio &&
+          p.requestsPerService === 1 &&
+          p.failedRequests === 0
+            ? 'ok'
+            : 'MISS',
+          p.firstAnswerMs,
+          p.secondBatchStartMs,
+          p.lastStartMs,
+          p.lastAnswerMs,
+          p.afterLastAnswerMs,
+        ]),
+      ),
+    );
+  }
+
+  // ---- 6. the leak scan: every secret in use, against everything printed or emitted
+  for (const s of registeredSecrets()) secretsInUse.add(s);
+  console.log(out.join('\n'));
+  const findings = capture.scan(secretsInUse);
+  const elapsed = (performance.now() - started) / 1000;
+  results.secretLeakCheck = {
+    capturedLines: capture.lines(),
+    secretsChecked: secretsInUse.size,
+    findings,
+  };
+  results.elapsedSeconds = round(elapsed, 1);
+  if (!only) {
+    // Formatted as the repo's prettier would (CI runs format:check).
+    const file = path.join(ROOT, 'bench/results.json');
+    const config = (await prettier.resolveConfig(file)) ?? {};
+    writeFileSync(
+      file,
+      await prettier.format(JSON.stringify(results), { ...config, filepath: file }),
+    );
+  }
+  console.log(
+    `\n6. Secret-leak check: ${capture.lines()} captured lines (bench, children, emitted events) against ${secretsInUse.size} secrets in use: ${findings.length} found`,
+  );
+  for (const f of findings) console.log(`   LEAK ${f}`);
+  for (const p of problems) console.log(`   FAILED ${p}`);
+  console.log(`\nbench took ${elapsed.toFixed(1)} s${only ? '' : '; wrote bench/results.json'}`);
+  if (findings.length > 0 || problems.length > 0) process.exitCode = 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,103 @@
+/**
+ * The function's version store: one DynamoDB item per owner, key `pk` (S). `versionMs` (N) is
+ * what the condition compares; `version` keeps the ISO text the event carried.
+ * advance() is a single conditional UpdateItem, so of two concurrent writers only the newer
+ * version can land and the stored value never goes backwards.
+ */
+import {
+  ConditionalCheckFailedException,
+  CreateTableCommand,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { ValidationError } from '../errors';
+import { formatIssues } from '../format-issues';
+import { VERSION_TABLE_KEY, versionMillis, type VersionStore } from './versions';
+
+const storedItem = z.looseObject({ version: z.iso.datetime({ offset: true }) });
+
+export interface DynamoVersionStoreOptions {
+  client: DynamoDBClient;
+  tableName: string;
+  /** @default Date.now (written as `updatedAt`, for people reading the table) */
+  now?: () => number;
+}
+
+export class DynamoVersionStore implements VersionStore {
+  readonly label: string;
+  private readonly doc: DynamoDBDocumentClient;
+  private readonly table: string;
+  private readonly now: () => number;
+
+  constructor(options: DynamoVersionStoreOptions) {
+    this.doc = DynamoDBDocumentClient.from(options.client);
+    this.table = options.tableName;
+    this.now = options.now ?? Date.now;
+    this.label = `dynamodb ${options.tableName}`;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const out = await this.doc.send(
+      new GetCommand({
+        TableName: this.table,
+        Key: { [VERSION_TABLE_KEY]: key },
+        ConsistentRead: true,
+        ProjectionExpression: '#version',
+        ExpressionAttributeNames: { '#version': 'version' },
+      }),
+    );
+    if (!out.Item) return undefined;
+    const parsed = storedItem.safeParse(out.Item);
+    if (!parsed.success) {
+      const issues = formatIssues(parsed.error.issues);
+      throw new ValidationError(
+        `stored alert version ${key} in ${this.table} is invalid: ${issues.join('; ')}`,
+        key,
+        issues,
+      );
+    }
+    return parsed.data.version;
+  }
+
+  async advance(key: string, version: string): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { [VERSION_TABLE_KEY]: key },
+          UpdateExpression: 'SET #ms = :ms, #version = :version, #updatedAt = :updatedAt',
+          ConditionExpression: 'attribute_not_exists(#ms) OR #ms < :ms',
+          ExpressionAttributeNames: {
+            '#ms': 'versionMs',
+            '#version': 'version',
+            '#updatedAt': 'updatedAt',
+          },
+          ExpressionAttributeValues: {
+            ':ms': versionMillis(version),
+            ':version': version,
+            ':updatedAt': new Date(this.now()).toISOString(),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      // The document client may surface the error by name only (a different SDK copy).
+      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+}
+
+/** Create the table (tests, local runs; CDK owns it in AWS). */
+export async function createVersionTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: VERSION_TABLE_KEY, AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: VERSION_TABLE_KEY, KeyType: 'HASH' }],
+    }),
+  );
+}

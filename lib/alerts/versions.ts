@@ -1,0 +1,107 @@
+/**
+ * The newest event version seen per owner (a dashboard key or a request key), kept outside the
+ * alerts. Markers alone cannot order events: an event that changes nothing writes nothing, so
+ * its version would never reach a marker, and a delayed older event could still be applied
+ * after it. This store records every version that was accepted, written or not.
+ *
+ * Versions are ISO times, compared as instants (epoch milliseconds), never as text: `…Z` and
+ * `…+00:00` name the same instant.
+ */
+import { ValidationError } from '../errors';
+import { compareVersions } from './marker';
+
+/** Partition key (S) of the DynamoDB version table (versions-dynamo.ts; the CDK imports it). */
+export const VERSION_TABLE_KEY = 'pk';
+
+export interface VersionStore {
+  readonly label: string;
+  /** The newest version recorded for `key`, or undefined. */
+  get(key: string): Promise<string | undefined>;
+  /**
+   * Record `version` for `key` if it is newer than the stored one (or none is stored), in one
+   * atomic conditional write. Resolves false, writing nothing, when the stored version is the
+   * same or newer.
+   */
+  advance(key: string, version: string): Promise<boolean>;
+}
+
+/** What an event may do, by its version against the newest one recorded for its owner. */
+export type Claim =
+  /** Newer than anything seen: recorded, apply it. */
+  | { status: 'advanced'; previous: string | undefined }
+  /**
+   * Same instant as the newest seen: a redelivery of that event (or one from the same instant).
+   * Apply it: if an earlier attempt failed after recording its version, this retry must still
+   * finish the work; if it succeeded, applying again writes nothing.
+   */
+  | { status: 'current' }
+  /** An older event: skip it, whatever it says. */
+  | { status: 'stale'; newest: string };
+
+/** Epoch milliseconds of a version, or a clear error (event schemas already require ISO times). */
+export function versionMillis(version: string): number {
+  const ms = Date.parse(version);
+  if (Number.isNaN(ms)) {
+    throw new ValidationError(`version "${version}" is not an ISO time`, 'version', [
+      `version: expected an ISO time, got "${version}"`,
+    ]);
+  }
+  return ms;
+}
+
+/**
+ * Claim `version` for `key`: read first, so a redelivered event costs no write; write only
+ * when newer. A lost race (another writer recorded a version in between) is settled by reading
+ * again: the store never goes backwards, so this ends after a few rounds at most.
+ */
+export async function claimVersion(
+  store: VersionStore,
+  key: string,
+  version: string,
+): Promise<Claim> {
+  versionMillis(version);
+  for (let round = 0; round < 5; round += 1) {
+    const stored = await store.get(key);
+    if (stored !== undefined) {
+      const order = compareVersions(version, stored);
+      if (order < 0) return { status: 'stale', newest: stored };
+      if (order === 0) return { status: 'current' };
+    }
+    if (await store.advance(key, version)) return { status: 'advanced', previous: stored };
+  }
+  // Only a store that advances and then reports an older value could get here.
+  throw new Error(`version store ${store.label}: could not settle the version of ${key}`);
+}
+
+/** Process-local store: tests, and callers that only need in-process ordering. */
+export class MemoryVersionStore implements VersionStore {
+  readonly label = 'memory';
+  protected readonly versions = new Map<string, string>();
+
+  get(key: string): Promise<string | undefined> {
+    return Promise.resolve(this.versions.get(key));
+  }
+
+  advance(key: string, version: string): Promise<boolean> {
+    const stored = this.versions.get(key);
+    if (stored !== undefined && versionMillis(version) <= versionMillis(stored)) {
+      return Promise.resolve(false);
+    }
+    this.versions.set(key, version);
+    return Promise.resolve(true);
+  }
+}
+
+/**
+ * Where the alerts live, as a version-key prefix: the service in managed mode, the
+ * observability API in open-source mode. Owners are unique only within that home.
+ */
+export function versionScope(target: {
+  mode: 'managed' | 'open-source';
+  serviceId?: string | undefined;
+  observabilityUrl?: string | undefined;
+}): string {
+  return target.mode === 'managed'
+    ? `service/${target.serviceId ?? ''}`
+    : `api/${target.observabilityUrl ?? ''}`;
+}

@@ -1,0 +1,33 @@
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { clientSettings, createClients } from '../clients';
+import type { ConnectionEnv } from '../config';
+import type { Logger } from '../log';
+import type { RotationConfig } from './config';
+import type { RotationDeps } from './rotation';
+
+/**
+ * The rotator's wiring from the env contract (the function and `cloudops keys rotate` share
+ * it): each step's management client comes from lib/clients.ts with the credential that step
+ * needs (the current, pending or admin key).
+ */
+export function rotationDeps(
+  connection: ConnectionEnv,
+  options: {
+    secrets: SecretsManagerClient;
+    config: RotationConfig;
+    logger: Logger;
+    /** @default Date.now */
+    now?: () => number;
+  },
+): RotationDeps {
+  return {
+    secrets: options.secrets,
+    connect: (credentials) =>
+      createClients(
+        clientSettings(connection, { management: credentials }, options.logger),
+      ).requireManagement(),
+    now: options.now ?? Date.now,
+    config: options.config,
+    logger: options.logger,
+  };
+}
