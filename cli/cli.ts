@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 import { CloudOpsError } from '../lib/errors';
 import { redactText } from '../lib/redact';
 import { UsageError } from './args';
@@ -32,15 +34,53 @@ function topLevelHelp(): string {
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)} ${c.summary}`),
     '',
     'Run `cloudops <command> --help` for the options of one command.',
+    'Any command takes --env-file FILE: KEY=VALUE lines added to the environment (set variables win).',
   ].join('\n');
+}
+
+/**
+ * Takes `--env-file FILE` (anywhere, any number of times) out of argv and adds the file's
+ * variables to the env; variables already set win, as with dotenv.
+ */
+export function withEnvFiles(argv: string[], io: CliIO): { argv: string[]; io: CliIO } {
+  const rest: string[] = [];
+  let env = io.env;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const inline = arg.startsWith('--env-file=') ? arg.slice('--env-file='.length) : undefined;
+    if (arg !== '--env-file' && inline === undefined) {
+      rest.push(arg);
+      continue;
+    }
+    const file = inline ?? argv[++i];
+    if (!file) throw new UsageError('--env-file expects a file name');
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(
+        `--env-file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      );
+    }
+    env = { ...parseEnv(text), ...env };
+  }
+  return { argv: rest, io: env === io.env ? io : { ...io, env } };
 }
 
 /** Runs one CLI invocation and returns its exit code (0 ok, 1 failure, 2 usage). */
 export async function runCli(
-  argv: string[],
-  io: CliIO,
+  rawArgv: string[],
+  rawIO: CliIO,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<number> {
+  let argv: string[];
+  let io: CliIO;
+  try {
+    ({ argv, io } = withEnvFiles(rawArgv, rawIO));
+  } catch (error) {
+    rawIO.err(`cloudops: ${(error as Error).message}`);
+    return EXIT.usage;
+  }
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(topLevelHelp());

@@ -11,7 +11,7 @@ import {
   type CredentialProviders,
 } from '../lib/clients';
 import { secretsManagerCredentials } from '../lib/credentials';
-import { createLogger } from '../lib/log';
+import { createLogger, type LogFields, type Logger } from '../lib/log';
 import { managementKeySecret, observabilityTokenSecret } from '../lib/schemas';
 
 export interface Connection {
@@ -55,6 +55,18 @@ const awsEnv = z.object({
   AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
 });
 
+/**
+ * The CLI's logger: a person reads it, so routine info lines (retries, timings) appear only when
+ * CLOUDOPS_LOG_LEVEL asks for them; warnings and errors always do.
+ */
+export function cliLogger(env: Record<string, string | undefined>, fields: LogFields = {}): Logger {
+  const { CLOUDOPS_LOG_LEVEL: level } = readConnectionEnv(env);
+  return createLogger({
+    level: env.CLOUDOPS_LOG_LEVEL ? level : 'warn',
+    fields: { app: 'cloudops-cli', ...fields },
+  });
+}
+
 /** A Secrets Manager client for the command's env: the sandbox endpoint takes any credentials. */
 export function secretsManagerClientFromEnv(
   env: Record<string, string | undefined>,
@@ -85,10 +97,7 @@ export function connectFromEnv(
   const config = readConnectionEnv(env);
   let secretsClient: SecretsManagerClient | undefined;
   const secrets = () => (secretsClient ??= secretsManagerClientFromEnv(env));
-  const logger = createLogger({
-    level: config.CLOUDOPS_LOG_LEVEL,
-    fields: { app: 'cloudops-cli' },
-  });
+  const logger = cliLogger(env);
   const clients = createClients({
     ...clientSettings(config, credentialsFrom(config, secrets), logger),
     ...overrides,

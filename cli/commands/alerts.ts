@@ -8,10 +8,9 @@ import {
 } from '../../lib/alerts';
 import { ValidationError } from '../../lib/errors';
 import { alertEvent, parseEvent, type AlertEvent } from '../../lib/events';
-import { createLogger } from '../../lib/log';
 import { redactText } from '../../lib/redact';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
-import { connectFromEnv } from '../connect';
+import { cliLogger, connectFromEnv } from '../connect';
 import type { Command } from '../io';
 
 const spec = {
@@ -73,7 +72,7 @@ export const alertsCommand: Command = {
       const serviceId = connection.serviceIds[0];
       const provisioner = createAlertProvisioner({
         backend: connection.clients.backend(serviceId),
-        logger: createLogger({ level: 'warn' }),
+        logger: cliLogger(io.env, { command: 'alerts provision' }),
         versions: new FileVersionStore(values['state-file'] ?? DEFAULT_VERSIONS_FILE),
         versionScope: versionScope({
           mode: config.CLOUDOPS_OBSERVABILITY_MODE,

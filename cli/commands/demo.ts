@@ -1,10 +1,7 @@
-import { createClients } from '../../lib/clients';
-import { staticCredentials } from '../../lib/credentials';
-import { managementAuth, observabilityTokenSecret } from '../../lib/schemas';
 import { startSandbox } from '../../sandbox';
 import type { RotationInvoker } from '../../sandbox/secrets-manager';
 import { formatHelp, parseCommand, type CommandSpec } from '../args';
-import { sandboxEnv } from '../connect';
+import { connectFromEnv, sandboxEnv } from '../connect';
 import { say, type DemoContext, type DemoStep } from '../demo/context';
 import { dashboardSteps } from '../demo/dashboards';
 import { foundationSteps } from '../demo/foundation';
@@ -55,24 +52,15 @@ export const demoCommand: Command = {
     });
     rotation.invoke = demoRotationInvoker(sandbox);
     const { info } = sandbox;
-    const clients = createClients({
-      apiUrl: info.apiUrl,
-      observabilityUrl: info.observabilityUrl,
-      mode: 'managed',
-      management: staticCredentials(
-        `key …${info.keyId.slice(-4)}`,
-        { organizationId: info.organizationId, keyId: info.keyId, keySecret: info.keySecret },
-        managementAuth,
-      ),
-      observability: staticCredentials(
-        'sandbox token',
-        { token: info.observabilityToken },
-        observabilityTokenSecret,
-      ),
-      managementRateLimit: DEMO_RATE_LIMITS.management,
-      observabilityRateLimit: DEMO_RATE_LIMITS.observability,
-    });
-    const ctx: DemoContext = { sandbox, clients, env: sandboxEnv(info), io, signal };
+    // The same env a user would export after `cloudops sandbox`, with the demo's limits.
+    const limit = (l: { limit: number; windowMs: number }) => `${l.limit}/${l.windowMs}ms`;
+    const env = {
+      ...sandboxEnv(info),
+      CLOUDOPS_MANAGEMENT_RATE_LIMIT: limit(DEMO_RATE_LIMITS.management),
+      CLOUDOPS_OBSERVABILITY_RATE_LIMIT: limit(DEMO_RATE_LIMITS.observability),
+    };
+    const connection = connectFromEnv(env);
+    const ctx: DemoContext = { sandbox, clients: connection.clients, env, io, signal };
     try {
       io.out('cloudops demo: every step below runs over real HTTP against a local sandbox');
       say.line(io, `management API     ${info.apiUrl}`);
@@ -93,7 +81,7 @@ export const demoCommand: Command = {
       );
       return 0;
     } finally {
-      clients.close();
+      connection.close();
       await sandbox.close();
     }
   },

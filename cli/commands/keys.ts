@@ -11,10 +11,9 @@ import {
   rotationDeps,
   type RotationDeps,
 } from '../../lib/keys';
-import { createLogger } from '../../lib/log';
 import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
-import { secretsManagerClientFromEnv } from '../connect';
+import { cliLogger, secretsManagerClientFromEnv } from '../connect';
 import type { Command } from '../io';
 
 const spec = {
@@ -69,10 +68,7 @@ export const keysCommand: Command = {
     const secretId = values['secret-id'] ?? connection.CLOUDOPS_KEY_SECRET_ID;
     if (!secretId) throw new UsageError('give --secret-id or set CLOUDOPS_KEY_SECRET_ID');
     const config = readRotationConfig(io.env);
-    const logger = createLogger({
-      level: connection.CLOUDOPS_LOG_LEVEL,
-      fields: { command: 'keys rotate' },
-    });
+    const logger = cliLogger(io.env, { command: 'keys rotate' });
     const secrets = secretsClient(io.env);
     const deps = rotationDeps(connection, { secrets, config, logger });
     const progress = (text: string) => {

@@ -1,11 +1,10 @@
-import { createLogger } from '../../lib/log';
 import { createNotifiers } from '../../lib/notify/build';
 import { readWatchdogSettings } from '../../lib/pipes/config';
 import { runWatchdogFromSettings, watchdogClientSettings } from '../../lib/pipes/run';
 import { LocalStateStore } from '../../lib/pipes/store';
 import type { WatchdogResult } from '../../lib/pipes/watchdog';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
-import { connectFromEnv, secretsManagerClientFromEnv } from '../connect';
+import { cliLogger, connectFromEnv, secretsManagerClientFromEnv } from '../connect';
 import type { CliIO, Command } from '../io';
 
 export const DEFAULT_STATE_FILE = '.cloudops/pipes-state.json';
@@ -54,12 +53,7 @@ export async function runPipesCheck(
     return 0;
   }
   const settings = readWatchdogSettings(io.env);
-  const logger = createLogger({
-    level:
-      settings.connection.CLOUDOPS_LOG_LEVEL === 'info'
-        ? 'warn'
-        : settings.connection.CLOUDOPS_LOG_LEVEL,
-  });
+  const logger = cliLogger(io.env, { command: 'pipes check' });
   const connection = connectFromEnv(io.env, watchdogClientSettings(settings));
   // Reads the Slack / webhook secrets when they are given by id.
   const secretsManager = secretsManagerClientFromEnv(io.env);

@@ -2,19 +2,15 @@
  * `cloudops sandbox` as a user runs it: a child process that prints its JSON contract on the
  * first line, serves until SIGTERM, and with --state keeps everything across a restart.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClients } from '../../lib/clients';
-import { staticCredentials } from '../../lib/credentials';
-import { registerSecret } from '../../lib/redact';
-import { managementAuth, observabilityTokenSecret } from '../../lib/schemas';
+import { connectFromEnv, sandboxEnv } from '../../cli/connect';
 import type { SandboxInfo } from '../../sandbox';
+import { startSandboxProcess } from '../support/sandbox-process';
 
-const BIN = path.resolve(import.meta.dirname, '../../cli/cloudops.js');
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 
@@ -23,21 +19,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function startCli(args: string[]): Promise<{ child: ChildProcess; info: SandboxInfo }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`sandbox exited early with ${code}`)));
-  });
-  const info = JSON.parse(first) as SandboxInfo;
-  registerSecret(info.keySecret);
-  registerSecret(info.observabilityToken);
-  return { child, info };
-}
+const startCli = (args: string[]) => startSandboxProcess(args, children);
 
 async function stop(child: ChildProcess): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -46,19 +28,8 @@ async function stop(child: ChildProcess): Promise<number | null> {
 }
 
 function clientsFor(info: SandboxInfo) {
-  return createClients({
-    apiUrl: info.apiUrl,
-    observabilityUrl: info.observabilityUrl,
-    mode: 'managed',
-    management: staticCredentials('cli-test key', info, managementAuth),
-    observability: staticCredentials(
-      'cli-test token',
-      { token: info.observabilityToken },
-      observabilityTokenSecret,
-    ),
-    managementRateLimit: false,
-    observabilityRateLimit: false,
-  });
+  const env = { ...sandboxEnv(info), CLOUDOPS_LOG_LEVEL: 'silent' };
+  return connectFromEnv(env, { managementRateLimit: false, observabilityRateLimit: false }).clients;
 }
 
 describe('cloudops sandbox', () => {
