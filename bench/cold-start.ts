@@ -16,12 +16,10 @@ import {
   RotateSecretCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { createClients } from '../lib/clients';
-import { staticCredentials } from '../lib/credentials/static';
+import { connectFromEnv, sandboxEnv } from '../cli/connect';
 import { dashboardSyncedEvents, directorySource, syncDashboards } from '../lib/dashboards';
 import { createVersionTable } from '../lib/alerts/versions-dynamo';
 import { startLocalDynamo, type LocalDynamo } from '../lib/pipes/local-dynamo';
-import { managementAuth, observabilityTokenSecret } from '../lib/schemas';
 import { startSandbox, type Sandbox } from '../sandbox/index';
 import type { RotationEvent } from '../sandbox/secrets-manager';
 import { startAwsStubs, type AwsStubs } from './aws-stubs';
@@ -258,27 +256,14 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
     // One SQS record: the `Dashboard Synced` event of the checkout dashboard (one alert).
     async event(w) {
       const { info } = w.sb;
-      const clients = createClients({
-        apiUrl: info.apiUrl,
-        observabilityUrl: info.observabilityUrl,
-        mode: 'managed',
-        management: staticCredentials(
-          'bench',
-          { organizationId: info.organizationId, keyId: info.keyId, keySecret: info.keySecret },
-          managementAuth,
-        ),
-        observability: staticCredentials(
-          'bench-token',
-          { token: info.observabilityToken },
-          observabilityTokenSecret,
-        ),
-        managementRateLimit: false,
-        observabilityRateLimit: false,
-      });
+      const connection = connectFromEnv(
+        { ...sandboxEnv(info), CLOUDOPS_LOG_LEVEL: 'silent' },
+        { managementRateLimit: false, observabilityRateLimit: false },
+      );
       try {
         const outcome = await syncDashboards({
           source: directorySource(EXAMPLES),
-          backend: clients.backend(info.serviceId),
+          backend: connection.clients.backend(info.serviceId),
           mode: 'apply',
           vars: { WEBHOOK_ID: info.webhookId },
         });
@@ -302,7 +287,7 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
           ],
         };
       } finally {
-        clients.close();
+        connection.close();
       }
     },
     baselineEvent: (w) => ({ secretId: w.sb.info.keySecretId, tableName: VERSION_TABLE }),

@@ -9,10 +9,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createClients } from '../lib/clients';
-import { staticCredentials } from '../lib/credentials/static';
+import { connectFromEnv, sandboxEnv } from '../cli/connect';
 import { directorySource, syncDashboards } from '../lib/dashboards';
-import { managementAuth, observabilityTokenSecret } from '../lib/schemas';
 import { startSandbox } from '../sandbox/index';
 
 export interface DashboardPass {
@@ -49,25 +47,13 @@ export async function benchDashboards(count = 200, changedShare = 0.05): Promise
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-dashboards-'));
   const file = (n: number) => path.join(dir, `svc-${String(n).padStart(3, '0')}.yaml`);
   const { info } = sb;
-  const clients = createClients({
-    apiUrl: info.apiUrl,
-    observabilityUrl: info.observabilityUrl,
-    mode: 'managed',
-    management: staticCredentials(
-      'bench',
-      { organizationId: info.organizationId, keyId: info.keyId, keySecret: info.keySecret },
-      managementAuth,
-    ),
-    observability: staticCredentials(
-      'bench-token',
-      { token: info.observabilityToken },
-      observabilityTokenSecret,
-    ),
-    // The sandbox is not limiting here: this counts requests, it does not time them.
-    managementRateLimit: false,
-    observabilityRateLimit: false,
-  });
-  const backend = clients.backend(info.serviceId);
+  // The env a user exports after `cloudops sandbox`. The sandbox is not limiting here: this
+  // counts requests, it does not time them.
+  const connection = connectFromEnv(
+    { ...sandboxEnv(info), CLOUDOPS_LOG_LEVEL: 'silent' },
+    { managementRateLimit: false, observabilityRateLimit: false },
+  );
+  const backend = connection.clients.backend(info.serviceId);
   const passes: DashboardPass[] = [];
   const pass = async (label: string, changed: number) => {
     sb.requestLog.clear();
@@ -112,7 +98,7 @@ export async function benchDashboards(count = 200, changedShare = 0.05): Promise
     await pass(`${Math.round(changedShare * 100)}% changed (${changed})`, changed);
     return passes;
   } finally {
-    clients.close();
+    connection.close();
     await sb.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -261,89 +261,69 @@ try {
 
   // ---- the table
   const out: string[] = [];
+  const section = (title: string, headers: string[], rows: (string | number)[][]) =>
+    out.push('', title, table(headers, rows));
   out.push(
     `cloudops bench  ${results.date as string}  nproc=${cpus().length}  node ${process.version}  rounds=${rounds}`,
   );
   if (sizes) {
-    out.push(
-      '',
+    section(
       `1. Bundle size (minified, stack's esbuild options), goal <= +${GOALS.extraKiB} KiB over the SDK-only baseline   [${cmd('bundles')}]`,
-    );
-    out.push(
-      table(
-        [
-          'function',
-          'KiB',
-          'baseline',
-          '+KiB',
-          'goal',
-          'biggest additions over the baseline (KiB)',
-        ],
-        sizes.map((s) => [
-          s.function,
-          s.bundleKiB,
-          s.baselineKiB,
-          s.extraKiB,
-          s.goalMet ? 'ok' : 'MISS',
-          s.topAdditions
-            .slice(0, 4)
-            .map((g) => `${g.group} ${g.kib}`)
-            .join(', '),
-        ]),
-      ),
+      ['function', 'KiB', 'baseline', '+KiB', 'goal', 'biggest additions over the baseline (KiB)'],
+      sizes.map((s) => [
+        s.function,
+        s.bundleKiB,
+        s.baselineKiB,
+        s.extraKiB,
+        s.goalMet ? 'ok' : 'MISS',
+        s.topAdditions
+          .slice(0, 4)
+          .map((g) => `${g.group} ${g.kib}`)
+          .join(', '),
+      ]),
     );
   }
   if (cold) {
-    out.push(
-      '',
+    section(
       `1. Cold start: import + first invocation, fresh node per sample, median of ${rounds} alternating rounds, goal <= ${GOALS.coldRatio}x   [${cmd('cold-start')}]`,
+      [
+        'function',
+        'fn ms',
+        'baseline ms',
+        'ratio',
+        'per-round',
+        'goal',
+        'import fn/base',
+        'invoke fn/base',
+        'API',
+        'SM',
+        'S3/EB/SNS',
+      ],
+      cold.map((c) => [
+        c.function,
+        c.fnMs,
+        c.baselineMs,
+        `${c.ratio}x`,
+        `${c.ratioRange[0]}-${c.ratioRange[1]}`,
+        c.goalMet ? 'ok' : 'MISS',
+        `${c.fnImportMs}/${c.baselineImportMs}`,
+        `${c.fnInvokeMs}/${c.baselineInvokeMs}`,
+        c.calls.api,
+        c.calls.secretsManager,
+        c.calls.otherAws,
+      ]),
     );
-    out.push(
-      table(
-        [
-          'function',
-          'fn ms',
-          'baseline ms',
-          'ratio',
-          'per-round',
-          'goal',
-          'import fn/base',
-          'invoke fn/base',
-          'API',
-          'SM',
-          'S3/EB/SNS',
-        ],
-        cold.map((c) => [
-          c.function,
-          c.fnMs,
-          c.baselineMs,
-          `${c.ratio}x`,
-          `${c.ratioRange[0]}-${c.ratioRange[1]}`,
-          c.goalMet ? 'ok' : 'MISS',
-          `${c.fnImportMs}/${c.baselineImportMs}`,
-          `${c.fnInvokeMs}/${c.baselineInvokeMs}`,
-          c.calls.api,
-          c.calls.secretsManager,
-          c.calls.otherAws,
-        ]),
-      ),
-    );
-    out.push(
-      '',
+    section(
       `5. Peak RSS per function run (same child processes), vs the stack's memorySize   [${cmd('cold-start')}]`,
-    );
-    out.push(
-      table(
-        ['function', 'peak RSS MB', 'baseline MB', 'Lambda MB', 'share', 'fits'],
-        cold.map((c) => [
-          c.function,
-          c.peakRssMB,
-          c.baselinePeakRssMB,
-          c.memorySizeMB,
-          c.rssShareOfMemory,
-          c.peakRssMB < c.memorySizeMB ? 'yes' : 'NO',
-        ]),
-      ),
+      ['function', 'peak RSS MB', 'baseline MB', 'Lambda MB', 'share', 'fits'],
+      cold.map((c) => [
+        c.function,
+        c.peakRssMB,
+        c.baselinePeakRssMB,
+        c.memorySizeMB,
+        c.rssShareOfMemory,
+        c.peakRssMB < c.memorySizeMB ? 'yes' : 'NO',
+      ]),
     );
     const rot = rotationCalls(cold)!;
     out.push(
@@ -353,68 +333,58 @@ try {
     );
   }
   if (dashboards) {
-    out.push(
-      '',
+    section(
       `2. Dashboard sync, 200 dashboards x 10 tiles, requests vs the minimum (1 list + changes)   [${cmd('dashboards')}]`,
-    );
-    out.push(
-      table(
-        ['pass', 'requests', 'writes', 'minimum', 'ratio', 'requests by kind'],
-        dashboards.map((d) => [
-          d.pass,
-          d.requests,
-          d.writes,
-          d.minimum,
-          `${d.ratioToMinimum}x`,
-          Object.entries(d.byKind)
-            .map(([k, n]) => `${k} ${n}`)
-            .join(', '),
-        ]),
-      ),
+      ['pass', 'requests', 'writes', 'minimum', 'ratio', 'requests by kind'],
+      dashboards.map((d) => [
+        d.pass,
+        d.requests,
+        d.writes,
+        d.minimum,
+        `${d.ratioToMinimum}x`,
+        Object.entries(d.byKind)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', '),
+      ]),
     );
   }
   if (watchdog) {
-    out.push(
-      '',
+    section(
       `3. Watchdog, ${watchdog.services} services x ${watchdog.pipesPerService} pipes at ${watchdog.limit}: floor = ${watchdog.bareFloorMs} ms + one unthrottled batch of 100 (median ${watchdog.batchMedianMs} ms of ${watchdog.batchMs.join('/')}) = ${watchdog.floorMs} ms, goal <= ${GOALS.watchdogRatio}x   [${cmd('watchdog')}]`,
-    );
-    out.push(
-      table(
-        [
-          'pass',
-          'requests',
-          'per service',
-          'failed',
-          'wall ms',
-          'ratio',
-          'vs bare 1 s',
-          'goal',
-          '1st answer',
-          '#101 start',
-          '#200 start',
-          'last answer',
-          'after it',
-        ],
-        watchdog.passes.map((p) => [
-          p.pass,
-          p.requests,
-          p.requestsPerService,
-          p.failedRequests,
-          p.wallMs,
-          `${p.ratioToFloor}x`,
-          `${p.ratioToBareFloor}x`,
-          p.ratioToFloor <= GOALS.watchdogRatio &&
-          p.requestsPerService === 1 &&
-          p.failedRequests === 0
-            ? 'ok'
-            : 'MISS',
-          p.firstAnswerMs,
-          p.secondBatchStartMs,
-          p.lastStartMs,
-          p.lastAnswerMs,
-          p.afterLastAnswerMs,
-        ]),
-      ),
+      [
+        'pass',
+        'requests',
+        'per service',
+        'failed',
+        'wall ms',
+        'ratio',
+        'vs bare 1 s',
+        'goal',
+        '1st answer',
+        '#101 start',
+        '#200 start',
+        'last answer',
+        'after it',
+      ],
+      watchdog.passes.map((p) => [
+        p.pass,
+        p.requests,
+        p.requestsPerService,
+        p.failedRequests,
+        p.wallMs,
+        `${p.ratioToFloor}x`,
+        `${p.ratioToBareFloor}x`,
+        p.ratioToFloor <= GOALS.watchdogRatio &&
+        p.requestsPerService === 1 &&
+        p.failedRequests === 0
+          ? 'ok'
+          : 'MISS',
+        p.firstAnswerMs,
+        p.secondBatchStartMs,
+        p.lastStartMs,
+        p.lastAnswerMs,
+        p.afterLastAnswerMs,
+      ]),
     );
   }
 

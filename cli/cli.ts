@@ -46,7 +46,7 @@ export function withEnvFiles(argv: string[], io: CliIO): { argv: string[]; io: C
   const rest: string[] = [];
   let env = io.env;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i];
     const inline = arg.startsWith('--env-file=') ? arg.slice('--env-file='.length) : undefined;
     if (arg !== '--env-file' && inline === undefined) {
       rest.push(arg);

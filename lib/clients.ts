@@ -69,18 +69,20 @@ export function createClients(settings: ClientSettings): Clients {
           logger: settings.logger,
         })
       : undefined;
+  // A plain function, not a method using `this`: callers may pass `clients.backend` around.
+  const requireManagement = (): ManagementClient => {
+    if (!management) {
+      throw new ConfigError(
+        'the management API is not configured: set CLOUDOPS_API_URL and a key ' +
+          '(CLOUDOPS_KEY_ID + CLOUDOPS_KEY_SECRET + CLOUDOPS_ORGANIZATION_ID, or CLOUDOPS_KEY_SECRET_ID)',
+      );
+    }
+    return management;
+  };
   return {
     management,
     observability,
-    requireManagement() {
-      if (!management) {
-        throw new ConfigError(
-          'the management API is not configured: set CLOUDOPS_API_URL and a key ' +
-            '(CLOUDOPS_KEY_ID + CLOUDOPS_KEY_SECRET + CLOUDOPS_ORGANIZATION_ID, or CLOUDOPS_KEY_SECRET_ID)',
-        );
-      }
-      return management;
-    },
+    requireManagement,
     backend(serviceId) {
       if (!observability) {
         throw new ConfigError(
@@ -95,7 +97,7 @@ export function createClients(settings: ClientSettings): Clients {
       }
       return createObservabilityBackend({
         mode: settings.mode,
-        management: settings.mode === 'managed' ? this.requireManagement() : undefined,
+        management: settings.mode === 'managed' ? requireManagement() : undefined,
         observability,
         serviceId,
       });

@@ -152,7 +152,6 @@ export class HttpCore {
     const idempotency = req.idempotency ?? (req.method === 'POST' ? 'unsafe' : 'idempotent');
     let attempt = 0;
     let refreshed = false;
-    let freshCredential = false;
     let firstStart: number | undefined;
     let lastError: Error | undefined;
 
@@ -168,12 +167,14 @@ export class HttpCore {
       }
       attempt += 1;
       let result: T;
+      let authorization: string | undefined;
       try {
+        authorization = await this.options.auth.header(false);
         result = await this.attempt(
           req,
           ref,
           attempt,
-          freshCredential,
+          authorization,
           Math.min(remaining, req.timeoutMs ?? this.timeoutMs),
         );
       } catch (error) {
@@ -182,11 +183,11 @@ export class HttpCore {
         else slot?.settle();
         if (!(error instanceof Error)) throw error;
         lastError = error;
-        freshCredential = false;
         if (isUnauthorized(error) && !refreshed) {
-          // The credential may have rotated under us: re-read it once and try again.
+          // The credential may have rotated under us: re-read it once and try again, unless
+          // it is unchanged (the same credential would only earn the same 401).
           refreshed = true;
-          freshCredential = true;
+          if ((await this.options.auth.header(true)) === authorization) throw error;
           this.logger.info('api credential refresh after 401', {
             ...ref,
             attempt,
@@ -237,12 +238,12 @@ export class HttpCore {
     req: ApiRequest<T>,
     ref: RequestRef,
     attempt: number,
-    freshCredential: boolean,
+    authorization: string,
     timeoutMs: number,
   ): Promise<T> {
     const headers: Record<string, string> = {
       accept: 'application/json',
-      authorization: await this.options.auth.header(freshCredential),
+      authorization,
       'user-agent': this.options.userAgent ?? 'cloudops',
     };
     let body: string | undefined;

@@ -4,7 +4,7 @@
  * differs from what the plan saw, someone edited it since, and that one dashboard is aborted
  * rather than overwritten. Other dashboards still apply; a failure is per dashboard.
  */
-import { ApiError } from '../api/errors';
+import { isNotFound } from '../api/errors';
 import type { CallOptions } from '../api/http';
 import type { ObservabilityBackend } from '../api/observability-backend';
 import { CloudOpsError } from '../errors';
@@ -139,7 +139,8 @@ async function reread(
   try {
     current = await backend.getDashboard(change.id!, call);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return undefined;
+    // Only a JSON 404 means "gone": an HTML 404 is a wrong URL, and must not count as deleted.
+    if (isNotFound(error)) return undefined;
     throw error;
   }
   if (fingerprint(current) !== fingerprint(change.seen!)) {

@@ -3,7 +3,7 @@
  * so of two overlapping runs only one can claim a transition (and so send its notification).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { ValidationError } from '../errors';
@@ -117,20 +117,26 @@ export class LocalStateStore implements StateStore {
     if (!this.file) return Promise.resolve();
     if (this.queued) return this.queued;
     if (!this.writing) return (this.writing = this.writeNow());
-    this.queued = this.writing.then(() => {
+    // The queued write runs whether the running one failed or not: its failure is reported to
+    // its own callers, and a rejected `queued` left in place would fail every later save.
+    const next = () => {
       this.queued = undefined;
       return (this.writing = this.writeNow());
-    });
+    };
+    this.queued = this.writing.then(next, next);
     return this.queued;
   }
 
   private async writeNow(): Promise<void> {
     const file = this.file!;
+    const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
     try {
       await mkdir(path.dirname(path.resolve(file)), { recursive: true });
-      const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
       await writeFile(temp, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
       await rename(temp, file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
     } finally {
       this.writing = undefined;
     }

@@ -4,35 +4,26 @@
  * redelivered later, behind the others, as SQS does. The end state must equal the fault-free
  * one: one alert per declaration, the same fields, the hand-made alert untouched.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAlertProvisioner, ownerId, parseMarker, provisionBatch } from '../../lib/alerts';
 import type { QueueRecord } from '../../lib/alerts/batch';
 import type { AlertEvent } from '../../lib/events';
 import type { Dashboard } from '../../lib/schemas';
 import type { Sandbox } from '../../sandbox/index';
-import {
-  declared,
-  iso,
-  makeDashboard,
-  requestEvent,
-  storedAlerts,
-  syncedEvent,
-  tileAlert,
-} from '../integration/alerts-helpers';
+import { declared, iso, requestEvent, syncedEvent, tileAlert } from '../integration/alert-events';
+import { makeDashboard, storedAlerts } from '../integration/alerts-helpers';
+import { closeAfterEach } from '../support/close-after-each';
 import {
   backendFor,
   describeTrace,
   faultSandbox,
-  faultSeed,
   faultTrace,
   RATES,
+  seededRuns,
   spec,
 } from './helpers';
 
-const open: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
+const open = closeAfterEach<Sandbox>();
 
 /** Two dashboards' snapshots (with newer and delayed older copies) and two requested alerts. */
 function events(a: Dashboard, b: Dashboard, wh: string): AlertEvent[] {
@@ -122,9 +113,7 @@ async function scenario(rate: number | undefined, seed: number): Promise<Outcome
 }
 
 describe('alert provisioning under seeded faults', () => {
-  const seed = faultSeed();
-  let clean: Outcome | undefined;
-  const baseline = async () => (clean ??= await scenario(undefined, seed));
+  const { seed, baseline } = seededRuns(scenario);
 
   it('fault-free: every event succeeds first time, one alert per declaration', async () => {
     const c = await baseline();

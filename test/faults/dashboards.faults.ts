@@ -4,24 +4,22 @@
  * dashboard, one dropped with prune). The end state must equal the fault-free one: the same
  * dashboards, and every tile that stayed keeps the id it got at creation.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { syncDashboards, type DashboardSource } from '../../lib/dashboards';
 import type { Sandbox } from '../../sandbox/index';
+import { closeAfterEach } from '../support/close-after-each';
 import {
   backendFor,
   describeTrace,
   faultSandbox,
-  faultSeed,
   faultTrace,
   RATES,
+  seededRuns,
   settle,
   spec,
 } from './helpers';
 
-const open: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
+const open = closeAfterEach<Sandbox>();
 
 type Files = Record<string, string>;
 
@@ -120,9 +118,7 @@ async function scenario(rate: number | undefined, seed: number): Promise<Outcome
 }
 
 describe('dashboards sync under seeded faults', () => {
-  const seed = faultSeed();
-  let clean: Outcome | undefined;
-  const baseline = async () => (clean ??= await scenario(undefined, seed));
+  const { seed, baseline } = seededRuns(scenario);
 
   it('fault-free: one apply and one empty plan per phase', async () => {
     const c = await baseline();

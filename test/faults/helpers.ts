@@ -5,15 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { inject } from 'vitest';
-import {
-  createManagementClient,
-  createObservabilityBackend,
-  createObservabilityClient,
-  type ManagementClient,
-  type ObservabilityBackend,
-} from '../../lib/api';
-import { staticCredentials } from '../../lib/credentials';
-import { managementAuth, observabilityTokenSecret } from '../../lib/schemas';
+import type { ManagementClient, ObservabilityBackend } from '../../lib/api';
 import {
   FAULT_KINDS,
   startSandbox,
@@ -21,6 +13,7 @@ import {
   type Sandbox,
   type SandboxOptions,
 } from '../../sandbox/index';
+import { sandboxClients, sandboxManagementClient } from '../support/sandbox-clients';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -70,54 +63,19 @@ export function spec(seed: number, rate: number, routes?: string): FaultSpec {
   };
 }
 
+const CLIENTS = { label: 'fault-suite', retry: RETRY, timeoutMs: TIMEOUT_MS } as const;
+
 export function managementClient(
   sb: Sandbox,
   retry: { maxAttempts?: number } = {},
 ): ManagementClient {
-  return createManagementClient({
-    baseUrl: sb.info.apiUrl,
-    credentials: staticCredentials(
-      'fault-suite key',
-      {
-        organizationId: sb.info.organizationId,
-        keyId: sb.info.keyId,
-        keySecret: sb.info.keySecret,
-      },
-      managementAuth,
-    ),
-    rateLimit: false,
-    retry: { ...RETRY, ...retry },
-    timeoutMs: TIMEOUT_MS,
-  });
+  return sandboxManagementClient(sb.info, { ...CLIENTS, retry: { ...RETRY, ...retry } });
 }
 
 /** Managed mode as deployed: management API for list/create/get/delete, /api/v2 for PUT. */
 export function backendFor(sb: Sandbox): ObservabilityBackend & { close(): void } {
-  const management = managementClient(sb);
-  const observability = createObservabilityClient({
-    baseUrl: sb.info.observabilityUrl,
-    credentials: staticCredentials(
-      'fault-suite token',
-      { token: sb.info.observabilityToken },
-      observabilityTokenSecret,
-    ),
-    rateLimit: false,
-    retry: RETRY,
-    timeoutMs: TIMEOUT_MS,
-  });
-  const backend = createObservabilityBackend({
-    mode: 'managed',
-    management,
-    observability,
-    serviceId: sb.info.serviceId,
-  });
-  return {
-    ...backend,
-    close() {
-      management.close();
-      observability.close();
-    },
-  };
+  const clients = sandboxClients(sb.info, CLIENTS);
+  return { ...clients.backend, close: () => clients.close() };
 }
 
 /** What the faults did in a run: counts per kind and a fingerprint of the exact sequence. */
@@ -152,3 +110,16 @@ export function describeTrace(label: string, t: FaultTrace): string {
 
 /** Lets writes delayed by a latency fault land, as the gap between two scheduled runs would. */
 export const settle = () => new Promise((r) => setTimeout(r, LATENCY_MS + 50));
+
+/**
+ * The file's seed, and its fault-free run: made once, on first use, and shared by every
+ * rate's comparison.
+ */
+export function seededRuns<T>(scenario: (rate: number | undefined, seed: number) => Promise<T>): {
+  seed: number;
+  baseline: () => Promise<T>;
+} {
+  const seed = faultSeed();
+  let clean: T | undefined;
+  return { seed, baseline: async () => (clean ??= await scenario(undefined, seed)) };
+}

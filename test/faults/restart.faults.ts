@@ -6,26 +6,17 @@
  * kill landing right after the n-th acknowledgement, where a reply sent before the state
  * file is synced would be lost.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  createManagementClient,
-  createObservabilityBackend,
-  createObservabilityClient,
-  type ManagementClient,
-  type ObservabilityBackend,
-} from '../../lib/api';
-import { staticCredentials } from '../../lib/credentials';
 import { syncDashboards, type DashboardSource } from '../../lib/dashboards';
 import { registerSecret } from '../../lib/redact';
-import { managementAuth, observabilityTokenSecret } from '../../lib/schemas';
 import type { SandboxInfo } from '../../sandbox';
+import { sandboxClients } from '../support/sandbox-clients';
+import { startSandboxProcess } from '../support/sandbox-process';
 
-const BIN = path.resolve(import.meta.dirname, '../../cli/cloudops.js');
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudops-restart-'));
 const stateFile = path.join(dir, 'state.json');
 const children: ChildProcess[] = [];
@@ -34,14 +25,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function startCli(): Promise<{ child: ChildProcess; info: SandboxInfo }> {
-  const child = spawn(
-    process.execPath,
+const startCli = () =>
+  startSandboxProcess(
     [
-      BIN,
-      'sandbox',
-      '--port',
-      '0',
       '--state',
       stateFile,
       '--management-rate-limit',
@@ -49,56 +35,12 @@ async function startCli(): Promise<{ child: ChildProcess; info: SandboxInfo }> {
       '--observability-rate-limit',
       '100000/1s',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    children,
   );
-  children.push(child);
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`sandbox exited early with ${code}`)));
-  });
-  const info = JSON.parse(first) as SandboxInfo;
-  registerSecret(info.keySecret);
-  registerSecret(info.observabilityToken);
-  return { child, info };
-}
 
-function connect(info: SandboxInfo): {
-  management: ManagementClient;
-  backend: ObservabilityBackend;
-  close(): void;
-} {
-  // One attempt: a dead server must fail the call, not be waited out.
-  const common = { rateLimit: false as const, retry: { maxAttempts: 1 }, timeoutMs: 2_000 };
-  const management = createManagementClient({
-    baseUrl: info.apiUrl,
-    credentials: staticCredentials('restart key', info, managementAuth),
-    ...common,
-  });
-  const observability = createObservabilityClient({
-    baseUrl: info.observabilityUrl,
-    credentials: staticCredentials(
-      'restart token',
-      { token: info.observabilityToken },
-      observabilityTokenSecret,
-    ),
-    ...common,
-  });
-  const backend = createObservabilityBackend({
-    mode: 'managed',
-    management,
-    observability,
-    serviceId: info.serviceId,
-  });
-  return {
-    management,
-    backend,
-    close() {
-      management.close();
-      observability.close();
-    },
-  };
-}
+// One attempt: a dead server must fail the call, not be waited out.
+const connect = (info: SandboxInfo) =>
+  sandboxClients(info, { label: 'restart', retry: { maxAttempts: 1 }, timeoutMs: 2_000 });
 
 const DASHBOARDS = 25;
 const files: Record<string, string> = Object.fromEntries(

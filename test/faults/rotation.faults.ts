@@ -6,44 +6,40 @@
  * AWSCURRENT key, no key without expiry, the same number of keys in the same states.
  */
 import type { Context } from 'aws-lambda';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DescribeSecretCommand,
   GetSecretValueCommand,
   RotateSecretCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { createManagementClient, isUnauthorized } from '../../lib/api';
-import { staticCredentials } from '../../lib/credentials';
+import { createManagementClient } from '../../lib/api';
 import type { RotationDeps } from '../../lib/keys';
-import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
+import { managementKeySecret } from '../../lib/schemas';
 import { createRotationHandler } from '../../functions/rotate-key/handler';
 import type { RotationEvent } from '../../sandbox/secrets-manager';
 import type { Sandbox } from '../../sandbox/index';
-import { DAY, sdkClient, TEST_CONFIG } from '../integration/rotation-harness';
+import { DAY, STEPS, TEST_CONFIG } from '../integration/rotation-harness';
+import { authenticates } from '../support/sandbox-clients';
+// Deterministic tokens (a seed fixes the whole run), UUID-shaped as Secrets Manager's are.
+import { sdkClient, token } from '../support/secrets-manager';
+import { closeAfterEach } from '../support/close-after-each';
 import {
   describeTrace,
   faultSandbox,
-  faultSeed,
   faultTrace,
   RATES,
+  seededRuns,
   RETRY,
   spec,
   TIMEOUT_MS,
 } from './helpers';
 
-const STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const;
 /** The management API and the handler's Secrets Manager calls; not RotateSecret (the trigger). */
 const ROUTES =
   '(GET|POST|PATCH|PUT|DELETE) /v1/.*|POST /secretsmanager\\.(GetSecretValue|DescribeSecret|PutSecretValue|UpdateSecretVersionStage)';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
-
-/** Deterministic tokens (a seed fixes the whole run); UUID-shaped as Secrets Manager's are. */
-const token = (round: number) => `00000000-0000-4000-8000-${String(round).padStart(12, '0')}`;
+const open = closeAfterEach();
 
 interface Outcome {
   keys: string[];
@@ -139,7 +135,7 @@ async function scenario(rate: number | undefined, seed: number): Promise<Outcome
         .SecretString ?? 'null',
     ),
   );
-  expect(await authenticates(sb, value)).toBe(true);
+  expect(await authenticates(sb.info.apiUrl, value)).toBe(true);
 
   const keys = sb.store.state.keys;
   expect(keys.filter((k) => k.expireAt === null)).toEqual([]);
@@ -161,27 +157,8 @@ async function scenario(rate: number | undefined, seed: number): Promise<Outcome
   };
 }
 
-async function authenticates(sb: Sandbox, secret: ManagementKeySecret): Promise<boolean> {
-  const client = createManagementClient({
-    baseUrl: sb.info.apiUrl,
-    credentials: staticCredentials('probe', secret, managementKeySecret),
-    rateLimit: false,
-  });
-  try {
-    await client.listKeys();
-    return true;
-  } catch (error) {
-    if (isUnauthorized(error)) return false;
-    throw error;
-  } finally {
-    client.close();
-  }
-}
-
 describe('key rotation under seeded faults', () => {
-  const seed = faultSeed();
-  let clean: Outcome | undefined;
-  const baseline = async () => (clean ??= await scenario(undefined, seed));
+  const { seed, baseline } = seededRuns(scenario);
 
   it('fault-free: three rotations, each first time', async () => {
     const c = await baseline();

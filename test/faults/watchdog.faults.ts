@@ -4,27 +4,25 @@
  * the script moves on (the schedule's next run). The notifications sent must equal the
  * fault-free ones, in content and number (no duplicates, none lost).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LocalStateStore } from '../../lib/pipes/store';
 import { parseWatchdogConfig, runWatchdog } from '../../lib/pipes/watchdog';
 import type { PipeNotification } from '../../lib/pipes/types';
 import type { Sandbox } from '../../sandbox/index';
 import { recordingNotifier } from '../integration/watchdog-helpers';
+import { closeAfterEach } from '../support/close-after-each';
 import {
   describeTrace,
   faultSandbox,
-  faultSeed,
   faultTrace,
   managementClient,
   RATES,
+  seededRuns,
   spec,
 } from './helpers';
 
 const MIN = 60_000;
-const open: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
+const open = closeAfterEach<Sandbox>();
 
 /** [minute, state per pipe index ('gone' removes it)]: transitions, a stuck pipe, a flap, a loss. */
 const SCRIPT: [number, string[]][] = [
@@ -121,9 +119,7 @@ async function scenario(rate: number | undefined, seed: number): Promise<Outcome
 }
 
 describe('pipe watchdog under seeded faults', () => {
-  const seed = faultSeed();
-  let clean: Outcome | undefined;
-  const baseline = async () => (clean ??= await scenario(undefined, seed));
+  const { seed, baseline } = seededRuns(scenario);
 
   it('fault-free: the scripted timeline gives its notifications', async () => {
     const c = await baseline();

@@ -8,15 +8,8 @@ import { sandboxEnv } from '../../cli/connect';
 import type { CliIO } from '../../cli/io';
 import type { Dashboard } from '../../lib/schemas';
 import type { Sandbox } from '../../sandbox/index';
-import {
-  backendFor,
-  declared,
-  iso,
-  makeDashboard,
-  sandbox,
-  storedAlerts,
-  syncedEvent,
-} from './alerts-helpers';
+import { declared, iso, syncedEvent } from './alert-events';
+import { backendFor, makeDashboard, sandbox, storedAlerts } from './alerts-helpers';
 
 let sb: Sandbox;
 let dash: Dashboard;

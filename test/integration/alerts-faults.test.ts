@@ -3,7 +3,7 @@
  * applied) the end state equals the fault-free end state, with no duplicate alerts. Each
  * event is redelivered until it succeeds, as SQS does with a failed record.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ObservabilityBackend } from '../../lib/api';
 import {
   createAlertProvisioner,
@@ -13,22 +13,11 @@ import {
 } from '../../lib/alerts';
 import type { AlertEvent } from '../../lib/events';
 import type { Sandbox } from '../../sandbox/index';
-import {
-  backendFor,
-  declared,
-  iso,
-  makeDashboard,
-  requestEvent,
-  sandbox,
-  storedAlerts,
-  syncedEvent,
-  tileAlert,
-} from './alerts-helpers';
+import { closeAfterEach } from '../support/close-after-each';
+import { declared, iso, requestEvent, syncedEvent, tileAlert } from './alert-events';
+import { backendFor, makeDashboard, sandbox, storedAlerts } from './alerts-helpers';
 
-const open: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
+const open = closeAfterEach<Sandbox>();
 
 interface Run {
   state: string[];

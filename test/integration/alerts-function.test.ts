@@ -8,25 +8,21 @@ import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEnv, secretsManagerClientFromEnv } from '../../cli/connect';
 import { createHandler } from '../../functions/provision-alerts/handler';
-import { createVersionTable, DynamoVersionStore } from '../../lib/alerts';
+import { DynamoVersionStore } from '../../lib/alerts';
 import type { AlertEvent } from '../../lib/events';
 import { clearCredentialsCache } from '../../lib/credentials';
 import { createLogger } from '../../lib/log';
-import { startLocalDynamo, type LocalDynamo } from '../../lib/pipes/local-dynamo';
+import type { LocalDynamo } from '../../lib/pipes/local-dynamo';
 import type { Sandbox } from '../../sandbox/index';
+import { declared, iso, requestEvent, syncedEvent, tileAlert } from './alert-events';
 import {
   backendFor,
-  declared,
-  iso,
   makeDashboard,
-  requestEvent,
-  sandbox,
+  sandboxWithVersions,
   storedAlerts,
-  syncedEvent,
-  tileAlert,
+  VERSION_TABLE,
 } from './alerts-helpers';
 
-const TABLE = 'cloudops-alert-versions';
 let sb: Sandbox;
 let dynamo: LocalDynamo;
 let secrets: SecretsManagerClient;
@@ -34,8 +30,7 @@ const read: string[] = [];
 const context = {} as Context;
 
 beforeAll(async () => {
-  [sb, dynamo] = await Promise.all([sandbox(), startLocalDynamo()]);
-  await createVersionTable(dynamo.client, TABLE);
+  ({ sb, dynamo } = await sandboxWithVersions());
   const real = secretsManagerClientFromEnv(sandboxEnv(sb.info));
   // Records which secrets the function reads (the sandbox's log has no secret ids).
   secrets = new Proxy(real, {
@@ -66,7 +61,7 @@ function deployedEnv(extra: Record<string, string | undefined> = {}) {
     CLOUDOPS_SERVICE_ID: sb.info.serviceId,
     CLOUDOPS_KEY_SECRET_ID: sb.info.keySecretId,
     CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: sb.info.observabilityTokenSecretId,
-    CLOUDOPS_ALERTS_VERSION_TABLE: TABLE,
+    CLOUDOPS_ALERTS_VERSION_TABLE: VERSION_TABLE,
     CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',
     CLOUDOPS_LOG_LEVEL: 'silent',
     ...extra,
@@ -108,9 +103,10 @@ describe('provision-alerts function (managed mode, secrets from Secrets Manager)
         .filter((a) => a.dashboard === dash.id)
         .map((a) => a.name),
     ).toEqual(['A']);
-    const stored = await new DynamoVersionStore({ client: dynamo.client, tableName: TABLE }).get(
-      `service/${sb.info.serviceId}#d/dashboards%2Ffn-order.yaml`,
-    );
+    const stored = await new DynamoVersionStore({
+      client: dynamo.client,
+      tableName: VERSION_TABLE,
+    }).get(`service/${sb.info.serviceId}#d/dashboards%2Ffn-order.yaml`);
     expect(stored).toBe(iso(3000));
     expect(new Set(read)).toEqual(
       new Set([sb.info.keySecretId, sb.info.observabilityTokenSecretId]),

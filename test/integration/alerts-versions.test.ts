@@ -7,38 +7,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ObservabilityBackend } from '../../lib/api';
 import {
   createAlertProvisioner,
-  createVersionTable,
   DynamoVersionStore,
   KeyedMutex,
   parseMarker,
   type AlertProvisioner,
 } from '../../lib/alerts';
 import type { AlertEvent } from '../../lib/events';
-import { startLocalDynamo, type LocalDynamo } from '../../lib/pipes/local-dynamo';
+import type { LocalDynamo } from '../../lib/pipes/local-dynamo';
 import type { Dashboard } from '../../lib/schemas';
 import type { Sandbox } from '../../sandbox/index';
+import { declared, iso, requestEvent, syncedEvent, tileAlert } from './alert-events';
 import {
   alertWrites,
   backendFor,
-  declared,
-  iso,
   makeDashboard,
-  requestEvent,
-  sandbox,
+  sandboxWithVersions,
   storedAlerts,
-  syncedEvent,
-  tileAlert,
+  VERSION_TABLE,
 } from './alerts-helpers';
 
-const TABLE = 'cloudops-alert-versions';
 let sb: Sandbox;
 let dynamo: LocalDynamo;
 let backend: ObservabilityBackend;
 let wh: string;
 
 beforeAll(async () => {
-  [sb, dynamo] = await Promise.all([sandbox(), startLocalDynamo()]);
-  await createVersionTable(dynamo.client, TABLE);
+  ({ sb, dynamo } = await sandboxWithVersions());
   backend = backendFor(sb);
   wh = sb.info.webhookId;
 });
@@ -51,7 +45,7 @@ function instance(b: ObservabilityBackend = backend): AlertProvisioner {
   return createAlertProvisioner({
     backend: b,
     mutex: new KeyedMutex(),
-    versions: new DynamoVersionStore({ client: dynamo.client, tableName: TABLE }),
+    versions: new DynamoVersionStore({ client: dynamo.client, tableName: VERSION_TABLE }),
     versionScope: `service/${sb.info.serviceId}`,
   });
 }
@@ -133,7 +127,7 @@ describe('nothing lost on a crash', () => {
     sb.faults.queue({ route: 'POST .*/alerts', kind: '500', count: 1000 });
     const failing = createAlertProvisioner({
       backend,
-      versions: new DynamoVersionStore({ client: dynamo.client, tableName: TABLE }),
+      versions: new DynamoVersionStore({ client: dynamo.client, tableName: VERSION_TABLE }),
       versionScope: `service/${sb.info.serviceId}`,
       maxCreateRounds: 1,
     });
@@ -196,7 +190,7 @@ describe('overtaken while applying', () => {
 describe('versions from the future', () => {
   it('an event dated beyond the allowed clock skew fails, naming the field, and records nothing', async () => {
     const dash = await makeDashboard(backend, 'future');
-    const versions = new DynamoVersionStore({ client: dynamo.client, tableName: TABLE });
+    const versions = new DynamoVersionStore({ client: dynamo.client, tableName: VERSION_TABLE });
     const p = createAlertProvisioner({
       backend,
       versions,

@@ -15,18 +15,8 @@ import { createLogger } from '../../lib/log';
 import type { Dashboard } from '../../lib/schemas';
 import type { Sandbox } from '../../sandbox/index';
 import { createHandler } from '../../functions/provision-alerts/handler';
-import {
-  alertWrites,
-  backendFor,
-  declared,
-  iso,
-  makeDashboard,
-  requestEvent,
-  sandbox,
-  storedAlerts,
-  syncedEvent,
-  tileAlert,
-} from './alerts-helpers';
+import { declared, iso, requestEvent, syncedEvent, tileAlert } from './alert-events';
+import { alertWrites, backendFor, makeDashboard, sandbox, storedAlerts } from './alerts-helpers';
 
 let sb: Sandbox;
 let backend: ObservabilityBackend;

@@ -14,6 +14,7 @@ import { sandboxEnv, secretsManagerClientFromEnv } from '../../cli/connect';
 import { createHandler } from '../../functions/sync-dashboards/handler';
 import { clearCredentialsCache } from '../../lib/credentials';
 import type { DashboardSyncedDetail } from '../../lib/dashboards/events';
+import { registeredSecrets } from '../../lib/redact';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 
 const BUCKET = 'cloudops-config';
@@ -152,6 +153,10 @@ describe('sync-dashboards function', () => {
       'data/ingest',
       'platform/overview',
     ]);
+    // Emitted events are scanned like logs: no secret the run handled may travel in them.
+    const emitted = JSON.stringify(events);
+    for (const secret of registeredSecrets()) expect(emitted).not.toContain(secret);
+    expect(registeredSecrets()).toContain(sb.info.keySecret);
   });
 
   it('on the schedule: report mode only reports drift; repair mode fixes it with one write', async () => {

@@ -7,12 +7,11 @@ import {
   DescribeSecretCommand,
   GetSecretValueCommand,
   RotateSecretCommand,
-  SecretsManagerClient,
+  type SecretsManagerClient,
   UpdateSecretVersionStageCommand,
 } from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
-import { createManagementClient, isUnauthorized } from '../../lib/api';
-import { staticCredentials } from '../../lib/credentials';
+import { createManagementClient } from '../../lib/api';
 import {
   DEFAULT_ROTATION_CONFIG,
   type RotationApi,
@@ -24,6 +23,8 @@ import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import type { RotationEvent } from '../../sandbox/secrets-manager';
 import { createRotationHandler } from '../../functions/rotate-key/handler';
+import { authenticates } from '../support/sandbox-clients';
+import { sdkClient } from '../support/secrets-manager';
 
 export const DAY = 86_400_000;
 export const TEST_CONFIG: RotationConfig = {
@@ -75,15 +76,6 @@ export class CallCounter {
   }
 }
 
-export function sdkClient(endpoint: string): SecretsManagerClient {
-  return new SecretsManagerClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-    maxAttempts: 1,
-  });
-}
-
 export interface RotationSandbox {
   sb: Sandbox;
   /** An SDK client for the test itself (never crashed, never counted). */
@@ -107,7 +99,7 @@ export interface RotationSandbox {
   close(): Promise<void>;
 }
 
-const STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const;
+export const STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const;
 
 export async function startRotationSandbox(
   config: RotationConfig = TEST_CONFIG,
@@ -217,22 +209,7 @@ export async function startRotationSandbox(
     },
     read,
     stages,
-    async authenticates(secret) {
-      const client = createManagementClient({
-        baseUrl: sb.info.apiUrl,
-        credentials: staticCredentials('probe', secret, managementKeySecret),
-        rateLimit: false,
-      });
-      try {
-        await client.listKeys();
-        return true;
-      } catch (error) {
-        if (isUnauthorized(error)) return false;
-        throw error;
-      } finally {
-        client.close();
-      }
-    },
+    authenticates: (secret) => authenticates(sb.info.apiUrl, secret),
     async close() {
       sm.destroy();
       rotatorSm.destroy();

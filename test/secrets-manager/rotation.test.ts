@@ -14,7 +14,7 @@ import {
   type RotationEvent,
   type SecretsManagerServer,
 } from '../../sandbox/secrets-manager';
-import { sdkClient, token } from './helpers';
+import { sdkClient, token } from '../support/secrets-manager';
 
 const LAMBDA = 'arn:aws:lambda:us-east-1:000000000000:function:rotate';
 let server: SecretsManagerServer;

@@ -18,7 +18,7 @@ import {
   startSecretsManagerServer,
   type SecretsManagerServer,
 } from '../../sandbox/secrets-manager';
-import { sdkClient, token } from './helpers';
+import { sdkClient, token } from '../support/secrets-manager';
 
 let server: SecretsManagerServer;
 let client: SecretsManagerClient;

@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach } from 'vitest';
 
 export interface Canned {
   status?: number;
@@ -83,6 +84,24 @@ export async function startCannedServer(): Promise<CannedServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A fresh server for every test (handed to `onStart`); clients pushed onto the returned list
+ * are closed after the test, before the server.
+ */
+export function cannedServerPerTest(onStart: (server: CannedServer) => void): { close(): void }[] {
+  let server: CannedServer | undefined;
+  const clients: { close(): void }[] = [];
+  beforeEach(async () => {
+    server = await startCannedServer();
+    onStart(server);
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.close();
+    await server?.close();
+  });
+  return clients;
 }
 
 /** Management success envelope. */

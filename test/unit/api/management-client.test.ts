@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ApiError,
   createManagementClient,
@@ -12,7 +12,13 @@ import {
 import { ValidationError } from '../../../lib/errors';
 import type { CreateKeyRequest } from '../../../lib/schemas';
 import { createLogger } from '../../../lib/log';
-import { startCannedServer, ok, fail, type CannedServer } from './canned-server';
+import {
+  cannedServerPerTest,
+  startCannedServer,
+  ok,
+  fail,
+  type CannedServer,
+} from './canned-server';
 import {
   fakeClock,
   managementCredentials,
@@ -22,18 +28,10 @@ import {
   SERVICE,
   KEY_RECORD,
 } from './fixtures';
+import { caught } from '../../support/caught';
 
 let server: CannedServer;
-let clients: { close(): void }[] = [];
-
-beforeEach(async () => {
-  server = await startCannedServer();
-});
-afterEach(async () => {
-  for (const c of clients) c.close();
-  clients = [];
-  await server.close();
-});
+const clients = cannedServerPerTest((s) => (server = s));
 
 const pipePath = `/v1/organizations/${ORG}/services/${SERVICE}/pipes/${PIPE}`;
 
@@ -51,15 +49,6 @@ function client(overrides: Partial<ManagementClientOptions> = {}) {
   });
   clients.push(c);
   return { c, credentials, clock };
-}
-
-async function caught(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('envelopes and requests', () => {

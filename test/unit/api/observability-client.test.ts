@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ApiError,
   createManagementClient,
@@ -7,7 +7,7 @@ import {
   UnexpectedResponseError,
 } from '../../../lib/api';
 import { ConfigError } from '../../../lib/errors';
-import { startCannedServer, ok, type CannedServer } from './canned-server';
+import { cannedServerPerTest, ok, type CannedServer } from './canned-server';
 import {
   fakeClock,
   managementCredentials,
@@ -17,15 +17,7 @@ import {
 } from './fixtures';
 
 let server: CannedServer;
-let closers: { close(): void }[] = [];
-beforeEach(async () => {
-  server = await startCannedServer();
-});
-afterEach(async () => {
-  for (const c of closers) c.close();
-  closers = [];
-  await server.close();
-});
+const closers = cannedServerPerTest((s) => (server = s));
 
 const dash = {
   id: 'd1',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UnexpectedResponseError } from '../../../lib/api/errors';
 import { applyPlan } from '../../../lib/dashboards/apply';
 import { markerTags } from '../../../lib/dashboards/ownership';
 import { computePlan, planDashboards } from '../../../lib/dashboards/plan';
@@ -180,6 +181,42 @@ describe('apply', () => {
     const again = await applyPlan(await planDashboards([moved], fake), fake);
     expect(fake.calls).toEqual(['list']);
     expect(again.results[0].status).toBe('unchanged');
+  });
+
+  it('counts a JSON 404 as already deleted, but an HTML 404 (wrong URL) as a failure', async () => {
+    const fake = createFakeBackend();
+    const owned = desired(CPU);
+    await applyPlan(await planDashboards([owned], fake), fake);
+    const id = fake.dashboards[0].id;
+    const prune = async () => {
+      const plan = computePlan([], await fake.listDashboards(), { prune: true, adopt: false });
+      expect(plan.changes.map((c) => c.action)).toEqual(['delete']);
+      return plan;
+    };
+
+    const htmlPlan = await prune();
+    const realGet = fake.getDashboard.bind(fake);
+    fake.getDashboard = (dashboardId) =>
+      Promise.reject(
+        new UnexpectedResponseError({
+          method: 'GET',
+          path: `/api/v2/dashboards/${dashboardId}`,
+          status: 404,
+          body: '<html><body>Cannot GET /api/v2/dashboards</body></html>',
+          contentType: 'text/html',
+          reason: 'a body that is not JSON',
+        }),
+      );
+    const html = await applyPlan(htmlPlan, fake);
+    expect(html.ok).toBe(false);
+    expect(html.results[0]).toMatchObject({ status: 'failed', message: /answered 404/ });
+    expect(fake.dashboards.map((d) => d.id)).toEqual([id]);
+
+    const gonePlan = await prune();
+    fake.dashboards = [];
+    fake.getDashboard = realGet;
+    const gone = await applyPlan(gonePlan, fake);
+    expect(gone.results[0]).toMatchObject({ status: 'deleted' });
   });
 
   it('aborts only the dashboard edited since the plan, with a clear message', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +112,24 @@ describe('LocalStateStore file', () => {
     );
     const reloaded = await new LocalStateStore(file).loadService('org', 'svc');
     expect(reloaded.pipes.map((p) => p.pipeId).sort()).toEqual([...ids].sort());
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('recovers from a failed write: later saves are written, no temp file is left', async () => {
+    const file = path.join(dir, 'blocked.json');
+    const store = new LocalStateStore(file);
+    expect(await store.savePipe(record('f0', 0))).toBe(true);
+    // A directory where the file should be: every write fails until it is removed.
+    rmSync(file);
+    mkdirSync(path.join(file, 'inside'), { recursive: true });
+    const first = store.savePipe(record('f1', 0));
+    const queued = store.savePipe(record('f2', 0));
+    await expect(first).rejects.toThrow();
+    await expect(queued).rejects.toThrow();
+    rmSync(file, { recursive: true });
+    expect(await store.savePipe(record('f3', 0))).toBe(true);
+    const reloaded = await new LocalStateStore(file).loadService('org', 'svc');
+    expect(reloaded.pipes.map((p) => p.pipeId).sort()).toEqual(['f0', 'f1', 'f2', 'f3']);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 

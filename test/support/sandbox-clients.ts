@@ -1,0 +1,103 @@
+/**
+ * API clients for a sandbox with test-chosen retry and timeouts (connectFromEnv cannot set the
+ * retry policy, and the fault suite needs it fixed and jitter-free to be deterministic).
+ */
+import {
+  createManagementClient,
+  createObservabilityBackend,
+  createObservabilityClient,
+  isUnauthorized,
+  type ManagementClient,
+  type ObservabilityBackend,
+  type ObservabilityClient,
+  type RetryPolicy,
+} from '../../lib/api';
+import { staticCredentials } from '../../lib/credentials';
+import {
+  managementAuth,
+  managementKeySecret,
+  observabilityTokenSecret,
+  type ManagementKeySecret,
+} from '../../lib/schemas';
+import type { SandboxInfo } from '../../sandbox/index';
+
+export interface SandboxClientOptions {
+  /** Names the credentials in messages. */
+  label: string;
+  retry?: Partial<RetryPolicy>;
+  timeoutMs?: number;
+}
+
+export interface SandboxClients {
+  management: ManagementClient;
+  observability: ObservabilityClient;
+  /** Managed mode as deployed: management API for list/create/get/delete, /api/v2 for PUT. */
+  backend: ObservabilityBackend;
+  close(): void;
+}
+
+/** The sandbox's seeded key, no client-side rate limiting (the tests size the sandbox's). */
+export function sandboxManagementClient(
+  info: SandboxInfo,
+  { label, retry, timeoutMs }: SandboxClientOptions,
+): ManagementClient {
+  return createManagementClient({
+    baseUrl: info.apiUrl,
+    credentials: staticCredentials(
+      `${label} key`,
+      { organizationId: info.organizationId, keyId: info.keyId, keySecret: info.keySecret },
+      managementAuth,
+    ),
+    rateLimit: false,
+    retry,
+    timeoutMs,
+  });
+}
+
+export function sandboxClients(info: SandboxInfo, options: SandboxClientOptions): SandboxClients {
+  const management = sandboxManagementClient(info, options);
+  const observability = createObservabilityClient({
+    baseUrl: info.observabilityUrl,
+    credentials: staticCredentials(
+      `${options.label} token`,
+      { token: info.observabilityToken },
+      observabilityTokenSecret,
+    ),
+    rateLimit: false,
+    retry: options.retry,
+    timeoutMs: options.timeoutMs,
+  });
+  const backend = createObservabilityBackend({
+    mode: 'managed',
+    management,
+    observability,
+    serviceId: info.serviceId,
+  });
+  return {
+    management,
+    observability,
+    backend,
+    close() {
+      management.close();
+      observability.close();
+    },
+  };
+}
+
+/** Whether `secret` is a key the management API accepts (one listKeys call, 401 = no). */
+export async function authenticates(apiUrl: string, secret: ManagementKeySecret): Promise<boolean> {
+  const client = createManagementClient({
+    baseUrl: apiUrl,
+    credentials: staticCredentials('probe', secret, managementKeySecret),
+    rateLimit: false,
+  });
+  try {
+    await client.listKeys();
+    return true;
+  } catch (error) {
+    if (isUnauthorized(error)) return false;
+    throw error;
+  } finally {
+    client.close();
+  }
+}
