@@ -1,11 +1,13 @@
+import { writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { rateLimitSetting } from '../../lib/config';
 import { startSandbox } from '../../sandbox';
 import { formatHelp, intFlag, parseCommand, UsageError, type CommandSpec } from '../args';
+import { sandboxEnv } from '../connect';
 import type { Command } from '../io';
 
 const spec = {
-  usage: 'cloudops sandbox [--port N] [--state FILE] [--faults SPEC]',
+  usage: 'cloudops sandbox [--port N] [--state FILE] [--faults SPEC] [--write-env FILE]',
   summary:
     'Serve the local emulator of the management API, the observability API and Secrets Manager.\n' +
     'The first stdout line is one JSON object with the URLs, ids and credentials a client needs.',
@@ -16,6 +18,7 @@ const spec = {
     faults: { type: 'string' },
     'management-rate-limit': { type: 'string' },
     'observability-rate-limit': { type: 'string' },
+    'write-env': { type: 'string' },
   },
   help: {
     port: 'management API port; observability +1, Secrets Manager +2 (default 0: free ports)',
@@ -24,6 +27,8 @@ const spec = {
     faults: 'fault injection, e.g. seed=7,rate=0.2,kinds=429+500+html504+truncate+reset',
     'management-rate-limit': 'per-key limit, e.g. 10/10s (the real service)',
     'observability-rate-limit': 'per-token limit, e.g. 100/1m (the real service)',
+    'write-env':
+      'also write the connection settings as KEY=VALUE lines to FILE (mode 600), for `--env-file FILE`',
   },
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean' }>>;
 
@@ -57,6 +62,13 @@ export const sandboxCommand: Command = {
       },
     });
     io.out(JSON.stringify(sandbox.info));
+    if (values['write-env']) {
+      // Plus the seeded webhook, which the example dashboards in dashboards/ refer to.
+      const env = { ...sandboxEnv(sandbox.info), CLOUDOPS_VAR_WEBHOOK_ID: sandbox.info.webhookId };
+      const lines = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+      // The sandbox's own credentials: a local dev artefact, readable by this user only.
+      writeFileSync(values['write-env'], `${lines.join('\n')}\n`, { mode: 0o600 });
+    }
     if (!signal.aborted) await once(signal, 'abort');
     await sandbox.close();
     return 0;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,5 +55,33 @@ describe('--env-file', () => {
     const run = await runCapture(['--env-file', path.join(dir, 'nope.env'), 'pipes', 'check']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--env-file .*nope\.env: ENOENT/);
+  });
+});
+
+describe('cloudops sandbox --write-env', () => {
+  it('writes the settings `--env-file` reads, so other commands reach the sandbox with no exports', async () => {
+    const file = path.join(dir, 'written.env');
+    const stop = new AbortController();
+    const serving = runCapture(['sandbox', '--port', '0', '--write-env', file], {
+      signal: stop.signal,
+    });
+    try {
+      await expect.poll(() => existsSync(file), { timeout: 10_000 }).toBe(true);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const run = await runCapture([
+        'pipes',
+        'check',
+        '--json',
+        '--state-file',
+        path.join(dir, 'p3.json'),
+        '--env-file',
+        file,
+      ]);
+      expect(run.code).toBe(0);
+      expect((JSON.parse(run.stdout) as { checked: number }).checked).toBeGreaterThan(0);
+    } finally {
+      stop.abort();
+      expect((await serving).code).toBe(0);
+    }
   });
 });
