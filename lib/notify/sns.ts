@@ -2,9 +2,15 @@
  * SNS: subject + JSON body, with message attributes for subscription filters. The one SNS
  * publishing path: pipe notifications and key-expiry warnings both go through snsPublisher.
  */
-import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
+import {
+  PublishBatchCommand,
+  PublishCommand,
+  type PublishBatchCommandOutput,
+  type SNSClient,
+} from '@aws-sdk/client-sns';
+import type { PipeNotification } from '../pipes/types';
 import { redactText } from '../redact';
-import { NotifyError, subjectOf, type Notifier } from './types';
+import { chunks, NotifyError, subjectOf, type BatchResult, type Notifier } from './types';
 
 /** SNS subjects must be printable ASCII without line breaks, at most 100 characters. */
 export function cleanSubject(text: string): string {
@@ -33,38 +39,121 @@ export interface SnsMessage {
 export interface SnsPublisher {
   readonly name: string;
   publish(message: SnsMessage, signal?: AbortSignal): Promise<void>;
+  /** PublishBatch, ≤ 10 entries and ≤ 256 KiB per call; one result per message, in order. */
+  publishBatch(messages: readonly SnsMessage[], signal?: AbortSignal): Promise<BatchResult>;
 }
 
+/** PublishBatch limits (SNS API reference): 10 entries, 256 KiB summed over the entries. */
+const BATCH_ENTRIES = 10;
+const BATCH_BYTES = 262_144;
+
+interface Entry {
+  Subject: string;
+  Message: string;
+  MessageAttributes: Record<string, { DataType: 'String'; StringValue: string }>;
+}
+
+function entryOf(message: SnsMessage): Entry {
+  return {
+    Subject: cleanSubject(message.subject),
+    Message: JSON.stringify(message.body),
+    // SNS rejects an empty attribute value (a self-watch notice has no pipeId).
+    MessageAttributes: Object.fromEntries(
+      Object.entries(message.attributes)
+        .filter(([, value]) => value !== '')
+        .map(([key, value]) => [key, { DataType: 'String' as const, StringValue: value }]),
+    ),
+  };
+}
+
+/** Bytes SNS counts against the batch limit: body plus attribute names, types and values. */
+function entryBytes(entry: Entry): number {
+  let bytes = Buffer.byteLength(entry.Message) + Buffer.byteLength(entry.Subject);
+  for (const [key, value] of Object.entries(entry.MessageAttributes))
+    bytes += Buffer.byteLength(key) + value.DataType.length + Buffer.byteLength(value.StringValue);
+  return bytes;
+}
+
+/**
+ * For a standard topic (the stack's): a FIFO topic would also need MessageGroupId per entry.
+ */
 export function snsPublisher(options: SnsNotifierOptions): SnsPublisher {
   const name = options.name ?? 'sns';
+  const failed = (error: unknown) =>
+    new NotifyError(name, `publish failed: ${redactText((error as Error).message)}`, undefined, {
+      cause: error,
+    });
+
+  async function publishOne(entry: Entry, signal?: AbortSignal): Promise<NotifyError | undefined> {
+    try {
+      await options.client.send(new PublishCommand({ TopicArn: options.topicArn, ...entry }), {
+        abortSignal: signal,
+      });
+      return undefined;
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  async function publishChunk(entries: Entry[], signal?: AbortSignal): Promise<BatchResult> {
+    // Ids only need to be unique within one request ([A-Za-z0-9_-]{1,80}): the position.
+    const ids = entries.map((_, i) => `m${i}`);
+    let out: PublishBatchCommandOutput;
+    try {
+      out = await options.client.send(
+        new PublishBatchCommand({
+          TopicArn: options.topicArn,
+          PublishBatchRequestEntries: entries.map((entry, i) => ({ Id: ids[i], ...entry })),
+        }),
+        { abortSignal: signal },
+      );
+    } catch (error) {
+      // A request refused as invalid may be one bad entry: try each alone, so it cannot hold
+      // back the others run after run. Anything else (throttling, network) fails them all.
+      if (entries.length > 1 && isInvalidEntry(error))
+        return Promise.all(entries.map((entry) => publishOne(entry, signal)));
+      const e = failed(error);
+      return entries.map(() => e);
+    }
+    // A 200 answer still reports entries one by one: Successful and Failed, by Id.
+    const ok = new Set((out.Successful ?? []).map((s) => s.Id));
+    const rejected = new Map((out.Failed ?? []).map((f) => [f.Id, f]));
+    return ids.map((id) => {
+      const f = rejected.get(id);
+      if (f)
+        return new NotifyError(
+          name,
+          `entry rejected: ${f.Code ?? 'error'}: ${redactText(f.Message ?? '')}`,
+        );
+      return ok.has(id) ? undefined : new NotifyError(name, 'no result for the entry');
+    });
+  }
+
   return {
     name,
     async publish(message, signal) {
-      const attributes = Object.fromEntries(
-        Object.entries(message.attributes).map(([key, value]) => [
-          key,
-          { DataType: 'String', StringValue: value },
-        ]),
-      );
-      try {
-        await options.client.send(
-          new PublishCommand({
-            TopicArn: options.topicArn,
-            Subject: cleanSubject(message.subject),
-            Message: JSON.stringify(message.body),
-            MessageAttributes: attributes,
-          }),
-          { abortSignal: signal },
-        );
-      } catch (error) {
-        throw new NotifyError(
-          name,
-          `publish failed: ${redactText((error as Error).message)}`,
-          undefined,
-          { cause: error },
-        );
-      }
+      const error = await publishOne(entryOf(message), signal);
+      if (error) throw error;
     },
+    async publishBatch(messages, signal) {
+      const results: BatchResult = [];
+      for (const chunk of chunks(messages.map(entryOf), BATCH_ENTRIES, BATCH_BYTES, entryBytes))
+        results.push(...(await publishChunk(chunk, signal)));
+      return results;
+    },
+  };
+}
+
+/** An entry's content can cause these (not throttling, auth or a missing topic). */
+function isInvalidEntry(error: unknown): boolean {
+  return /^(InvalidParameter|BatchRequestTooLong)/.test((error as Error).name ?? '');
+}
+
+function messageOf(n: PipeNotification): SnsMessage {
+  return {
+    subject: subjectOf(n),
+    body: n,
+    attributes: { severity: n.severity, kind: n.kind, serviceId: n.serviceId, pipeId: n.pipeId },
   };
 }
 
@@ -72,19 +161,7 @@ export function createSnsNotifier(options: SnsNotifierOptions): Notifier {
   const sns = snsPublisher(options);
   return {
     name: sns.name,
-    send: (n, signal) =>
-      sns.publish(
-        {
-          subject: subjectOf(n),
-          body: n,
-          attributes: {
-            severity: n.severity,
-            kind: n.kind,
-            serviceId: n.serviceId,
-            pipeId: n.pipeId,
-          },
-        },
-        signal,
-      ),
+    send: (n, signal) => sns.publish(messageOf(n), signal),
+    sendBatch: (list, signal) => sns.publishBatch(list.map(messageOf), signal),
   };
 }

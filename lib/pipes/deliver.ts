@@ -41,42 +41,76 @@ export interface DeliveryOutcome {
   errors: { notificationId: string; notifier: string; message: string }[];
 }
 
-/** Send every delivery this run claimed, in order, to each notifier still owed it. */
+/**
+ * Send every delivery this run claimed to each notifier still owed it. `groups` are the
+ * pending lists of the records this run wrote (one per pipe / service). A notifier with
+ * `sendBatch` gets everything owed to it at once (it makes as few calls as it can); any other
+ * gets one `send` per notification, in order within a group, groups in parallel.
+ */
 export async function sendClaimed(
-  pending: PendingDelivery[],
+  groups: readonly (readonly PendingDelivery[])[],
   runId: string,
   notifiers: readonly Notifier[],
   logger: Logger,
   signal?: AbortSignal,
 ): Promise<DeliveryOutcome> {
   const outcome: DeliveryOutcome = { delivered: new Map(), errors: [] };
-  for (const p of pending.filter((x) => x.claimedBy === runId)) {
+  const claimed = groups.map((g) => g.filter((p) => p.claimedBy === runId));
+  for (const p of claimed.flat()) {
     // A notifier no longer configured is owed nothing (else the entry would never settle).
-    const done = new Set(p.remaining.filter((name) => !notifiers.some((n) => n.name === name)));
-    outcome.delivered.set(p.notification.id, done);
-    await Promise.all(
-      notifiers
-        .filter((n) => p.remaining.includes(n.name))
-        .map(async (notifier) => {
-          try {
-            await notifier.send(p.notification, signal);
-            done.add(notifier.name);
-          } catch (error) {
-            const message = (error as Error).message;
-            outcome.errors.push({
-              notificationId: p.notification.id,
-              notifier: notifier.name,
-              message,
-            });
-            logger.warn('notification not delivered; it stays pending for the next run', {
-              notificationId: p.notification.id,
-              notifier: notifier.name,
-              error,
-            });
+    const gone = p.remaining.filter((name) => !notifiers.some((n) => n.name === name));
+    outcome.delivered.set(p.notification.id, new Set(gone));
+  }
+  const owed = (list: readonly PendingDelivery[], notifier: Notifier) =>
+    list.filter((p) => p.remaining.includes(notifier.name)).map((p) => p.notification);
+  const record = (n: PipeNotification, notifier: Notifier, error?: unknown) => {
+    if (error === undefined) {
+      outcome.delivered.get(n.id)?.add(notifier.name);
+      return;
+    }
+    outcome.errors.push({
+      notificationId: n.id,
+      notifier: notifier.name,
+      message: (error as Error).message,
+    });
+    logger.warn('notification not delivered; it stays pending for the next run', {
+      notificationId: n.id,
+      notifier: notifier.name,
+      error,
+    });
+  };
+
+  await Promise.all(
+    notifiers.map(async (notifier) => {
+      if (notifier.sendBatch) {
+        const batch = owed(claimed.flat(), notifier);
+        if (batch.length === 0) return;
+        let results: unknown[];
+        try {
+          results = await notifier.sendBatch(batch, signal);
+          // Only a result per notification says which were taken.
+          if (results.length !== batch.length)
+            throw new Error(`${notifier.name}: ${results.length} results for ${batch.length}`);
+        } catch (error) {
+          results = batch.map(() => error ?? new Error('batch failed'));
+        }
+        batch.forEach((n, i) => record(n, notifier, results[i]));
+        return;
+      }
+      await Promise.all(
+        claimed.map(async (group) => {
+          for (const n of owed(group, notifier)) {
+            try {
+              await notifier.send(n, signal);
+              record(n, notifier);
+            } catch (error) {
+              record(n, notifier, error ?? new Error('send failed'));
+            }
           }
         }),
-    );
-  }
+      );
+    }),
+  );
   return outcome;
 }
 

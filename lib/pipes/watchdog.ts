@@ -10,7 +10,13 @@ import { silentLogger, type Logger } from '../log';
 import type { Notifier } from '../notify/types';
 import { pipeSourceKind, type Pipe, type PipeStateCommand } from '../schemas';
 import { decide, policySchema, type Observation } from './decide';
-import { claimPending, newPending, sendClaimed, settlePending } from './deliver';
+import {
+  claimPending,
+  newPending,
+  sendClaimed,
+  settlePending,
+  type DeliveryOutcome,
+} from './deliver';
 import { emfLine, type MetricsSink, type RunMetrics } from './metrics';
 import type { StateStore } from './store';
 import type { PendingDelivery, PipeNotification, PipeRecord, ServiceRecord } from './types';
@@ -129,11 +135,21 @@ export async function runWatchdog(
     (!config.includePipes || config.includePipes.includes(pipeId)) &&
     !config.excludePipes.includes(pipeId);
 
+  /** Records this run wrote with notifications it claimed: delivered together after the pass. */
+  const claims: {
+    pending: PendingDelivery[];
+    where: { serviceId: string; pipeId?: string };
+    /** Record what was delivered (re-reads and retries when the version moved). */
+    settle(outcome: DeliveryOutcome): Promise<boolean>;
+  }[] = [];
+  /** Auto-restarts this run won, started once their notices went out. */
+  const restarts: (() => Promise<void>)[] = [];
+
   /**
    * Write `candidate` (claims its new and reclaimed notifications) unless nothing changed; if
-   * the write wins, deliver what this run claimed and record what was delivered.
+   * the write wins, queue what this run claimed for delivery.
    */
-  async function claimAndDeliver<R extends Versioned>(
+  async function claim<R extends Versioned>(
     previous: R | undefined,
     candidate: R,
     io: { save(r: R): Promise<boolean>; reload(): Promise<R | undefined> },
@@ -150,33 +166,55 @@ export async function runWatchdog(
     const claimed = candidate.pending.filter((p) => p.claimedBy === runId);
     if (claimed.length === 0) return true;
     result.notifications.push(...claimed.map((p) => p.notification));
+    claims.push({
+      pending: candidate.pending,
+      where,
+      async settle(outcome) {
+        // A concurrent writer may have moved the version: re-read and retry.
+        let current: R | undefined = candidate;
+        for (let attempt = 0; current && attempt < 5; attempt++) {
+          const settled = {
+            ...current,
+            pending: settlePending(current.pending, runId, outcome),
+            version: current.version + 1,
+          };
+          if (await io.save(settled)) return true;
+          current = await io.reload();
+        }
+        return false;
+      },
+    });
+    return true;
+  }
+
+  /** One delivery for the whole pass (batching notifiers make as few calls as they can). */
+  async function deliverClaimed() {
+    if (claims.length === 0) return;
     const outcome = await sendClaimed(
-      candidate.pending,
+      claims.map((c) => c.pending),
       runId,
       deps.notifiers,
       logger,
       deps.signal,
     );
+    const whereOf = new Map(
+      claims.flatMap((c) => c.pending.map((p) => [p.notification.id, c.where] as const)),
+    );
     for (const e of outcome.errors) {
+      const where = whereOf.get(e.notificationId) ?? { serviceId: '' };
       result.errors.push({ stage: 'notify', ...where, notifier: e.notifier, message: e.message });
     }
-    // Record delivery; a concurrent writer may have moved the version, so re-read and retry.
-    let current: R | undefined = candidate;
-    for (let attempt = 0; current && attempt < 5; attempt++) {
-      const settled = {
-        ...current,
-        pending: settlePending(current.pending, runId, outcome),
-        version: current.version + 1,
-      };
-      if (await io.save(settled)) return true;
-      current = await io.reload();
-    }
-    result.errors.push({
-      stage: 'store',
-      ...where,
-      message: 'could not record delivery; the notification may be sent again',
-    });
-    return true;
+    await Promise.all(
+      claims.map(async (c) => {
+        let message = 'could not record delivery; the notification may be sent again';
+        try {
+          if (await c.settle(outcome)) return;
+        } catch (error) {
+          message = `${message}: ${(error as Error).message}`;
+        }
+        result.errors.push({ stage: 'store', ...c.where, message });
+      }),
+    );
   }
 
   async function checkPipe(
@@ -207,7 +245,7 @@ export async function runWatchdog(
       version: previous ? previous.version + 1 : 0,
     };
     const where = { serviceId, pipeId: next.pipeId };
-    const won = await claimAndDeliver(
+    const won = await claim(
       previous,
       candidate,
       {
@@ -217,12 +255,16 @@ export async function runWatchdog(
       where,
     );
     if (won && restart) {
-      try {
-        await deps.api.pipeStateCommand(serviceId, next.pipeId, 'start', { signal: deps.signal });
-      } catch (error) {
-        result.metrics.apiErrors += 1;
-        result.errors.push({ stage: 'restart', ...where, message: (error as Error).message });
-      }
+      restarts.push(async () => {
+        try {
+          await deps.api.pipeStateCommand(serviceId, next.pipeId, 'start', {
+            signal: deps.signal,
+          });
+        } catch (error) {
+          result.metrics.apiErrors += 1;
+          result.errors.push({ stage: 'restart', ...where, message: (error as Error).message });
+        }
+      });
     }
   }
 
@@ -294,7 +336,7 @@ export async function runWatchdog(
       ],
       version: base.version + 1,
     };
-    await claimAndDeliver(
+    await claim(
       previous,
       candidate,
       {
@@ -361,7 +403,11 @@ export async function runWatchdog(
     }
   }
 
+  // Claim everything first, then deliver once: N notifications cost ceil(N / 10) calls per
+  // batching notifier instead of N.
   await Promise.all(config.serviceIds.map((id) => checkService(id)));
+  await deliverClaimed();
+  await Promise.all(restarts.map((start) => start()));
 
   result.metrics.pipesChecked = result.checked;
   result.metrics.notifications = result.notifications.length;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { claimPending, newPending, sendClaimed, settlePending } from '../../../lib/pipes/deliver';
-import type { Notifier } from '../../../lib/notify/types';
+import { NotifyError, type Notifier } from '../../../lib/notify/types';
 import type { PendingDelivery, PipeNotification } from '../../../lib/pipes/types';
 import { silentLogger } from '../../../lib/log';
 
@@ -54,7 +54,7 @@ describe('pending deliveries', () => {
   it('drops notifiers that are no longer configured', async () => {
     const a = notifier('a');
     const pending = newPending([note('n1')], [a, notifier('removed')], 'me', 0);
-    const outcome = await sendClaimed(pending, 'me', [a], silentLogger);
+    const outcome = await sendClaimed([pending], 'me', [a], silentLogger);
     expect(settlePending(pending, 'me', outcome)).toEqual([]);
   });
 
@@ -64,7 +64,7 @@ describe('pending deliveries', () => {
       ...newPending([note('n1')], [a, b], 'me', 0),
       { notification: note('n2'), remaining: ['a'], claimedBy: 'other', claimedAt: 0, attempts: 0 },
     ];
-    const outcome = await sendClaimed(pending, 'me', [a, b], silentLogger);
+    const outcome = await sendClaimed([pending], 'me', [a, b], silentLogger);
     expect(a.got).toEqual(['n1']);
     expect(outcome.errors).toEqual([{ notificationId: 'n1', notifier: 'b', message: 'b down' }]);
     const settled = settlePending(pending, 'me', outcome);
@@ -72,5 +72,65 @@ describe('pending deliveries', () => {
       { notification: note('n1'), remaining: ['b'], attempts: 1 }, // released for the next run
       pending[1],
     ]);
+  });
+
+  it('a batching notifier gets every group in one sendBatch; results settle per notification', async () => {
+    const calls: string[][] = [];
+    const batcher: Notifier = {
+      name: 'batch',
+      send: () => Promise.reject(new Error('send is not used when sendBatch exists')),
+      sendBatch: (list) => {
+        calls.push(list.map((x) => x.id));
+        return Promise.resolve(
+          list.map((x) => (x.id === 'n2' ? new NotifyError('batch', 'entry rejected') : undefined)),
+        );
+      },
+    };
+    const single = notifier('single');
+    const groups = [
+      newPending([note('n1'), note('n2')], [batcher, single], 'me', 0),
+      newPending([note('n3')], [batcher, single], 'me', 0),
+    ];
+    const outcome = await sendClaimed(groups, 'me', [batcher, single], silentLogger);
+    expect(calls).toEqual([['n1', 'n2', 'n3']]);
+    expect(single.got.sort()).toEqual(['n1', 'n2', 'n3']);
+    expect(outcome.errors).toEqual([
+      { notificationId: 'n2', notifier: 'batch', message: 'batch: entry rejected' },
+    ]);
+    expect(settlePending(groups[0], 'me', outcome)).toEqual([
+      { notification: note('n2'), remaining: ['batch'], attempts: 1 },
+    ]);
+    expect(settlePending(groups[1], 'me', outcome)).toEqual([]);
+  });
+
+  it('a sendBatch that throws or answers for the wrong number of notifications delivers none', async () => {
+    for (const sendBatch of [
+      () => Promise.reject(new Error('boom')),
+      () => Promise.resolve([undefined]),
+    ]) {
+      const batcher: Notifier = { name: 'b', send: () => Promise.resolve(), sendBatch };
+      const pending = newPending([note('n1'), note('n2')], [batcher], 'me', 0);
+      const outcome = await sendClaimed([pending], 'me', [batcher], silentLogger);
+      expect(outcome.errors.map((e) => e.notificationId)).toEqual(['n1', 'n2']);
+      expect(settlePending(pending, 'me', outcome).map((p) => p.remaining)).toEqual([['b'], ['b']]);
+    }
+  });
+
+  it('a one-by-one notifier gets each group in order', async () => {
+    const order: string[] = [];
+    const slow: Notifier = {
+      name: 'slow',
+      send: async (n) => {
+        await new Promise((r) => setTimeout(r, n.id === 'a1' ? 5 : 0));
+        order.push(n.id);
+      },
+    };
+    const groups = [
+      newPending([note('a1'), note('a2')], [slow], 'me', 0),
+      newPending([note('b1')], [slow], 'me', 0),
+    ];
+    await sendClaimed(groups, 'me', [slow], silentLogger);
+    expect(order.filter((id) => id.startsWith('a'))).toEqual(['a1', 'a2']);
+    expect(order).toHaveLength(3);
   });
 });
