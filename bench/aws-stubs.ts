@@ -1,7 +1,7 @@
 /**
  * The AWS services the sandbox does not serve, as far as the functions use them on a run:
  * S3 (ListObjectsV2, GetObject; path-style, which the SDK uses for an IP endpoint),
- * EventBridge PutEvents and SNS Publish. One loopback server; every request body is kept, so
+ * EventBridge PutEvents and SNS Publish / PublishBatch. One loopback server; every request body is kept, so
  * the leak check can scan what the functions emitted.
  */
 import { randomUUID } from 'node:crypto';
@@ -47,6 +47,39 @@ export async function startAwsStubs(): Promise<AwsStubs> {
           FailedEntryCount: 0,
           Entries: entries.map(() => ({ EventId: randomUUID() })),
         }),
+      );
+    }
+    if (typeof target === 'string' && target.endsWith('.PublishBatch')) {
+      calls.push('SNS PublishBatch');
+      emitted.push(body);
+      const entries =
+        (JSON.parse(body) as { PublishBatchRequestEntries?: { Id: string }[] })
+          .PublishBatchRequestEntries ?? [];
+      return send(
+        200,
+        'application/x-amz-json-1.0',
+        JSON.stringify({
+          Successful: entries.map((e) => ({ Id: e.Id, MessageId: randomUUID() })),
+          Failed: [],
+        }),
+      );
+    }
+    if (body.startsWith('Action=PublishBatch')) {
+      calls.push('SNS PublishBatch');
+      emitted.push(body);
+      const ids = [...new URLSearchParams(body).entries()]
+        .filter(([k]) => /^PublishBatchRequestEntries\.member\.\d+\.Id$/.test(k))
+        .map(([, v]) => v);
+      const members = ids
+        .map(
+          (id) =>
+            `<member><Id>${xmlEscape(id)}</Id><MessageId>${randomUUID()}</MessageId></member>`,
+        )
+        .join('');
+      return send(
+        200,
+        'text/xml',
+        `<PublishBatchResponse xmlns="https://sns.amazonaws.com/doc/2010-03-31/"><PublishBatchResult><Successful>${members}</Successful><Failed/></PublishBatchResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></PublishBatchResponse>`,
       );
     }
     if (typeof target === 'string' && target.endsWith('.Publish')) {
