@@ -1,16 +1,7 @@
-import type { FileAlert, FileSeries } from './file-schema';
+import type { FileTile } from './file-schema';
 
-/** A tile as the files want it, defaults applied. */
-export interface DesiredTile {
-  name: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  asRatio: boolean;
-  series: FileSeries[];
-  alerts: FileAlert[];
-}
+/** A tile as the files want it, defaults applied (the file schema's tile, optionals filled). */
+export type DesiredTile = Required<FileTile>;
 
 /** One validated dashboard file. `tags` are the user's tags, without the ownership marker. */
 export interface DesiredDashboard {
