@@ -2,10 +2,8 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
 import { createRotationHandler } from '../../functions/rotate-key/handler';
-import { createManagementClient, isUnauthorized } from '../../lib/api';
-import { staticCredentials } from '../../lib/credentials';
 import { readConnectionEnv } from '../../lib/config';
-import { DEFAULT_ROTATION_CONFIG, rotationDeps } from '../../lib/keys';
+import { DEFAULT_ROTATION_CONFIG, keyAuthenticates, rotationDeps } from '../../lib/keys';
 import { silentLogger } from '../../lib/log';
 import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
 import type { Sandbox } from '../../sandbox';
@@ -56,24 +54,6 @@ async function read(ctx: DemoContext, stage: string): Promise<ManagementKeySecre
   }
 }
 
-async function authenticates(ctx: DemoContext, secret: ManagementKeySecret): Promise<boolean> {
-  const client = createManagementClient({
-    baseUrl: ctx.sandbox.info.apiUrl,
-    credentials: staticCredentials('demo probe', secret, managementKeySecret),
-    rateLimit: false,
-    retry: { maxAttempts: 1 },
-  });
-  try {
-    await client.listPipes(ctx.sandbox.info.serviceId);
-    return true;
-  } catch (error) {
-    if (isUnauthorized(error)) return false;
-    throw error;
-  } finally {
-    client.close();
-  }
-}
-
 const rotateStep: DemoStep = {
   title:
     'Key rotation: RotateSecret runs the rotation function; the old key lives only through its grace',
@@ -93,15 +73,21 @@ const rotateStep: DemoStep = {
       current.keyId !== before.keyId && previous.keyId === before.keyId,
       'AWSCURRENT moved',
     );
-    expectThat(await authenticates(ctx, current), 'the new key works');
-    expectThat(await authenticates(ctx, previous), 'the old key works during its grace');
+    expectThat(await keyAuthenticates(ctx.sandbox.info.apiUrl, current), 'the new key works');
+    expectThat(
+      await keyAuthenticates(ctx.sandbox.info.apiUrl, previous),
+      'the old key works during its grace',
+    );
     say.ok(
       ctx.io,
       `new key …${current.keyId.slice(-4)} works; old key …${previous.keyId.slice(-4)} still works (grace)`,
     );
     ctx.sandbox.clock.advance(DEMO_ROTATION.gracePeriodMs + 60_000);
-    expectThat(!(await authenticates(ctx, previous)), 'the old key is refused after its grace');
-    expectThat(await authenticates(ctx, current), 'the new key still works');
+    expectThat(
+      !(await keyAuthenticates(ctx.sandbox.info.apiUrl, previous)),
+      'the old key is refused after its grace',
+    );
+    expectThat(await keyAuthenticates(ctx.sandbox.info.apiUrl, current), 'the new key still works');
     say.ok(
       ctx.io,
       `a day later (sandbox clock): old key → 401, new key → 200; the new key expires ${current.expireAt ?? 'never'}`,

@@ -9,3 +9,4 @@ export * from './rotation';
 export * from './sentinel';
 export * from './sentinel-sns';
 export * from './deps';
+export * from './probe';

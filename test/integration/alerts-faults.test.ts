@@ -51,48 +51,35 @@ async function scenario(withFaults: boolean): Promise<Run> {
   const hand = await backend.createAlert(tileAlert(dash, 'Errors', wh, 'by hand', 7));
   const tileName = new Map(dash.tiles.map((t) => [t.id, t.name]));
 
+  const firstSync = syncedEvent(
+    dash,
+    [
+      declared(wh, 'Errors', 'A', 1),
+      declared(wh, 'Latency', 'B', 2),
+      declared(wh, 'Throughput', 'C', 3),
+    ],
+    iso(1000),
+  );
+  const firstRequest = requestEvent('k1', tileAlert(dash, 'Latency', wh, 'R1', 10), iso(1000));
+  const secondSync = syncedEvent(
+    dash,
+    [
+      declared(wh, 'Errors', 'A', 11, { interval: '15m' }),
+      declared(wh, 'Latency', 'B', 2),
+      declared(wh, 'Errors', 'D', 4),
+    ],
+    iso(2000),
+  );
   const events: AlertEvent[] = [
-    syncedEvent(
-      dash,
-      [
-        declared(wh, 'Errors', 'A', 1),
-        declared(wh, 'Latency', 'B', 2),
-        declared(wh, 'Throughput', 'C', 3),
-      ],
-      iso(1000),
-    ),
-    requestEvent('k1', tileAlert(dash, 'Latency', wh, 'R1', 10), iso(1000)),
-    syncedEvent(
-      dash,
-      [
-        declared(wh, 'Errors', 'A', 11, { interval: '15m' }),
-        declared(wh, 'Latency', 'B', 2),
-        declared(wh, 'Errors', 'D', 4),
-      ],
-      iso(2000),
-    ),
+    firstSync,
+    firstRequest,
+    secondSync,
     requestEvent('k1', tileAlert(dash, 'Latency', wh, 'R1', 20), iso(3000)),
-    // Delayed older copies: must change nothing.
-    syncedEvent(
-      dash,
-      [
-        declared(wh, 'Errors', 'A', 1),
-        declared(wh, 'Latency', 'B', 2),
-        declared(wh, 'Throughput', 'C', 3),
-      ],
-      iso(1000),
-    ),
-    requestEvent('k1', tileAlert(dash, 'Latency', wh, 'R1', 10), iso(1000)),
+    // Delayed copies of older events: must change nothing.
+    firstSync,
+    firstRequest,
     requestEvent('k2', tileAlert(dash, 'Throughput', wh, 'R2', 30), iso(3000)),
-    syncedEvent(
-      dash,
-      [
-        declared(wh, 'Errors', 'A', 11, { interval: '15m' }),
-        declared(wh, 'Latency', 'B', 2),
-        declared(wh, 'Errors', 'D', 4),
-      ],
-      iso(2000),
-    ),
+    secondSync,
   ];
 
   if (withFaults) {

@@ -6,19 +6,14 @@ import {
   createManagementClient,
   createObservabilityBackend,
   createObservabilityClient,
-  isUnauthorized,
   type ManagementClient,
   type ObservabilityBackend,
   type ObservabilityClient,
   type RetryPolicy,
 } from '../../lib/api';
 import { staticCredentials } from '../../lib/credentials';
-import {
-  managementAuth,
-  managementKeySecret,
-  observabilityTokenSecret,
-  type ManagementKeySecret,
-} from '../../lib/schemas';
+import { keyAuthenticates } from '../../lib/keys';
+import { managementAuth, observabilityTokenSecret } from '../../lib/schemas';
 import type { SandboxInfo } from '../../sandbox/index';
 
 export interface SandboxClientOptions {
@@ -84,20 +79,5 @@ export function sandboxClients(info: SandboxInfo, options: SandboxClientOptions)
   };
 }
 
-/** Whether `secret` is a key the management API accepts (one listKeys call, 401 = no). */
-export async function authenticates(apiUrl: string, secret: ManagementKeySecret): Promise<boolean> {
-  const client = createManagementClient({
-    baseUrl: apiUrl,
-    credentials: staticCredentials('probe', secret, managementKeySecret),
-    rateLimit: false,
-  });
-  try {
-    await client.listKeys();
-    return true;
-  } catch (error) {
-    if (isUnauthorized(error)) return false;
-    throw error;
-  } finally {
-    client.close();
-  }
-}
+/** Whether the sandbox accepts this key (lib's probe; kept under this name for the tests). */
+export const authenticates = keyAuthenticates;
