@@ -3,10 +3,13 @@
  * as a table and written to bench/results.json. Exits non-zero when a run failed or a secret
  * in use appears in anything the bench or its child processes printed or emitted.
  *
- *   npx tsx bench/run.ts [--rounds N] [--only bundles|cold-start|dashboards|watchdog]
+ *   npx tsx bench/run.ts [--rounds N] [--only bundles|cold-start|dashboards|watchdog|figures]
+ *
+ * `figures` runs every bench/figures/<area>.ts (each also runs alone) and records the named
+ * figures of the issues under `figures` in results.json.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,10 +28,11 @@ import { Capture, captureProcessOutput } from './capture';
 import { coldStartRound, runnerFile, type CallCount, type RoundResult } from './cold-start';
 import { benchDashboards, type DashboardPass } from './dashboards';
 import { median, round } from './stats';
+import type { Figure, MeasureFigures } from './figures/types';
 import { benchWatchdog, type WatchdogBench } from './watchdog';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const SECTIONS = ['bundles', 'cold-start', 'dashboards', 'watchdog'] as const;
+const SECTIONS = ['bundles', 'cold-start', 'dashboards', 'watchdog', 'figures'] as const;
 type Section = (typeof SECTIONS)[number];
 const GOALS = { extraKiB: 100, coldRatio: 1.25, watchdogRatio: 1.1 };
 const cmd = (section: Section) => `npx tsx bench/run.ts --only ${section}`;
@@ -203,6 +207,25 @@ async function coldStarts(bundles: CdkBundle[], baselines: Map<FunctionName, str
   });
 }
 
+/** Every bench/figures/<area>.ts, in name order; one failing area is a problem, not a crash. */
+async function areaFigures(): Promise<Figure[]> {
+  const dir = path.join(ROOT, 'bench/figures');
+  const areas = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && f !== 'types.ts')
+    .sort();
+  const all: Figure[] = [];
+  for (const file of areas) {
+    log(`figures: ${file}`);
+    try {
+      const mod = (await import(path.join(dir, file))) as { measure: MeasureFigures };
+      all.push(...(await mod.measure()));
+    } catch (error) {
+      problems.push(`figures ${file}: ${(error as Error).message}`);
+    }
+  }
+  return all;
+}
+
 function rotationCalls(cold: ColdRow[]) {
   const row = cold.find((c) => c.function === 'rotate-key');
   if (!row) return undefined;
@@ -230,6 +253,7 @@ try {
   let cold: ColdRow[] | undefined;
   let dashboards: DashboardPass[] | undefined;
   let watchdog: WatchdogBench | undefined;
+  let figures: Figure[] | undefined;
 
   if (runs('bundles')) {
     log('bundling synth + baselines');
@@ -257,6 +281,10 @@ try {
       if (p.failedRequests > 0 || p.watchdogErrors > 0)
         problems.push(`watchdog ${p.pass}: failures`);
     }
+  }
+  if (runs('figures')) {
+    figures = await areaFigures();
+    results.figures = Object.fromEntries(figures.map(({ name, ...rest }) => [name, rest]));
   }
 
   // ---- the table
@@ -385,6 +413,13 @@ try {
         p.lastAnswerMs,
         p.afterLastAnswerMs,
       ]),
+    );
+  }
+  if (figures) {
+    section(
+      `7. Named figures of the issues (each area also runs alone: npx tsx bench/figures/<area>.ts)   [${cmd('figures')}]`,
+      ['figure', 'value', 'goal', 'met', 'note'],
+      figures.map((f) => [f.name, f.value, f.goal, f.met ? 'ok' : 'MISS', f.note ?? '']),
     );
   }
 
