@@ -7,6 +7,7 @@ import { readConnectionEnv, readEnv } from '../../lib/config';
 import {
   checkKeyExpiry,
   readRotationConfig,
+  rotationDeps,
   snsKeyExpiryNotifier,
   type KeyExpiryCheckOptions,
   type KeyExpiryNotice,
@@ -31,16 +32,22 @@ const sentinelEnv = z.object({ CLOUDOPS_KEY_SENTINEL_TOPIC_ARN: z.string().min(1
 
 function sentinelOptionsFromEnv(): SentinelOptions {
   const connection = readConnectionEnv(undefined, ['CLOUDOPS_KEY_SECRET_ID']);
-  const { warnDays } = readRotationConfig();
+  const rotation = readRotationConfig();
   const { CLOUDOPS_KEY_SENTINEL_TOPIC_ARN: topicArn } = readEnv(sentinelEnv);
   const logger = createLogger({
     level: connection.CLOUDOPS_LOG_LEVEL,
     fields: { function: 'key-expiry-sentinel' },
   });
+  const secrets = new SecretsManagerClient({});
   return {
-    secrets: new SecretsManagerClient({}),
+    secrets,
     secretId: connection.CLOUDOPS_KEY_SECRET_ID!,
-    warnDays,
+    warnDays: rotation.warnDays,
+    // The key record's expireAt is the one the service enforces.
+    connect: connection.CLOUDOPS_API_URL
+      ? rotationDeps(connection, { secrets, config: rotation, logger }).connect
+      : undefined,
+    adminSecretId: rotation.adminSecretId,
     notifier: topicArn ? snsKeyExpiryNotifier(new SNSClient({}), topicArn) : undefined,
     logger,
   };

@@ -4,12 +4,18 @@ import { ConfigError } from '../errors';
 import { uuid } from '../schemas/common';
 import { duration } from './duration';
 
-/** Which read call proves a new key works: the key list, or the pipes of one service. */
+/**
+ * Which call proves a new key works: `auto` (default: chosen from the key's roles), the key
+ * list, the pipes of one service, or `authenticate` (the key list, where a 403 still proves
+ * the service accepted the key).
+ */
 export const testCall = z.union([
+  z.literal('auto').transform(() => ({ kind: 'auto' as const })),
   z.literal('list-keys').transform(() => ({ kind: 'list-keys' as const })),
+  z.literal('authenticate').transform(() => ({ kind: 'authenticate' as const })),
   z
     .string()
-    .regex(/^list-pipes:/, 'expected list-keys or list-pipes:<serviceId>')
+    .regex(/^list-pipes:/, 'expected auto, list-keys, authenticate or list-pipes:<serviceId>')
     .transform((text) => text.slice('list-pipes:'.length))
     .pipe(uuid)
     .transform((serviceId) => ({ kind: 'list-pipes' as const, serviceId })),
@@ -25,7 +31,7 @@ export const rotationEnv = z.object({
     .regex(/^[A-Za-z0-9._-]{1,40}$/, 'expected 1-40 letters, digits, dot, dash or underscore')
     .default('cloudops-rotated-'),
   CLOUDOPS_ROTATION_ADMIN_SECRET_ID: z.string().min(1).optional(),
-  CLOUDOPS_ROTATION_TEST_CALL: testCall.default({ kind: 'list-keys' }),
+  CLOUDOPS_ROTATION_TEST_CALL: testCall.default({ kind: 'auto' }),
   CLOUDOPS_KEY_EXPIRY_WARN_DAYS: z.coerce.number().positive().default(7),
 });
 
@@ -49,7 +55,7 @@ export const DEFAULT_ROTATION_CONFIG: RotationConfig = {
   lifetimeMs: 90 * 86_400_000,
   gracePeriodMs: 86_400_000,
   namePrefix: 'cloudops-rotated-',
-  testCall: { kind: 'list-keys' },
+  testCall: { kind: 'auto' },
 };
 
 /** Rotation settings from env (lib/config.ts reads it); errors name the variable. */

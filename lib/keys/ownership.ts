@@ -3,12 +3,14 @@ import type { KeyRecord } from '../schemas';
 import { keySuffixOf } from './material';
 
 /**
- * Keys this rotator made for one secret are named `<prefix><tag>-<timestamp>`; the tag (a short
- * hash of the secret's name) keeps two rotated secrets in one organization from ever disabling
- * each other's keys.
+ * Keys this rotator made for one secret are named `<prefix><tag>-<timestamp>`. The tag is a
+ * short hash of the secret's ARN, never of its name alone: two deployments (other accounts,
+ * regions, or a redeploy after destroy) may use the same secret name in one organization, and
+ * the ARN's account, region and creation suffix keep them from ever disabling, expiring or
+ * deleting each other's keys.
  */
-export function ownedNamePrefix(namePrefix: string, secretName: string): string {
-  const tag = createHash('sha256').update(secretName, 'utf8').digest('hex').slice(0, 6);
+export function ownedNamePrefix(namePrefix: string, secretArn: string): string {
+  const tag = createHash('sha256').update(secretArn, 'utf8').digest('hex').slice(0, 10);
   return `${namePrefix}${tag}-`;
 }
 

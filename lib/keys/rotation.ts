@@ -1,10 +1,10 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { isConflict, isNotFound, type ManagementClient } from '../api';
+import { isConflict, isForbidden, isNotFound, type ManagementClient } from '../api';
 import { staticCredentials } from '../credentials';
 import type { CredentialProvider } from '../credentials/types';
 import { silentLogger, type Logger } from '../log';
 import { managementKeySecret, type KeyRecord, type ManagementKeySecret } from '../schemas';
-import type { RotationConfig } from './config';
+import type { RotationConfig, TestCall } from './config';
 import { RotationError } from './errors';
 import { generateKeyMaterial, hashDataFor } from './material';
 import {
@@ -16,7 +16,14 @@ import {
   ownedNamePrefix,
 } from './ownership';
 import { nextSecretValue, parseCurrent, parsePending, type RotatedKeySecret } from './secret';
-import { AWSCURRENT, AWSPENDING, checkToken, SecretVersions, type SecretState } from './stages';
+import {
+  AWSCURRENT,
+  AWSPENDING,
+  AWSPREVIOUS,
+  checkToken,
+  SecretVersions,
+  type SecretState,
+} from './stages';
 
 export const ROTATION_STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const;
 /**
@@ -69,17 +76,27 @@ interface StepContext {
 async function begin(
   deps: RotationDeps,
   step: RotationStep,
-  { secretId, token }: RotationRequest,
+  request: RotationRequest,
 ): Promise<StepContext | undefined> {
+  const ctx = await open(deps, step, request);
+  if (ctx.done) {
+    ctx.log.info('rotation step skipped: the version is already AWSCURRENT');
+    return undefined;
+  }
+  return ctx;
+}
+
+/** The step's context, and whether its token is AWSCURRENT already (a finished rotation). */
+async function open(
+  deps: RotationDeps,
+  step: RotationStep,
+  { secretId, token }: RotationRequest,
+): Promise<StepContext & { done: boolean }> {
   const log = (deps.logger ?? silentLogger).child({ secretId, versionId: token, step });
   const versions = new SecretVersions(deps.secrets, secretId);
   const verdict = await checkToken(versions, token);
-  if (!verdict.proceed) {
-    log.info('rotation step skipped: the version is already AWSCURRENT');
-    return undefined;
-  }
-  const ownedPrefix = ownedNamePrefix(deps.config.namePrefix, verdict.state.name);
-  return { versions, state: verdict.state, log, ownedPrefix };
+  const ownedPrefix = ownedNamePrefix(deps.config.namePrefix, verdict.state.arn);
+  return { versions, state: verdict.state, log, ownedPrefix, done: !verdict.proceed };
 }
 
 /**
@@ -177,8 +194,11 @@ export async function setSecret(deps: RotationDeps, request: RotationRequest): P
 }
 
 /**
- * testSecret: the pending key must authenticate a read call. A placeholder without a value is
- * RotateSecret's configuration test (RotateImmediately=false): nothing to test, nothing made.
+ * testSecret: the pending key must authenticate a call its roles allow (see testCallFor). A
+ * placeholder without a value is RotateSecret's configuration test (RotateImmediately=false):
+ * nothing to test, nothing made. A key that fails its test is deleted before the error goes
+ * up, so repeated failures never pile up keys toward the organization's 100-key limit; a retry
+ * makes it again from the same AWSPENDING value.
  */
 export async function testSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
   const ctx = await begin(deps, 'testSecret', request);
@@ -194,30 +214,102 @@ export async function testSecret(deps: RotationDeps, request: RotationRequest): 
     pending,
     managementKeySecret,
   );
-  await withApi(deps, credentials, async (api) => {
-    const call = deps.config.testCall;
-    if (call.kind === 'list-keys') await api.listKeys();
-    else await api.listPipes(call.serviceId);
-  });
-  ctx.log.info('pending key authenticates', { test: deps.config.testCall.kind });
+  const call = testCallFor(deps.config.testCall, pending);
+  try {
+    await withApi(deps, credentials, (api) => runTestCall(api, call));
+  } catch (error) {
+    await deleteUntestedKey(deps, ctx, request, pending);
+    throw error;
+  }
+  ctx.log.info('pending key authenticates', { test: call.kind });
+}
+
+type ResolvedTestCall = Exclude<TestCall, { kind: 'auto' }>;
+
+/**
+ * `auto` picks a call the key's roles allow: an admin key lists keys; any other key proves it
+ * authenticates (a 403 on the key list still means the service accepted the credential).
+ */
+export function testCallFor(
+  configured: TestCall,
+  pending: { roles?: readonly string[] | undefined },
+): ResolvedTestCall {
+  if (configured.kind !== 'auto') return configured;
+  return pending.roles?.includes('admin') ? { kind: 'list-keys' } : { kind: 'authenticate' };
+}
+
+async function runTestCall(api: RotationApi, call: ResolvedTestCall): Promise<void> {
+  if (call.kind === 'list-pipes') {
+    await api.listPipes(call.serviceId);
+    return;
+  }
+  try {
+    await api.listKeys();
+  } catch (error) {
+    if (!(call.kind === 'authenticate' && isForbidden(error))) throw error;
+  }
+}
+
+async function deleteUntestedKey(
+  deps: RotationDeps,
+  ctx: StepContext,
+  request: RotationRequest,
+  pending: RotatedKeySecret,
+): Promise<void> {
+  try {
+    const current = parseCurrent(request.secretId, await ctx.versions.read(AWSCURRENT));
+    await withApi(deps, await adminCredentials(deps, request.secretId, current), async (api) => {
+      const record = findKeyRecord(await api.listKeys(), pending);
+      if (!record) return;
+      await deleteIfPresent(api, record.id);
+      ctx.log.warn('deleted the key that failed its test', {
+        keyRecordId: record.id,
+        name: record.name,
+      });
+    });
+  } catch (cleanup) {
+    // The test failure is what the operator must see; the leftover key expires on its own.
+    ctx.log.error('could not delete the key that failed its test', {
+      error: cleanup instanceof Error ? cleanup.message : String(cleanup),
+    });
+  }
+}
+
+async function deleteIfPresent(api: RotationApi, keyRecordId: string): Promise<void> {
+  try {
+    await api.deleteKey(keyRecordId);
+  } catch (error) {
+    // Gone already (an earlier attempt): that is the goal.
+    if (!isNotFound(error)) throw error;
+  }
 }
 
 /**
- * finishSecret: cut the previous key to now + grace (never lengthen), disable the rotator's
- * other usable keys and delete its expired ones, then move AWSCURRENT. The label moves last, so every API change before it is
- * redone by a retry; once it has moved, a retry is a no-op.
+ * finishSecret: disable the rotator's other usable keys and delete its expired ones, move
+ * AWSCURRENT, only then cut the previous keys to now + grace (never lengthen), and last drop
+ * AWSPENDING. The label moves before the cut: if the move keeps failing, every consumer still
+ * reads a key that works for its whole lifetime. A retry after the move (the token is
+ * AWSCURRENT but still AWSPENDING) redoes the cut; once AWSPENDING is gone a retry is a no-op.
  */
 export async function finishSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
-  const ctx = await begin(deps, 'finishSecret', request);
-  if (!ctx) return;
+  const ctx = await open(deps, 'finishSecret', request);
+  if (ctx.done) {
+    if (!ctx.state.stages[request.token]?.includes(AWSPENDING)) {
+      ctx.log.info('rotation step skipped: the version is already AWSCURRENT');
+      return;
+    }
+    const current = parseCurrent(request.secretId, await ctx.versions.read(AWSCURRENT));
+    const replaced = await readPrevious(ctx);
+    await withApi(deps, await finishCredentials(deps, request, current, current), async (api) => {
+      await cutPrevious(deps, ctx, api, await api.listKeys(), [current], [replaced]);
+    });
+    await ctx.versions.dropPending(request.token);
+    return;
+  }
   const pending = await readPending(ctx, request);
   const current = parseCurrent(request.secretId, await ctx.versions.read(AWSCURRENT));
-  // The new key is tested and is the one that stays: use it unless an admin secret is configured.
-  const credentials =
-    deps.config.adminSecretId === undefined
-      ? staticCredentials(`${request.secretId}:AWSPENDING`, pending, managementKeySecret)
-      : await adminCredentials(deps, request.secretId, current);
-  await withApi(deps, credentials, async (api) => {
+  const older = await readPrevious(ctx);
+  await withApi(deps, await finishCredentials(deps, request, pending, current), async (api) => {
     const records = await api.listKeys();
     const next = findKeyRecord(records, pending);
     if (!next) {
@@ -227,15 +319,57 @@ export async function finishSecret(deps: RotationDeps, request: RotationRequest)
       );
     }
     const previous = findKeyRecord(records, current);
-    if (previous) await cutToGrace(deps, ctx, api, previous);
-    else ctx.log.warn('the AWSCURRENT key has no record (deleted?): nothing to cut');
     const others = records.filter(
       (r) => r.id !== next.id && r.id !== previous?.id && isOwned(r, ctx.ownedPrefix),
     );
     await tidyEarlierKeys(deps, ctx, api, others);
+    await ctx.versions.moveCurrent(request.token, ctx.state.currentVersionId);
+    ctx.log.info('AWSCURRENT moved to the new version', { expireAt: pending.expireAt });
+    if (!previous) ctx.log.warn('the previous key has no record (deleted?): nothing to cut');
+    await cutPrevious(deps, ctx, api, records, [pending], [current, older]);
   });
-  await ctx.versions.promote(request.token, ctx.state.currentVersionId);
-  ctx.log.info('AWSCURRENT moved to the new version', { expireAt: pending.expireAt });
+  await ctx.versions.dropPending(request.token);
+}
+
+/**
+ * Cuts to grace the key that was AWSCURRENT before the move and the one AWSPREVIOUS held (a
+ * rotation that stopped after its move and was never finished leaves that one uncut), never
+ * a key that is current now.
+ */
+async function cutPrevious(
+  deps: RotationDeps,
+  ctx: StepContext,
+  api: RotationApi,
+  records: readonly KeyRecord[],
+  keep: readonly ManagementKeySecret[],
+  replaced: readonly (ManagementKeySecret | undefined)[],
+): Promise<void> {
+  const keepIds = new Set(keep.map((k) => findKeyRecord(records, k)?.id));
+  const targets = new Map<string, KeyRecord>();
+  for (const value of replaced) {
+    const record = value && findKeyRecord(records, value);
+    if (record && !keepIds.has(record.id)) targets.set(record.id, record);
+  }
+  for (const record of targets.values()) await cutToGrace(deps, ctx, api, record);
+}
+
+/** The value AWSPREVIOUS holds, if the secret has one. */
+async function readPrevious(ctx: StepContext): Promise<ManagementKeySecret | undefined> {
+  const version = SecretVersions.versionWith(ctx.state, AWSPREVIOUS);
+  if (version === undefined) return undefined;
+  return parseCurrent(ctx.versions.secretId, await ctx.versions.read(AWSPREVIOUS, version));
+}
+
+/** The new key is tested and is the one that stays: use it unless an admin secret is configured. */
+async function finishCredentials(
+  deps: RotationDeps,
+  request: RotationRequest,
+  newKey: ManagementKeySecret,
+  current: ManagementKeySecret,
+): Promise<CredentialProvider<ManagementKeySecret>> {
+  return deps.config.adminSecretId === undefined
+    ? staticCredentials(`${request.secretId}:new key`, newKey, managementKeySecret)
+    : adminCredentials(deps, request.secretId, current);
 }
 
 /**
@@ -254,12 +388,7 @@ async function tidyEarlierKeys(
     .filter((r) => isExpired(r, now))
     .sort((a, b) => Date.parse(a.expireAt!) - Date.parse(b.expireAt!));
   for (const record of expired.slice(0, MAX_EXPIRED_DELETES)) {
-    try {
-      await api.deleteKey(record.id);
-    } catch (error) {
-      // Gone already (an earlier attempt of this step): that is the goal.
-      if (!isNotFound(error)) throw error;
-    }
+    await deleteIfPresent(api, record.id);
     ctx.log.info('deleted an expired rotator key', {
       keyRecordId: record.id,
       name: record.name,
@@ -348,7 +477,7 @@ export async function rotateLocally(
     // Secrets Manager makes a valueless AWSPENDING placeholder here; the public API cannot, so
     // store the new value at once (exactly what createSecret would put there).
     const current = parseCurrent(secretId, await versions.read(AWSCURRENT));
-    const ownedPrefix = ownedNamePrefix(deps.config.namePrefix, state.name);
+    const ownedPrefix = ownedNamePrefix(deps.config.namePrefix, state.arn);
     const log = (deps.logger ?? silentLogger).child({
       secretId,
       versionId: token,

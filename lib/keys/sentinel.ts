@@ -1,5 +1,10 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { isForbidden } from '../api';
+import { staticCredentials } from '../credentials';
 import { silentLogger, type Logger } from '../log';
+import { managementKeySecret } from '../schemas';
+import { findKeyRecord } from './ownership';
+import type { RotationDeps } from './rotation';
 import { parseCurrent } from './secret';
 import { AWSCURRENT, SecretVersions } from './stages';
 
@@ -14,6 +19,8 @@ export interface KeyExpiryNotice {
   /** Days left (negative once expired); null when the key never expires. */
   daysLeft: number | null;
   keySuffix: string;
+  /** Where expireAt was read: the key's record on the service (the truth) or the secret value. */
+  source: 'key-record' | 'secret-value';
   message: string;
 }
 
@@ -33,6 +40,14 @@ export interface KeyExpiryCheckOptions {
   now: () => number;
   notifier?: KeyExpiryNotifier;
   logger?: Logger;
+  /**
+   * Reads the key's record from the service, whose expireAt is the one the service enforces
+   * (a cut that happened after the value was written shows only there). Without it, or when
+   * the key may not list keys (403) and no admin secret is set, the secret value's is used.
+   */
+  connect?: RotationDeps['connect'];
+  /** Secret of an admin key that lists keys when the checked key may not. */
+  adminSecretId?: string | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -46,7 +61,10 @@ export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<Ke
   const versions = new SecretVersions(options.secrets, secretId);
   const current = parseCurrent(secretId, await versions.read(AWSCURRENT));
   const keySuffix = current.keyId.slice(-4);
-  const expireAt = current.expireAt;
+  const log = options.logger ?? silentLogger;
+  const fromRecord = await recordExpiry(options, current, log);
+  const source = fromRecord === undefined ? 'secret-value' : 'key-record';
+  const expireAt = fromRecord === undefined ? current.expireAt : fromRecord;
   let notice: KeyExpiryNotice;
   if (expireAt === null) {
     notice = {
@@ -55,6 +73,7 @@ export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<Ke
       expireAt,
       daysLeft: null,
       keySuffix,
+      source,
       message: `The key in ${secretId} (…${keySuffix}) never expires: rotation has not run yet`,
     };
   } else {
@@ -68,9 +87,8 @@ export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<Ke
         : status === 'expired'
           ? `The key in ${secretId} (…${keySuffix}) expired at ${expireAt}: rotation is stuck`
           : `The key in ${secretId} (…${keySuffix}) expires ${expireAt}, in ${rounded} days (warning at ${options.warnDays}): rotation is stuck`;
-    notice = { secretId, status, expireAt, daysLeft: rounded, keySuffix, message };
+    notice = { secretId, status, expireAt, daysLeft: rounded, keySuffix, source, message };
   }
-  const log = options.logger ?? silentLogger;
   if (notice.status === 'ok') {
     log.info('key expiry ok', { secretId, expireAt: notice.expireAt, daysLeft: notice.daysLeft });
     return notice;
@@ -78,4 +96,37 @@ export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<Ke
   log.warn(notice.message, { secretId, status: notice.status });
   await options.notifier?.send(notice);
   return notice;
+}
+
+/** The expireAt of the key's record, or undefined when it cannot be read (then the value's). */
+async function recordExpiry(
+  options: KeyExpiryCheckOptions,
+  current: ReturnType<typeof parseCurrent>,
+  log: Logger,
+): Promise<string | null | undefined> {
+  if (!options.connect) return undefined;
+  const { secretId } = options;
+  const lister =
+    options.adminSecretId === undefined
+      ? current
+      : parseCurrent(
+          options.adminSecretId,
+          await new SecretVersions(options.secrets, options.adminSecretId).read(AWSCURRENT),
+        );
+  const label = `${options.adminSecretId ?? secretId}:AWSCURRENT`;
+  const api = options.connect(staticCredentials(label, lister, managementKeySecret));
+  try {
+    const record = findKeyRecord(await api.listKeys(), current);
+    if (record) return record.expireAt;
+    log.warn('the AWSCURRENT key has no record on the service: using the secret value', {
+      secretId,
+    });
+    return undefined;
+  } catch (error) {
+    if (!isForbidden(error)) throw error;
+    log.warn('the key may not list keys (403): expiry read from the secret value', { secretId });
+    return undefined;
+  } finally {
+    api.close();
+  }
 }

@@ -10,10 +10,16 @@ import { RotationError } from './errors';
 
 export const AWSCURRENT = 'AWSCURRENT';
 export const AWSPENDING = 'AWSPENDING';
+export const AWSPREVIOUS = 'AWSPREVIOUS';
 
 export interface SecretState {
   /** The secret's name (stable, unlike an ARN given in the event). */
   name: string;
+  /**
+   * The secret's full ARN: account, region, name and the random suffix Secrets Manager adds
+   * when the secret is created, so it differs between deployments even when names collide.
+   */
+  arn: string;
   rotationEnabled: boolean;
   stages: Record<string, string[]>;
   currentVersionId: string | undefined;
@@ -33,10 +39,16 @@ export class SecretVersions {
     const stages = meta.VersionIdsToStages ?? {};
     return {
       name: meta.Name ?? this.secretId,
+      arn: meta.ARN ?? meta.Name ?? this.secretId,
       rotationEnabled: meta.RotationEnabled === true,
       stages,
       currentVersionId: Object.keys(stages).find((id) => stages[id]?.includes(AWSCURRENT)),
     };
+  }
+
+  /** The version holding `stage`, if any (from a describe). */
+  static versionWith(state: SecretState, stage: string): string | undefined {
+    return Object.keys(state.stages).find((id) => state.stages[id]?.includes(stage));
   }
 
   /** The SecretString of a version, or undefined when it has no value (RotateSecret's placeholder). */
@@ -69,8 +81,8 @@ export class SecretVersions {
     );
   }
 
-  /** AWSCURRENT moves to the token's version (AWSPREVIOUS follows), then AWSPENDING is dropped. */
-  async promote(token: string, currentVersionId: string | undefined): Promise<void> {
+  /** AWSCURRENT moves to the token's version (AWSPREVIOUS follows); AWSPENDING stays on it. */
+  async moveCurrent(token: string, currentVersionId: string | undefined): Promise<void> {
     await this.call('UpdateSecretVersionStage', () =>
       this.client.send(
         new UpdateSecretVersionStageCommand({
@@ -81,6 +93,10 @@ export class SecretVersions {
         }),
       ),
     );
+  }
+
+  /** The last act of a rotation: AWSPENDING leaves the (now current) version. */
+  async dropPending(token: string): Promise<void> {
     await this.call('UpdateSecretVersionStage', () =>
       this.client.send(
         new UpdateSecretVersionStageCommand({
@@ -112,7 +128,11 @@ export class SecretVersions {
   }
 }
 
-export type TokenVerdict = { proceed: false } | { proceed: true; state: SecretState };
+/** proceed: false = the token is AWSCURRENT already (a retry of a finished rotation). */
+export interface TokenVerdict {
+  proceed: boolean;
+  state: SecretState;
+}
 
 /**
  * The guards of AWS's rotation templates: rotation enabled; the token is a version with a
@@ -131,7 +151,7 @@ export async function checkToken(versions: SecretVersions, token: string): Promi
       `Secret version ${token} has no stage for rotation of secret ${id}`,
     );
   }
-  if (stages.includes(AWSCURRENT)) return { proceed: false };
+  if (stages.includes(AWSCURRENT)) return { proceed: false, state };
   if (!stages.includes(AWSPENDING)) {
     throw new RotationError(
       id,

@@ -93,6 +93,8 @@ export interface RotationSandbox {
   retry(token: string): Promise<void>;
   /** The operator's fix for an abandoned rotation: drop AWSPENDING from a non-current version. */
   abandonPending(): Promise<void>;
+  /** The same for another secret of this sandbox. */
+  abandonPendingOf(secretId: string): Promise<void>;
   read(stage: 'AWSCURRENT' | 'AWSPENDING' | 'AWSPREVIOUS'): Promise<ManagementKeySecret>;
   stages(): Promise<Record<string, string[]>>;
   authenticates(secret: ManagementKeySecret): Promise<boolean>;
@@ -167,8 +169,24 @@ export async function startRotationSandbox(
     );
     return managementKeySecret.parse(JSON.parse(out.SecretString ?? 'null'));
   };
-  const stages = async () =>
-    (await sm.send(new DescribeSecretCommand({ SecretId: secretId }))).VersionIdsToStages ?? {};
+  const stagesOf = async (id: string) =>
+    (await sm.send(new DescribeSecretCommand({ SecretId: id }))).VersionIdsToStages ?? {};
+  const stages = () => stagesOf(secretId);
+  const abandonPendingOf = async (id: string) => {
+    const all = await stagesOf(id);
+    const stuck = Object.keys(all).find(
+      (v) => all[v]?.includes('AWSPENDING') && !all[v]?.includes('AWSCURRENT'),
+    );
+    if (stuck) {
+      await sm.send(
+        new UpdateSecretVersionStageCommand({
+          SecretId: id,
+          VersionStage: 'AWSPENDING',
+          RemoveFromVersionId: stuck,
+        }),
+      );
+    }
+  };
 
   const rs: RotationSandbox = {
     sb,
@@ -192,21 +210,8 @@ export async function startRotationSandbox(
       for (const Step of STEPS)
         await invoke({ SecretId: secretId, ClientRequestToken: token, Step });
     },
-    async abandonPending() {
-      const all = await stages();
-      const stuck = Object.keys(all).find(
-        (id) => all[id]?.includes('AWSPENDING') && !all[id]?.includes('AWSCURRENT'),
-      );
-      if (stuck) {
-        await sm.send(
-          new UpdateSecretVersionStageCommand({
-            SecretId: secretId,
-            VersionStage: 'AWSPENDING',
-            RemoveFromVersionId: stuck,
-          }),
-        );
-      }
-    },
+    abandonPending: () => abandonPendingOf(secretId),
+    abandonPendingOf,
     read,
     stages,
     authenticates: (secret) => authenticates(sb.info.apiUrl, secret),

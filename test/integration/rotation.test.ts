@@ -107,8 +107,8 @@ describe('housekeeping: expired rotator keys are deleted in finishSecret', () =>
 
   it('at most three per rotation, oldest first, never the current or previous key, and safe to retry', async () => {
     const admin = await rs.read('AWSCURRENT');
-    const { Name } = await rs.sm.send(new DescribeSecretCommand({ SecretId: rs.secretId }));
-    const prefix = ownedNamePrefix(TEST_CONFIG.namePrefix, Name!);
+    const { ARN } = await rs.sm.send(new DescribeSecretCommand({ SecretId: rs.secretId }));
+    const prefix = ownedNamePrefix(TEST_CONFIG.namePrefix, ARN!);
     const api = createManagementClient({
       baseUrl: rs.sb.info.apiUrl,
       credentials: staticCredentials('admin', admin, managementKeySecret),

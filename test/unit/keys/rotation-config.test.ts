@@ -11,13 +11,13 @@ import {
 import type { KeyRecord, ManagementKeySecret } from '../../../lib/schemas';
 
 describe('readRotationConfig', () => {
-  it('has safe defaults: 90-day keys, 1-day grace, list-keys test', () => {
+  it('has safe defaults: 90-day keys, 1-day grace, a test call chosen from the roles', () => {
     expect(readRotationConfig({})).toEqual({
       lifetimeMs: 90 * 86_400_000,
       gracePeriodMs: 86_400_000,
       namePrefix: 'cloudops-rotated-',
       adminSecretId: undefined,
-      testCall: { kind: 'list-keys' },
+      testCall: { kind: 'auto' },
       warnDays: 7,
     });
   });
@@ -69,10 +69,15 @@ const record = (over: Partial<KeyRecord>): KeyRecord => ({
 
 describe('key ownership and lookup', () => {
   it('names carry the prefix, a per-secret tag and a sortable timestamp', () => {
-    const a = ownedNamePrefix('cloudops-rotated-', 'secret-a');
-    const b = ownedNamePrefix('cloudops-rotated-', 'secret-b');
-    expect(a).toMatch(/^cloudops-rotated-[0-9a-f]{6}-$/);
-    expect(a).not.toBe(b);
+    // Same secret name, two deployments (accounts, or a secret recreated): different owners.
+    const arn = (account: string, suffix: string) =>
+      `arn:aws:secretsmanager:eu-west-1:${account}:secret:cloudops/api-key-${suffix}`;
+    const a = ownedNamePrefix('cloudops-rotated-', arn('111111111111', 'AbCdEf'));
+    const b = ownedNamePrefix('cloudops-rotated-', arn('222222222222', 'AbCdEf'));
+    const c = ownedNamePrefix('cloudops-rotated-', arn('111111111111', 'GhIjKl'));
+    expect(a).toMatch(/^cloudops-rotated-[0-9a-f]{10}-$/);
+    expect(new Set([a, b, c]).size).toBe(3);
+    expect(ownedNamePrefix('cloudops-rotated-', arn('111111111111', 'AbCdEf'))).toBe(a);
     expect(keyNameFor(a, Date.UTC(2025, 0, 2, 3, 4, 5, 6))).toBe(`${a}20250102T030405.006Z`);
   });
 
