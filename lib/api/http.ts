@@ -58,10 +58,10 @@ export type EnvelopeKind = 'management' | 'observability';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_DEADLINE_MS = 60_000;
 /**
- * The largest real answer is a management list, which is never paginated: a dashboards list
- * of 500-tile dashboards in the `config` form is about 0.3 MB per dashboard (measured on the
- * sandbox's current profile), a 1000-alert `/api/v2` page about 1.5 MB. 32 MiB holds a list
- * of ~100 maximal dashboards, while a runaway body stops long before it can fill a Lambda.
+ * The largest real answer is an unpaginated management list. A 500-tile dashboard (the
+ * service's maximum) in the `config` form serialises to about 0.2 MB and a full 1000-alert
+ * `/api/v2` page to about 0.6 MB (field lists of API-FACTS, realistic values). 32 MiB holds a
+ * list of ~150 maximal dashboards, while a runaway body stops long before it can fill a Lambda.
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 const AGENT_OPTIONS = { keepAlive: true, maxSockets: 16, timeout: 4_000 } as const;
