@@ -1,7 +1,7 @@
 /** Shared set-up for the alert provisioning tests: a sandbox, a backend on it, ground truth. */
 import type { ObservabilityBackend } from '../../lib/api';
 import { createVersionTable } from '../../lib/alerts';
-import { startLocalDynamo, type LocalDynamo } from '../../lib/pipes/local-dynamo';
+import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import type { Alert, Dashboard } from '../../lib/schemas';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index';
 import { sandboxClients } from '../support/sandbox-clients';

@@ -20,7 +20,7 @@ import { ConfigError } from '../../../lib/errors';
 import { signBody } from '../../../lib/notify';
 import { readWatchdogSettings } from '../../../lib/pipes/config';
 import { createWatchdogTable } from '../../../lib/pipes/dynamo-store';
-import { startLocalDynamo, type LocalDynamo } from '../../../lib/pipes/local-dynamo';
+import { startLocalDynamo, type LocalDynamo } from '../../support/local-dynamo';
 import { startSandbox, type Sandbox } from '../../../sandbox/index';
 import { startReceiver } from '../notify/receiver';
 
