@@ -53,6 +53,13 @@ export const fileAlert = z.strictObject({
 export type FileAlert = z.infer<typeof fileAlert>;
 
 export const fileTile = z.strictObject({
+  /** Stable identity of the tile: renaming `name` then keeps the tile id and its alerts. */
+  key: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only')
+    .optional(),
   name: z.string().min(1),
   x: z
     .int()

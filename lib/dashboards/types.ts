@@ -1,7 +1,10 @@
 import type { FileTile } from './file-schema';
 
-/** A tile as the files want it, defaults applied (the file schema's tile, optionals filled). */
-export type DesiredTile = Required<FileTile>;
+/**
+ * A tile as the files want it, defaults applied (the file schema's tile, optionals filled).
+ * `key`, when given, is the tile's identity across renames (else its name is).
+ */
+export type DesiredTile = Required<Omit<FileTile, 'key'>> & { key?: string };
 
 /** One validated dashboard file. `tags` are the user's tags, without the ownership marker. */
 export interface DesiredDashboard {

@@ -97,6 +97,7 @@ function toDesired(data: DashboardFile, key: string, sourceFile: string): Desire
     name: data.name,
     tags: [...new Set(data.tags ?? [])].sort(),
     tiles: (data.tiles ?? []).map((t) => ({
+      ...(t.key !== undefined ? { key: t.key } : {}),
       name: t.name,
       x: t.x,
       y: t.y,
