@@ -12,7 +12,8 @@ import { formatIssues } from '../format-issues';
 import { silentLogger, type Logger } from '../log';
 import type { Notifier } from '../notify/types';
 import { pipeSourceKind, type Pipe, type PipeStateCommand } from '../schemas';
-import { Claim, claimRecord, Delivery, type RecordIo, type Versioned, type Where } from './claims';
+import type { Claim} from './claims';
+import { claimRecord, Delivery, type RecordIo, type Versioned, type Where } from './claims';
 import { decide, policySchema, type Observation } from './decide';
 import {
   boundPending,
@@ -220,7 +221,7 @@ export async function runWatchdog(
     const outcome = await claimRecord(previous, candidate, io, where, runId, logger);
     if (typeof outcome === 'string') return undefined;
     result.notifications.push(...outcome.claimed.map((p) => p.notification));
-    return outcome as unknown as Claim;
+    return outcome;
   }
 
   async function checkPipe(
