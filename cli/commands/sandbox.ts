@@ -2,7 +2,14 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { rateLimitSetting } from '../../lib/config';
 import { readRotationConfig } from '../../lib/keys';
-import { parseFaultSpec, startSandbox, type FaultSpec, type Sandbox } from '../../sandbox';
+import {
+  isSandboxProfile,
+  parseFaultSpec,
+  SANDBOX_PROFILES,
+  startSandbox,
+  type FaultSpec,
+  type Sandbox,
+} from '../../sandbox';
 import { formatHelp, intFlag, parseCommand, UsageError, type CommandSpec } from '../args';
 import { sandboxEnvFile } from '../connect';
 import type { CliIO, Command } from '../io';
@@ -10,11 +17,13 @@ import { assertWritable } from '../output';
 import { sandboxRotationInvoker } from '../sandbox-rotation';
 
 const spec = {
-  usage: 'cloudops sandbox [--port N] [--state FILE] [--faults SPEC] [--write-env FILE]',
+  usage:
+    'cloudops sandbox [--profile current|spec] [--port N] [--state FILE] [--faults SPEC] [--write-env FILE]',
   summary:
     'Serve the local emulator of the management API, the observability API and Secrets Manager.\n' +
     'The first stdout line is one JSON object with the URLs, ids and credentials a client needs.',
   options: {
+    profile: { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
     state: { type: 'string' },
@@ -24,6 +33,8 @@ const spec = {
     'write-env': { type: 'string' },
   },
   help: {
+    profile:
+      'current (default): the service as it answers today; spec: the spec snapshot. A --state file keeps its own',
     port: 'management API port; observability +1, Secrets Manager +2 (default 0: free ports)',
     host: 'address to listen on (default 127.0.0.1)',
     state: 'state file: loaded if present, written atomically after each change',
@@ -84,6 +95,11 @@ function writeEnvFile(file: string, sandbox: Sandbox): void {
   renameSync(temp, file);
 }
 
+function profileFlag(value: string | undefined) {
+  if (value === undefined || isSandboxProfile(value)) return value;
+  throw new UsageError(`--profile expects ${SANDBOX_PROFILES.join(' or ')}, got "${value}"`);
+}
+
 export const sandboxCommand: Command = {
   name: 'sandbox',
   summary: 'serve the local emulator of both APIs and Secrets Manager',
@@ -94,6 +110,7 @@ export const sandboxCommand: Command = {
       return 0;
     }
     // Every flag is checked before a port is opened or a file written.
+    const profile = profileFlag(values.profile);
     const port = intFlag('port', values.port, 0);
     const faults = faultsFlag(values.faults);
     const rateLimits = {
@@ -107,6 +124,7 @@ export const sandboxCommand: Command = {
     const rotationConfig = readRotationConfig(io.env);
     const rotation: { invoke?: ReturnType<typeof sandboxRotationInvoker> } = {};
     const sandbox = await startSandbox({
+      profile,
       host: values.host,
       port,
       stateFile: values.state,
