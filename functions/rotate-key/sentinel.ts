@@ -89,7 +89,7 @@ function sentinelFromEnv() {
   const topicArn = env.CLOUDOPS_KEY_SENTINEL_TOPIC_ARN;
   const options: SentinelOptions = {
     secrets,
-    secretId: secretIds[0]!,
+    secretId: secretIds[0],
     warnDays: rotation.warnDays,
     // The key record's expireAt is the one the service enforces.
     connect: connection.CLOUDOPS_API_URL
