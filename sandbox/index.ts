@@ -23,15 +23,24 @@ import {
 } from './server';
 import { Store } from './store';
 import type { SandboxState } from './store';
+import { DEFAULT_PROFILE, isSandboxProfile } from './profiles';
+import type { SandboxProfile } from './profiles';
 
 export type { FaultController, FaultKind, FaultQueueItem, FaultSpec } from './faults';
 export { FAULT_KINDS, parseFaultSpec } from './faults';
+export type { SandboxProfile } from './profiles';
+export { SANDBOX_PROFILES, DEFAULT_PROFILE, isSandboxProfile } from './profiles';
 export type { RequestLogEntry, Surface } from './request-log';
 export type { RateLimitConfig } from './rate-limit';
 export { Store } from './store';
 export type { SandboxState, KeyRow, TokenRow, WebhookRow, DashboardRow, AlertRow } from './store';
 
 export interface SandboxOptions {
+  /**
+   * `current` models today's live service, `spec` the spec's snapshot. Default: the state file's
+   * profile when one is loaded, else `current`. A loaded state of the other profile is refused.
+   */
+  profile?: SandboxProfile;
   /** Default 127.0.0.1. */
   host?: string;
   /** 0 (default) = free ports; N = management N, observability N+1, Secrets Manager N+2. */
@@ -50,6 +59,7 @@ export interface SandboxOptions {
 
 /** Everything a client needs; the CLI prints it as one JSON line. */
 export interface SandboxInfo {
+  profile: SandboxProfile;
   apiUrl: string;
   observabilityUrl: string;
   secretsManagerUrl: string;
@@ -92,7 +102,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const baseNow = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const loaded = options.stateFile ? Store.load(options.stateFile) : undefined;
+  const profile = resolveProfile(options, loaded);
   const state: SandboxState = loaded ?? seedState(baseNow()).state;
+  state.profile = profile;
 
   // The emulator needs the clock (which reads the store) and the store saves the emulator's state.
   const secretsManagerState = { read: (): unknown => undefined };
@@ -199,6 +211,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const [apiPort, observabilityPort, secretsPort] = ports as [number, number, number];
 
   const info: SandboxInfo = {
+    profile,
     apiUrl: `http://${urlHost}:${apiPort}`,
     observabilityUrl: `http://${urlHost}:${observabilityPort}`,
     secretsManagerUrl: `http://${urlHost}:${secretsPort}`,
@@ -233,6 +246,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return closed;
     },
   };
+}
+
+function resolveProfile(options: SandboxOptions, loaded: SandboxState | undefined): SandboxProfile {
+  if (options.profile !== undefined && !isSandboxProfile(options.profile))
+    throw new Error(`sandbox profile must be current or spec, got "${String(options.profile)}"`);
+  // State files from before profiles were made by the spec-shaped sandbox.
+  const stored = loaded ? (loaded.profile ?? 'spec') : undefined;
+  if (options.profile && stored && options.profile !== stored)
+    throw new Error(
+      `sandbox state file ${options.stateFile} holds a ${stored} profile sandbox, not ${options.profile}`,
+    );
+  return options.profile ?? stored ?? DEFAULT_PROFILE;
 }
 
 async function closeAll(servers: Server[]): Promise<void> {

@@ -8,6 +8,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { SandboxProfile } from './profiles';
 import type { Alert, Dashboard, IpAccessEntry, KeyRole, KeyState, Pipe } from '../lib/schemas';
 
 /** A stored API key: only hashes of the key ID and secret, never the values. */
@@ -72,6 +73,8 @@ export interface SeedInfo {
 
 export interface SandboxState {
   version: 1;
+  /** Absent in state files written before profiles existed (they behave as `spec`). */
+  profile?: SandboxProfile;
   clockOffsetMs: number;
   organizationId: string;
   services: ServiceRow[];

@@ -1,17 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { rateLimitSetting } from '../../lib/config';
-import { startSandbox } from '../../sandbox';
+import { isSandboxProfile, SANDBOX_PROFILES, startSandbox } from '../../sandbox';
 import { formatHelp, intFlag, parseCommand, UsageError, type CommandSpec } from '../args';
 import { sandboxEnv } from '../connect';
 import type { Command } from '../io';
 
 const spec = {
-  usage: 'cloudops sandbox [--port N] [--state FILE] [--faults SPEC] [--write-env FILE]',
+  usage:
+    'cloudops sandbox [--profile current|spec] [--port N] [--state FILE] [--faults SPEC] [--write-env FILE]',
   summary:
     'Serve the local emulator of the management API, the observability API and Secrets Manager.\n' +
     'The first stdout line is one JSON object with the URLs, ids and credentials a client needs.',
   options: {
+    profile: { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
     state: { type: 'string' },
@@ -21,6 +23,8 @@ const spec = {
     'write-env': { type: 'string' },
   },
   help: {
+    profile:
+      'current (default): the service as it answers today; spec: the spec snapshot. A --state file keeps its own',
     port: 'management API port; observability +1, Secrets Manager +2 (default 0: free ports)',
     host: 'address to listen on (default 127.0.0.1)',
     state: 'state file: loaded if present, written atomically after each change',
@@ -39,6 +43,11 @@ function rateLimitFlag(name: string, value: string | undefined) {
   return parsed.data;
 }
 
+function profileFlag(value: string | undefined) {
+  if (value === undefined || isSandboxProfile(value)) return value;
+  throw new UsageError(`--profile expects ${SANDBOX_PROFILES.join(' or ')}, got "${value}"`);
+}
+
 export const sandboxCommand: Command = {
   name: 'sandbox',
   summary: 'serve the local emulator of both APIs and Secrets Manager',
@@ -49,6 +58,7 @@ export const sandboxCommand: Command = {
       return 0;
     }
     const sandbox = await startSandbox({
+      profile: profileFlag(values.profile),
       host: values.host,
       port: intFlag('port', values.port, 0),
       stateFile: values.state,

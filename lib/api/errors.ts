@@ -102,6 +102,54 @@ export class ResponseValidationError extends ApiError {
   }
 }
 
+/**
+ * A pipe call answered 424 because the service is idle (scaled to zero): its pipes cannot be
+ * read or changed until it wakes. Not a failure of the pipe; callers report it, never retry it.
+ */
+export class ServiceIdleError extends ApiError {
+  override name = 'ServiceIdleError';
+  readonly serviceId: string;
+  /** The state the server named (`idle`), when it named one. */
+  readonly serviceState: string;
+
+  constructor(details: ApiErrorDetails & { serviceId: string; serviceState?: string }) {
+    super(
+      details,
+      `service ${details.serviceId} is ${details.serviceState ?? 'idle'}: ${details.method} ` +
+        `${details.path} answered ${details.status}; its pipes cannot be checked until it is active`,
+    );
+    this.serviceId = details.serviceId;
+    this.serviceState = details.serviceState ?? 'idle';
+  }
+
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+/**
+ * `424 FAILED_DEPENDENCY: ... Current state: idle` on a pipe call becomes a ServiceIdleError.
+ * A 424 naming another state (e.g. stopped) stays a plain ApiError.
+ */
+export function asServiceIdle(error: unknown, serviceId: string): unknown {
+  if (!(error instanceof ApiError) || error.status !== 424 || error instanceof ServiceIdleError) {
+    return error;
+  }
+  const text = `${error.code ?? ''} ${error.apiMessage ?? ''}`;
+  const state = /current state:\s*([a-z_-]+)/i.exec(text)?.[1]?.toLowerCase();
+  if (state !== undefined ? state !== 'idle' : !/\bidle\b/i.test(text)) return error;
+  return new ServiceIdleError({
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    code: error.code,
+    apiMessage: error.apiMessage,
+    requestId: error.requestId,
+    serviceId,
+    serviceState: 'idle',
+  });
+}
+
 export type TransportErrorKind = 'timeout' | 'reset' | 'refused' | 'aborted' | 'network';
 
 /** No HTTP answer: timeout, connection reset/refused, DNS failure, or the caller aborted. */
@@ -142,6 +190,8 @@ const statusIs =
   (error: unknown): error is ApiError =>
     error instanceof ApiError && error.status === status;
 
+export const isServiceIdle = (error: unknown): error is ServiceIdleError =>
+  error instanceof ServiceIdleError;
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
 export const isUnauthorized = statusIs(401);
 export const isForbidden = statusIs(403);

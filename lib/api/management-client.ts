@@ -32,6 +32,7 @@ import {
   type UpdateKeyRequest,
 } from '../schemas';
 import { basicAuth } from './auth';
+import { asServiceIdle } from './errors';
 import type { Clock } from './clock';
 import { HttpCore, type ApiRequest, type CallOptions, type FetchLike } from './http';
 import { managementPaths as P } from './paths';
@@ -91,13 +92,22 @@ export function createManagementClient(options: ManagementClientOptions) {
   const org = async () =>
     options.organizationId ?? (await options.credentials.get()).organizationId;
   const call = <T>(req: ApiRequest<T>, opts: CallOptions = {}) => core.request({ ...req, ...opts });
+  /** Pipe calls on an idle service answer 424: typed, so callers can report "idle" and go on. */
+  const pipeCall = async <T>(serviceId: string, req: ApiRequest<T>, opts?: CallOptions) => {
+    try {
+      return await call(req, opts);
+    } catch (error) {
+      throw asServiceIdle(error, serviceId);
+    }
+  };
   return {
     organizationId: org,
     close: () => core.close(),
 
     // Pipes (spec 4.1, 4.2 and API-FACTS extras)
     async getPipe(serviceId: string, pipeId: string, opts?: CallOptions): Promise<Pipe> {
-      return call(
+      return pipeCall(
+        serviceId,
         { method: 'GET', path: P.pipe(await org(), serviceId, pipeId), schema: pipe },
         opts,
       );
@@ -107,7 +117,8 @@ export function createManagementClient(options: ManagementClientOptions) {
       pipeId: string,
       opts?: CallOptions,
     ): Promise<PipeSettings> {
-      return call(
+      return pipeCall(
+        serviceId,
         {
           method: 'GET',
           path: P.pipeSettings(await org(), serviceId, pipeId),
@@ -117,13 +128,15 @@ export function createManagementClient(options: ManagementClientOptions) {
       );
     },
     async listPipes(serviceId: string, opts?: CallOptions): Promise<Pipe[]> {
-      return call(
+      return pipeCall(
+        serviceId,
         { method: 'GET', path: P.pipes(await org(), serviceId), schema: z.array(pipe) },
         opts,
       );
     },
     async deletePipe(serviceId: string, pipeId: string, opts?: CallOptions): Promise<void> {
-      return call(
+      return pipeCall(
+        serviceId,
         { method: 'DELETE', path: P.pipe(await org(), serviceId, pipeId), schema: null },
         opts,
       );
@@ -137,7 +150,7 @@ export function createManagementClient(options: ManagementClientOptions) {
     ): Promise<Pipe | undefined> {
       const path = P.pipeState(await org(), serviceId, pipeId);
       const body = validateBody(pipeStateCommandBody, { command }, 'PATCH', path);
-      return call({ method: 'PATCH', path, body, schema: pipeStateResult }, opts);
+      return pipeCall(serviceId, { method: 'PATCH', path, body, schema: pipeStateResult }, opts);
     },
 
     // Keys (spec 4.3, 4.4 and API-FACTS extras)

@@ -5,7 +5,10 @@
 import * as z from 'zod';
 import { readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
 import { ConfigError } from '../errors';
-import type { SecretSource, SlackWebhookSecret, WebhookSecret } from '../notify/secrets';
+import type { SecretSource } from '../notify/secrets';
+import type { NotifierSettings } from '../notify/settings';
+
+export type { NotifierSettings } from '../notify/settings';
 import { registerSecret } from '../redact';
 import type { WatchdogConfigInput } from './watchdog';
 
@@ -65,13 +68,6 @@ export const watchdogEnv = z.object({
 });
 export type WatchdogEnv = z.output<typeof watchdogEnv>;
 
-export interface NotifierSettings {
-  snsTopicArn?: string;
-  slack?: SecretSource<SlackWebhookSecret>;
-  linkTemplate?: string;
-  webhook?: SecretSource<WebhookSecret>;
-  eventBus?: string;
-}
 
 export interface WatchdogSettings {
   connection: ConnectionEnv;

@@ -10,7 +10,7 @@ let sandbox: Sandbox;
 let dir: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startSandbox({ profile: 'spec', port: 0 });
   dir = mkdtempSync(path.join(tmpdir(), 'cloudops-env-file-'));
 });
 afterAll(async () => {

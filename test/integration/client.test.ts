@@ -37,6 +37,7 @@ const closers: { close(): void }[] = [];
 beforeAll(async () => {
   // Generous server limits: the 429 path has its own sandbox below.
   sb = await startSandbox({
+    profile: 'spec',
     port: 0,
     rateLimits: {
       management: { limit: 10_000, windowMs: 1_000 },
@@ -530,6 +531,7 @@ describe('rate limits', () => {
   let small: Sandbox;
   beforeAll(async () => {
     small = await startSandbox({
+      profile: 'spec',
       port: 0,
       rateLimits: {
         management: { limit: 2, windowMs: 1_000 },

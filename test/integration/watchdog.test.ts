@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ManagementClient } from '../../lib/api';
 import { createWebhookNotifier, signBody, type Notifier } from '../../lib/notify';
-import { startLocalDynamo, type LocalDynamo } from '../../lib/pipes/local-dynamo';
+import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import { LocalStateStore, type StateStore } from '../../lib/pipes/store';
 import {
   parseWatchdogConfig,
@@ -28,6 +28,7 @@ let postgres: string; // service 1, Provisioning, postgres
 
 beforeAll(async () => {
   sb = await startSandbox({
+    profile: 'spec',
     port: 0,
     rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
   });

@@ -20,7 +20,7 @@ import { ConfigError } from '../../../lib/errors';
 import { signBody } from '../../../lib/notify';
 import { readWatchdogSettings } from '../../../lib/pipes/config';
 import { createWatchdogTable } from '../../../lib/pipes/dynamo-store';
-import { startLocalDynamo, type LocalDynamo } from '../../../lib/pipes/local-dynamo';
+import { startLocalDynamo, type LocalDynamo } from '../../support/local-dynamo';
 import { startSandbox, type Sandbox } from '../../../sandbox/index';
 import { startReceiver } from '../notify/receiver';
 
@@ -32,6 +32,7 @@ const SIGNING = 'entrypoint-signing-secret-123';
 
 beforeAll(async () => {
   sb = await startSandbox({
+    profile: 'spec',
     port: 0,
     rateLimits: { management: { limit: 10_000, windowMs: 1_000 } },
   });
