@@ -6,7 +6,13 @@
  * field is an error, not ignored. Rules across fields live in validate.ts.
  */
 import * as z from 'zod';
-import { AGG_FNS, ALERT_INTERVALS, DASHBOARD_LIMITS, DISPLAY_TYPES, SERIES_TYPES } from '../schemas';
+import {
+  AGG_FNS,
+  ALERT_INTERVALS,
+  DASHBOARD_LIMITS,
+  DISPLAY_TYPES,
+  SERIES_TYPES,
+} from '../schemas';
 import { MARKER_TAG_COUNT } from './ownership';
 
 const COLS = DASHBOARD_LIMITS.gridColumns;
@@ -115,7 +121,10 @@ export const fileTileConfig = z
       .record(z.string(), z.unknown())
       .optional()
       .describe('Number format, passed through'),
-    configType: z.literal('sql').optional().describe('Raw-SQL variant: needs connectionId + sqlTemplate'),
+    configType: z
+      .literal('sql')
+      .optional()
+      .describe('Raw-SQL variant: needs connectionId + sqlTemplate'),
     connectionId: z.string().optional().describe('Connection of a raw-SQL tile'),
     sqlTemplate: z.string().optional().describe('Query of a raw-SQL tile'),
   })
@@ -190,7 +199,10 @@ export const fileTile = z
     asRatio: z.boolean().optional().describe('Series form: show the first series over the second'),
     series: z.array(fileSeries).optional().describe('The query, spec form'),
     config: fileTileConfig.optional(),
-    markdown: z.string().optional().describe('A markdown tile: its text (instead of series/config)'),
+    markdown: z
+      .string()
+      .optional()
+      .describe('A markdown tile: its text (instead of series/config)'),
     alerts: z.array(fileAlert).optional().describe('Alerts watching this tile'),
   })
   .describe('A tile: exactly one of series, config or markdown');

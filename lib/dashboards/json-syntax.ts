@@ -62,7 +62,8 @@ export function findJsonSyntaxError(
     return text.slice(start, i - 1);
   };
   const nest = () => {
-    if (++depth > maxDepth) throw new JsonScanError(i, `nesting deeper than ${maxDepth} levels`, false);
+    if (++depth > maxDepth)
+      throw new JsonScanError(i, `nesting deeper than ${maxDepth} levels`, false);
   };
   const value = (): void => {
     ws();

@@ -108,9 +108,11 @@ export function seriesToComparable(list: readonly unknown[]): ComparableQuery {
   const first = series[0];
   if (!first) return { displayType: '' };
   const type = str(first.type) ?? '';
-  if (type === 'markdown') return compact({ displayType: 'markdown', markdown: str(first.content) });
+  if (type === 'markdown')
+    return compact({ displayType: 'markdown', markdown: str(first.content) });
   const base: ComparableQuery = {
-    displayType: type === 'time' ? (str(first.displayType) ?? 'line') : (SERIES_DISPLAY[type] ?? type),
+    displayType:
+      type === 'time' ? (str(first.displayType) ?? 'line') : (SERIES_DISPLAY[type] ?? type),
     sourceId: str(first.sourceId),
     dataSource: str(first.dataSource),
   };
@@ -189,6 +191,8 @@ export function comparableQuery(t: AnyTile): {
   return { query: { displayType: '' }, form: 'none' };
 }
 
+const RATIO_TYPES = new Set(['line', 'stacked_bar', 'table']);
+
 export function normalizeTile(t: AnyTile): NormalTile {
   const { query, form } = comparableQuery(t);
   const config = (t as { config?: unknown }).config;
@@ -199,7 +203,8 @@ export function normalizeTile(t: AnyTile): NormalTile {
     y: t.y,
     w: t.w,
     h: t.h,
-    asRatio: (t.asRatio ?? false) || configRatio,
+    // Only ratio-capable kinds carry it (the service's config form has no asRatio elsewhere).
+    asRatio: RATIO_TYPES.has(query.displayType) && ((t.asRatio ?? false) || configRatio),
     series: query,
     form,
   };

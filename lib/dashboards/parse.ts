@@ -96,7 +96,7 @@ function measure(root: unknown): { depth: number; bytes: number } {
   const over = { depth: FILE_LIMITS.maxDepth + 1, bytes: FILE_LIMITS.maxExpandedBytes + 1 };
   type Frame = { node: object; children: unknown[]; keyBytes: number; i: number };
   const leaf = (v: unknown): number =>
-    typeof v === 'string' ? v.length + 2 : v === null || v === undefined ? 4 : String(v).length;
+    typeof v === 'string' ? v.length + 2 : typeof v === 'number' ? String(v).length : 5;
   if (root === null || typeof root !== 'object') return { depth: 0, bytes: leaf(root) };
 
   const frame = (node: object): Frame => {

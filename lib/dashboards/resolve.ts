@@ -90,7 +90,11 @@ export async function resolveNames(
 ): Promise<{ dashboards: DesiredDashboard[]; issues: FileIssue[] }> {
   const copies = dashboards.map((d) => ({
     ...d,
-    tiles: d.tiles.map((t): DesiredTile => ({ ...t, series: [...t.series], alerts: [...t.alerts] })),
+    tiles: d.tiles.map((t): DesiredTile => ({
+      ...t,
+      series: [...t.series],
+      alerts: [...t.alerts],
+    })),
   }));
   const refs = collectRefs(copies);
   if (refs.length === 0) return { dashboards: copies, issues: [] };
@@ -139,14 +143,13 @@ export async function resolveNames(
         `${noun} name "${ref.value}" is ambiguous (ids ${matches.map((m) => m.id).join(', ')}); give the id instead`,
       );
     else
-      issue(
-        ref,
-        `unknown ${noun} "${ref.value}"; ${existing(list, (e) => `"${e.name ?? ''}"`)}`,
-      );
+      issue(ref, `unknown ${noun} "${ref.value}"; ${existing(list, (e) => `"${e.name ?? ''}"`)}`);
   }
   issues.sort(
     (a, b) =>
-      a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
+      a.file.localeCompare(b.file) ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0),
   );
   return { dashboards: copies, issues };
 }

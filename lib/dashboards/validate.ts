@@ -111,7 +111,9 @@ function toDesired(data: DashboardFile, key: string, sourceFile: string): Desire
 function desiredTile(t: FileTile): DesiredTile {
   const config =
     t.config ??
-    (t.markdown !== undefined ? { displayType: 'markdown' as const, markdown: t.markdown } : undefined);
+    (t.markdown !== undefined
+      ? { displayType: 'markdown' as const, markdown: t.markdown }
+      : undefined);
   return {
     ...(t.key !== undefined ? { key: t.key } : {}),
     name: t.name,
@@ -206,7 +208,9 @@ function semanticIssues(value: unknown, at: At): FileIssue[] {
     if (typeof tile.key === 'string') {
       const first = keys.get(tile.key);
       if (first !== undefined)
-        out.push(at(['tiles', i, 'key'], `duplicate tile key "${tile.key}" (also tiles[${first}])`));
+        out.push(
+          at(['tiles', i, 'key'], `duplicate tile key "${tile.key}" (also tiles[${first}])`),
+        );
       else keys.set(tile.key, i);
     }
     out.push(...tileRules(tile, i, at));
@@ -220,7 +224,8 @@ const CHART_TYPES = new Set(['line', 'stacked_bar', 'number']);
 /** The documented rules of each tile kind (API-FACTS "Observability objects"). */
 function tileRules(tile: Record<string, unknown>, i: number, at: At): FileIssue[] {
   const out: FileIssue[] = [];
-  const here = (path: PropertyKey[], message: string) => out.push(at(['tiles', i, ...path], message));
+  const here = (path: PropertyKey[], message: string) =>
+    out.push(at(['tiles', i, ...path], message));
   const forms = FORMS.filter((f) => tile[f] !== undefined);
   if (forms.length > 1)
     here([forms[1]], `a tile has one of series, config or markdown (found ${forms.join(', ')})`);
@@ -248,7 +253,8 @@ function tileRules(tile: Record<string, unknown>, i: number, at: At): FileIssue[
       if (!isRecord(a)) return;
       const alertAt = (p: PropertyKey[], m: string) => here(['alerts', j, ...p], m);
       if (typeof a.name === 'string') {
-        if (alertNames.has(a.name)) alertAt(['name'], `duplicate alert name "${a.name}" on this tile`);
+        if (alertNames.has(a.name))
+          alertAt(['name'], `duplicate alert name "${a.name}" on this tile`);
         alertNames.add(a.name);
       }
       const ranged = a.thresholdType === 'between' || a.thresholdType === 'not_between';
@@ -263,7 +269,10 @@ function tileRules(tile: Record<string, unknown>, i: number, at: At): FileIssue[
         if (ch.webhookId !== undefined && ch.webhook !== undefined)
           alertAt(['channel', 'webhook'], 'give webhookId or webhook (a name), not both');
         else if (ch.type === 'webhook' && ch.webhookId === undefined && ch.webhook === undefined)
-          alertAt(['channel', 'webhookId'], 'webhookId (or webhook: <name>) is required when type is webhook');
+          alertAt(
+            ['channel', 'webhookId'],
+            'webhookId (or webhook: <name>) is required when type is webhook',
+          );
       }
     });
   }
@@ -287,7 +296,8 @@ function seriesRules(s: Record<string, unknown>, here: Here): void {
   only('groupBy', ['time', 'table']);
   only('aggFn', ['time', 'table', 'number']);
   only('field', ['time', 'table', 'number']);
-  if (type === 'markdown' && s.content === undefined) here(['content'], 'required on a markdown series');
+  if (type === 'markdown' && s.content === undefined)
+    here(['content'], 'required on a markdown series');
   if (s.level !== undefined && s.aggFn !== 'quantile') here(['level'], 'only with aggFn quantile');
 }
 
@@ -323,7 +333,8 @@ function configRules(c: Record<string, unknown>, here: Here): void {
     return;
   }
   const exactlyOne = type === 'pie' || type === 'bar' || type === 'number' || type === 'heatmap';
-  if (exactlyOne && select.length !== 1) here(['select'], `a ${type} tile has exactly 1 select item`);
+  if (exactlyOne && select.length !== 1)
+    here(['select'], `a ${type} tile has exactly 1 select item`);
   if (c.asRatio === true) {
     if (!['line', 'stacked_bar', 'table'].includes(type))
       here(['asRatio'], 'only on line, stacked_bar and table tiles');
@@ -341,7 +352,7 @@ function configRules(c: Record<string, unknown>, here: Here): void {
     if (item.aggFn === 'count' && item.valueExpression !== undefined)
       at('valueExpression', 'not with aggFn count');
     if (item.aggFn !== 'count' && item.aggFn !== undefined && item.valueExpression === undefined)
-      at('valueExpression', `required with aggFn ${String(item.aggFn)}`);
+      at('valueExpression', `required with aggFn ${JSON.stringify(item.aggFn)}`);
     if (item.level !== undefined) {
       if (item.aggFn !== 'quantile') at('level', 'only with aggFn quantile');
       else if (!(QUANTILE_LEVELS as readonly unknown[]).includes(item.level))
