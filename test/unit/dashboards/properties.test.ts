@@ -6,7 +6,6 @@ import { validateFiles } from '../../../lib/dashboards/validate';
 import { AGG_FNS, SERIES_TYPES } from '../../../lib/schemas';
 import { normalizeTile, tileChanges, tileDiff } from '../../../lib/dashboards/normalize';
 import type { FileSeries } from '../../../lib/dashboards/file-schema';
-import type { Tile } from '../../../lib/schemas';
 import { createFakeBackend, type FakeBackend } from './fake-backend';
 
 type Loose = Record<string, unknown>;
