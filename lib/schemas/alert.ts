@@ -4,7 +4,17 @@ export const ALERT_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d
 export const alertInterval = z.enum(ALERT_INTERVALS);
 export type AlertInterval = z.infer<typeof alertInterval>;
 
-export const thresholdType = z.enum(['above', 'below']);
+/** The eight values of the current service (API-FACTS); between/not_between use thresholdMax. */
+export const thresholdType = z.enum([
+  'above',
+  'below',
+  'above_exclusive',
+  'below_or_equal',
+  'equal',
+  'not_equal',
+  'between',
+  'not_between',
+]);
 export const alertSource = z.enum(['tile', 'search']);
 
 /** Only the webhook form is documented; other types pass as strings. */
