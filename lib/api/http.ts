@@ -93,6 +93,11 @@ export interface ApiRequest<T> {
   readonly body?: unknown;
   /** Payload schema (inside the envelope); null when the answer carries nothing we need. */
   readonly schema: z.ZodType<T> | null;
+  /**
+   * false: `schema` checks the whole body (a paged list's `{ data, meta }`), not only the
+   * envelope's payload. @default true
+   */
+  readonly unwrap?: boolean;
   /** Default: POST is `unsafe`, every other method `idempotent`. */
   readonly idempotency?: Idempotency;
   readonly signal?: AbortSignal;
@@ -366,9 +371,11 @@ export class HttpCore {
         });
       }
       const envelope =
-        this.options.envelope === 'management'
-          ? managementEnvelope(req.schema)
-          : observabilityEnvelope(req.schema);
+        req.unwrap === false
+          ? req.schema
+          : this.options.envelope === 'management'
+            ? managementEnvelope(req.schema)
+            : observabilityEnvelope(req.schema);
       const parsed = envelope.safeParse(json.value);
       const requestId = bodyRequestId(json.value) ?? headerRequestId;
       if (!parsed.success) {
@@ -379,6 +386,7 @@ export class HttpCore {
           issues: formatIssues(parsed.error.issues),
         });
       }
+      if (req.unwrap === false) return parsed.data as T;
       const unwrapped = parsed.data as Record<string, unknown>;
       return (this.options.envelope === 'management' ? unwrapped.result : unwrapped.data) as T;
     }

@@ -6,6 +6,11 @@ import {
   createAlertBody,
   dashboard,
   dashboardWrite,
+  dataSource,
+  lenient,
+  webhook,
+  type DataSource,
+  type Webhook,
   updateAlertBody,
   type Alert,
   type CreateAlertBody,
@@ -17,7 +22,7 @@ import {
 import { bearerAuth } from './auth';
 import type { Clock } from './clock';
 import { HttpCore, type ApiRequest, type CallOptions, type FetchLike } from './http';
-import { observabilityPaths as P } from './paths';
+import { observabilityPaths as P, type ApiPath } from './paths';
 import {
   OBSERVABILITY_RATE_LIMIT,
   type RateLimitConfig,
@@ -42,6 +47,54 @@ export interface ObservabilityClientOptions {
   readonly fetch?: FetchLike;
   readonly clock?: Clock;
   readonly random?: () => number;
+}
+
+/** `/api/v2` lists answer at most this many items a page (API-FACTS: limit ≤ 1000). */
+export const PAGE_LIMIT = 1000;
+
+/** A paged `/api/v2` list page: `{ data, meta: { total, limit, offset } }`; `meta` may be absent. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    data: z.array(item),
+    meta: lenient(
+      z.looseObject({
+        total: lenient(z.number()),
+        limit: lenient(z.number()),
+        offset: lenient(z.number()),
+      }),
+    ),
+  });
+}
+
+/**
+ * Reads every page of a `/api/v2` list (`limit`/`offset` query parameters). An answer without
+ * `meta` is the whole list (the spec's unpaged form); paging stops at `meta.total` or at a
+ * short or empty page, so a server that ignores `offset` cannot loop forever.
+ */
+export async function readAllPages<T>(
+  core: Pick<HttpCore, 'request'>,
+  path: ApiPath,
+  item: z.ZodType<T>,
+  opts: CallOptions = {},
+): Promise<T[]> {
+  const schema = pageOf(item);
+  const out: T[] = [];
+  for (let offset = 0; ;) {
+    const page = await core.request({
+      method: 'GET',
+      path: { ...path, path: `${path.path}?limit=${PAGE_LIMIT}&offset=${offset}` },
+      schema,
+      unwrap: false,
+      ...opts,
+    });
+    const data = page.data;
+    out.push(...data);
+    const total = page.meta?.total;
+    offset += data.length;
+    if (!page.meta || data.length === 0 || data.length < (page.meta.limit ?? PAGE_LIMIT)) break;
+    if (total !== undefined && offset >= total) break;
+  }
+  return out;
 }
 
 export type ObservabilityClient = ReturnType<typeof createObservabilityClient>;
@@ -119,6 +172,18 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
     },
     async deleteAlert(id: string, opts?: CallOptions): Promise<void> {
       return call({ method: 'DELETE', path: P.item('alerts', id), schema: null }, opts);
+    },
+
+    /** The team's sources (not paginated): what a series' `sourceId` names. */
+    async listSources(opts?: CallOptions): Promise<DataSource[]> {
+      return call(
+        { method: 'GET', path: P.collection('sources'), schema: z.array(dataSource) },
+        opts,
+      );
+    },
+    /** Every webhook, page by page: what an alert channel's `webhookId` names. */
+    async listWebhooks(opts?: CallOptions): Promise<Webhook[]> {
+      return readAllPages(core, P.collection('webhooks'), webhook, opts);
     },
   };
 }
