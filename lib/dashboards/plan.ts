@@ -5,7 +5,7 @@
  */
 import type { ObservabilityBackend } from '../api/observability-backend';
 import type { CallOptions } from '../api/http';
-import type { Alert, Dashboard, DashboardWrite } from '../schemas';
+import { alertLinks, type Alert, type Dashboard, type DashboardWrite } from '../schemas';
 import { normalizeTags, normalizeTile, tileDiff, tileWrite, type TileField } from './normalize';
 import { identityTag, ownerTag, withMarker } from './ownership';
 import type { DesiredDashboard } from './types';
@@ -232,16 +232,20 @@ export function withAlerts(plan: Plan, alerts: readonly Alert[]): Plan {
   const changes = plan.changes.map((c) => {
     if (c.id === undefined) return c;
     const tileNames = new Map((c.seen?.tiles ?? []).map((t) => [t.id, t.name]));
-    const onDashboard = alerts.filter((a) => a.dashboard === c.id);
-    const ref = (a: Alert): AlertRef => ({
-      id: a.id,
-      ...(a.name !== undefined ? { name: a.name } : {}),
-      ...(a.tileId ? { tileName: tileNames.get(a.tileId) } : {}),
-    });
+    // Links under either spelling (dashboardId/tileId today, dashboard/tileId in the spec).
+    const onDashboard = alerts.filter((a) => alertLinks(a).dashboardId === c.id);
+    const ref = (a: Alert): AlertRef => {
+      const tileId = alertLinks(a).tileId;
+      return {
+        id: a.id,
+        ...(typeof a.name === 'string' ? { name: a.name } : {}),
+        ...(tileId ? { tileName: tileNames.get(tileId) } : {}),
+      };
+    };
     if (c.action === 'delete') return { ...c, alertsDeleted: onDashboard.map(ref) };
     const tiles = c.tiles.map((t) =>
       t.kind === 'removed'
-        ? { ...t, alerts: onDashboard.filter((a) => a.tileId === t.id).map(ref) }
+        ? { ...t, alerts: onDashboard.filter((a) => alertLinks(a).tileId === t.id).map(ref) }
         : t,
     );
     return { ...c, tiles, alertsDeleted: tiles.flatMap((t) => t.alerts ?? []) };
