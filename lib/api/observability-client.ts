@@ -120,7 +120,11 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
       const base = P.collection('alerts');
       const all: Alert[] = [];
       for (let page = 0; page < MAX_PAGES; page += 1) {
-        const path = { ...base, path: `${base.path}?limit=${PAGE_LIMIT}&offset=${all.length}` };
+        // The first page at the server's default (limit 1000, offset 0), the next ones by offset.
+        const path =
+          page === 0
+            ? base
+            : { ...base, path: `${base.path}?limit=${PAGE_LIMIT}&offset=${all.length}` };
         const answer = await call(
           { method: 'GET', path, schema: z.array(alert), keepEnvelope: true },
           opts,
