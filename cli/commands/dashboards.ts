@@ -198,6 +198,10 @@ async function runDashboards(
     }
     if (planFile !== undefined) return await applySavedPlan(planFile, values, io, signal, connect);
 
+    if (action === 'apply' && !values['auto-approve'] && !io.isTTY)
+      throw new UsageError(
+        'apply --dir off a terminal needs --auto-approve (or apply a saved plan: plan --out FILE, then apply FILE)',
+      );
     const vars = collectVars(io.env, values.var ?? []);
     const desired = await loadDashboards(directorySource(values.dir!), { vars });
     const { backend, serviceId } = connect(values.service);
@@ -236,10 +240,6 @@ async function runDashboards(
 
     // apply --dir
     if (!values['auto-approve']) {
-      if (!io.isTTY)
-        throw new UsageError(
-          'apply --dir off a terminal needs --auto-approve (or apply a saved plan: plan --out FILE, then apply FILE)',
-        );
       printPlan(io, plan, 'text', serviceId, color);
       if (!plan.pending && plan.counts.conflict === 0) return DASHBOARDS_EXIT.ok;
       const answer = await ask(`Apply these changes to service ${serviceId}? Only "yes" applies: `);
