@@ -13,6 +13,7 @@ import {
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { connectFromEnv } from '../connect';
 import type { CliIO, Command } from '../io';
+import { runDashboardsValidate } from './dashboards-validate';
 
 const spec = {
   usage:
@@ -50,6 +51,7 @@ export const dashboardsCommand: Command = {
   name: 'dashboards',
   summary: 'dashboards as code: plan | apply | schema',
   async run(argv, io, signal) {
+    if (argv[0] === 'validate') return runDashboardsValidate(argv.slice(1), io);
     const { values, positionals } = parseCommand(spec, argv);
     if (values.help) {
       io.out(formatHelp(spec));
@@ -149,6 +151,8 @@ function lazyBackend(get: () => ObservabilityBackend): ObservabilityBackend {
     createAlert: (body, o) => get().createAlert(body, o),
     updateAlert: (id, body, o) => get().updateAlert(id, body, o),
     deleteAlert: (id, o) => get().deleteAlert(id, o),
+    listSources: (o) => get().listSources?.(o) ?? Promise.resolve([]),
+    listWebhooks: (o) => get().listWebhooks?.(o) ?? Promise.resolve([]),
   };
 }
 
