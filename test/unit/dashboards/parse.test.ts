@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { directorySource, loadDashboards } from '../../../lib/dashboards/load';
 import { FILE_LIMITS, parseFile } from '../../../lib/dashboards/parse';
 import { formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
@@ -49,7 +49,7 @@ describe('file limits: one line naming the file, never a stack trace', () => {
       const read = source.read.bind(source);
       const reads: string[] = [];
       source.read = (file) => (reads.push(file), read(file));
-      const error = await loadDashboards(source).catch((e: unknown) => e as Error);
+      const error = (await loadDashboards(source).catch((e: unknown) => e)) as Error;
       expect(error.message).toContain('huge.yaml file is 4.0 MiB, over the 1 MiB limit');
       expect(reads).toEqual([]);
     } finally {
