@@ -19,7 +19,7 @@ import {
 import { connectFromEnv, sandboxEnv } from '../cli/connect';
 import { dashboardSyncedEvents, directorySource, syncDashboards } from '../lib/dashboards';
 import { createVersionTable } from '../lib/alerts/versions-dynamo';
-import { startLocalDynamo, type LocalDynamo } from '../lib/pipes/local-dynamo';
+import { startLocalDynamo, type LocalDynamo } from '../test/support/local-dynamo';
 import { startSandbox, type Sandbox } from '../sandbox/index';
 import type { RotationEvent } from '../sandbox/secrets-manager';
 import { startAwsStubs, type AwsStubs } from './aws-stubs';
@@ -138,6 +138,7 @@ class Child {
 async function startWorld(scenario: Scenario): Promise<World> {
   const world = {} as World;
   world.sb = await startSandbox({
+    profile: 'spec',
     port: 0,
     rateLimits: { management: FAST, observability: FAST },
     invokeRotation: async (_arn, event: RotationEvent) => {

@@ -107,6 +107,7 @@ function createListener(surface: HttpSurface, processor: SurfaceProcessor, deps:
       headers: req.headers,
       remoteAddress: req.socket.remoteAddress ?? '',
       bodyText,
+      query: url.searchParams,
     };
     if (!processor.routes(method, path)) {
       const reply = cannotRoute(method, path);

@@ -20,7 +20,7 @@ const spec = {
     'Check dashboard files offline: syntax, size and nesting limits, the file schema, the grid, ' +
     'the rules of each tile kind, alert thresholds and `${NAME}` variables. No configuration or ' +
     'network needed; `source:` / `webhook:` names are resolved by plan and apply.\n' +
-    'Exit codes: 0 valid; 1 invalid files; 2 usage.',
+    'Exit codes: 0 valid; 1 invalid files; 64 usage.',
   options: {
     dir: { type: 'string' },
     json: { type: 'boolean' },

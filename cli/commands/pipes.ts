@@ -1,3 +1,4 @@
+import { describeChange } from '../../lib/notify/notification';
 import { createNotifiers } from '../../lib/notify/build';
 import { readWatchdogSettings } from '../../lib/pipes/config';
 import { runWatchdogFromSettings, watchdogClientSettings } from '../../lib/pipes/run';
@@ -27,7 +28,7 @@ const spec = {
 
 function render(result: WatchdogResult): string {
   const lines = result.notifications.map((n) => {
-    const change = n.from && n.to && n.from !== n.to ? `${n.from} -> ${n.to}` : n.to || n.from;
+    const change = describeChange(n);
     const pipe = n.pipeId ? `${n.pipeName} (${n.pipeId})` : `service ${n.serviceId}`;
     return `[${n.severity.toUpperCase()}] ${n.kind} ${pipe}${change ? `: ${change}` : ''} — ${n.message}`;
   });

@@ -39,6 +39,8 @@ export interface ObservabilityClientOptions {
   readonly limiters?: RateLimiterRegistry;
   readonly timeoutMs?: number;
   readonly deadlineMs?: number;
+  /** Answers larger than this fail with ResponseTooLargeError. @default 32 MiB */
+  readonly maxResponseBytes?: number;
   readonly retry?: Partial<RetryPolicy>;
   readonly logger?: Logger;
   readonly fetch?: FetchLike;
@@ -61,6 +63,7 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
     limiters: options.limiters,
     timeoutMs: options.timeoutMs,
     deadlineMs: options.deadlineMs,
+    maxResponseBytes: options.maxResponseBytes,
     retry: options.retry,
     logger: options.logger?.child({ api: 'observability' }),
     fetch: options.fetch,

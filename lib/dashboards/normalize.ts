@@ -11,6 +11,7 @@
  * never by index. Fields the observed form cannot carry (`dataSource` once the service answers
  * in config form) and fields the file cannot express (extras the service adds) are not compared.
  */
+import { diffValues, type FieldChange } from './diff';
 import type { Dashboard, Tile, TileWrite } from '../schemas';
 import type { DesiredTile } from './types';
 
@@ -233,13 +234,6 @@ export function tileDiff(desired: NormalTile, actual: NormalTile): TileField[] {
   return TILE_FIELDS.filter((f) => stableStringify(want[f]) !== stableStringify(actual[f]));
 }
 
-/** One differing leaf: `path` like `series.select[0].aggFn`, `from` observed, `to` desired. */
-export interface FieldChange {
-  path: string;
-  from: unknown;
-  to: unknown;
-}
-
 /**
  * Every differing leaf between a desired and an observed tile (in either form), for plans that
  * show old → new values. Empty exactly when `tileDiff` is empty.
@@ -247,23 +241,7 @@ export interface FieldChange {
 export function tileChanges(desired: AnyTile, observed: AnyTile): FieldChange[] {
   const actual = normalizeTile(observed);
   const want = alignTo(normalizeTile(desired), actual);
-  const out: FieldChange[] = [];
-  for (const f of TILE_FIELDS) leafChanges(want[f], actual[f], f, out);
-  return out;
-}
-
-function leafChanges(to: unknown, from: unknown, path: string, out: FieldChange[]): void {
-  if (stableStringify(to) === stableStringify(from)) return;
-  if (Array.isArray(to) && Array.isArray(from) && to.length === from.length) {
-    to.forEach((v, i) => leafChanges(v, from[i], `${path}[${i}]`, out));
-    return;
-  }
-  if (isRecord(to) && isRecord(from)) {
-    const keys = [...new Set([...Object.keys(to), ...Object.keys(from)])].sort();
-    for (const k of keys) leafChanges(to[k], from[k], `${path}.${k}`, out);
-    return;
-  }
-  out.push({ path, from, to });
+  return TILE_FIELDS.flatMap((f) => diffValues(actual[f], want[f], f));
 }
 
 /**

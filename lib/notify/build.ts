@@ -2,7 +2,7 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
-import type { NotifierSettings } from '../pipes/config';
+import type { NotifierSettings } from './settings';
 import { createEventBridgeNotifier } from './eventbridge';
 import type { HttpPostOptions } from './http';
 import { secretProvider, slackWebhookSecret, webhookSecret } from './secrets';

@@ -5,7 +5,7 @@ import {
   type PutEventsCommandOutput,
   type PutEventsRequestEntry,
 } from '@aws-sdk/client-eventbridge';
-import { pipeEventDetail, type PipeNotification } from '../pipes/types';
+import { pipeEventDetail, type PipeNotification } from './notification';
 import { EVENT_SOURCE, PIPE_STATE_CHANGED } from '../events/schemas';
 import { redactText } from '../redact';
 import { chunks, NotifyError, type BatchResult, type Notifier } from './types';

@@ -1,10 +1,10 @@
 /** Slack incoming webhook with a Block Kit message. The webhook URL is itself a secret. */
 import { staticCredentials } from '../credentials/static';
 import type { CredentialProvider } from '../credentials/types';
-import type { PipeNotification } from '../pipes/types';
+import type { PipeNotification } from './notification';
 import { postJson, type HttpPostOptions } from './http';
 import { sendToTarget, slackWebhookSecret, type SlackWebhookSecret } from './secrets';
-import { subjectOf, type Notifier } from './types';
+import { describeChange, subjectOf, type Notifier } from './types';
 
 export interface SlackNotifierOptions extends HttpPostOptions {
   /** The URL, or a provider of `{ url }` (a Secrets Manager secret, re-read when rejected). */
@@ -32,8 +32,7 @@ export function pipeLink(template: string | undefined, n: PipeNotification): str
 }
 
 export function slackPayload(n: PipeNotification, linkTemplate?: string) {
-  const change =
-    n.from && n.to && n.from !== n.to ? `*${n.from}* → *${n.to}*` : `*${n.to || n.from}*`;
+  const change = describeChange(n, { arrow: '→', mark: (s) => `*${s}*` });
   const link = pipeLink(linkTemplate, n);
   const blocks: unknown[] = [
     { type: 'header', text: { type: 'plain_text', text: subjectOf(n) } },

@@ -8,7 +8,7 @@ import {
   type PublishBatchCommandOutput,
   type SNSClient,
 } from '@aws-sdk/client-sns';
-import type { PipeNotification } from '../pipes/types';
+import type { PipeNotification } from './notification';
 import { redactText } from '../redact';
 import { chunks, NotifyError, subjectOf, type BatchResult, type Notifier } from './types';
 

@@ -1,5 +1,7 @@
 import { CloudOpsError } from '../errors';
-import type { PipeNotification } from '../pipes/types';
+import type { PipeNotification } from './notification';
+
+export { describeChange, subjectOf } from './notification';
 
 /** One result per notification of a batch, same order: undefined when delivered. */
 export type BatchResult = (NotifyError | undefined)[];
@@ -31,12 +33,6 @@ export class NotifyError extends CloudOpsError {
   ) {
     super(`${notifier}: ${message}`, options);
   }
-}
-
-/** A one-line subject, e.g. `[CRITICAL] orders: Running -> Failed`. */
-export function subjectOf(n: PipeNotification): string {
-  const change = n.from && n.to && n.from !== n.to ? `${n.from} -> ${n.to}` : n.to || n.from;
-  return `[${n.severity.toUpperCase()}] pipe ${n.pipeName} ${n.kind}: ${change}`.slice(0, 100);
 }
 
 /**

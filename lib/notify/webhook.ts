@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { staticCredentials } from '../credentials/static';
 import type { CredentialProvider } from '../credentials/types';
 import { PIPE_STATE_CHANGED } from '../events/schemas';
-import type { PipeNotification } from '../pipes/types';
+import type { PipeNotification } from './notification';
 import { postJson, type HttpPostOptions } from './http';
 import { sendToTarget, webhookSecret, type WebhookSecret } from './secrets';
 import type { Notifier } from './types';

@@ -3,8 +3,9 @@ import { ValidationError } from '../errors';
 import { formatIssues } from '../format-issues';
 import { KNOWN_PIPE_STATES, type KnownPipeState } from '../schemas';
 
-export const SEVERITIES = ['critical', 'warning', 'info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+import type { Severity } from '../notify/notification';
+
+export { SEVERITIES, type Severity } from '../notify/notification';
 
 export type PipeCategory =
   'healthy' | 'transitional' | 'degraded' | 'failed' | 'stopped' | 'unknown';

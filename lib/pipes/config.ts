@@ -5,7 +5,10 @@
 import * as z from 'zod';
 import { readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
 import { ConfigError } from '../errors';
-import type { SecretSource, SlackWebhookSecret, WebhookSecret } from '../notify/secrets';
+import type { SecretSource } from '../notify/secrets';
+import type { NotifierSettings } from '../notify/settings';
+
+export type { NotifierSettings } from '../notify/settings';
 import { registerSecret } from '../redact';
 import type { WatchdogConfigInput } from './watchdog';
 
@@ -64,14 +67,6 @@ export const watchdogEnv = z.object({
   CLOUDOPS_WATCHDOG_API_DEADLINE_MS: z.coerce.number().int().positive().default(20_000),
 });
 export type WatchdogEnv = z.output<typeof watchdogEnv>;
-
-export interface NotifierSettings {
-  snsTopicArn?: string;
-  slack?: SecretSource<SlackWebhookSecret>;
-  linkTemplate?: string;
-  webhook?: SecretSource<WebhookSecret>;
-  eventBus?: string;
-}
 
 export interface WatchdogSettings {
   connection: ConnectionEnv;

@@ -1,49 +1,15 @@
 import * as z from 'zod';
-import { pipeStateChangedDetail, type PipeStateChangedDetail } from '../events/schemas';
-import { SEVERITIES } from './classify';
+import { NOTIFICATION_KINDS, pipeNotification, SEVERITIES } from '../notify/notification';
 
-export const NOTIFICATION_KINDS = [
-  'transition',
-  'reminder',
-  'recovery',
-  'flapping',
-  'stuck',
-  'unknown',
-  'new',
-  'gone',
-  'restart',
-  'watchdog',
-] as const;
-
-/**
- * One thing worth telling a person (DESIGN.md: `pipes check --json` and the
- * `Pipe State Changed` event). Built on the event's detail schema (lib/events/schemas.ts, the
- * one source of truth for that shape) with what the watchdog adds: a dedupe id, `since`, and
- * its own kinds and severities. `restart` (an auto-restart attempt) and `watchdog` (a service
- * that could not be listed M runs in a row) extend the documented kinds.
- */
-export const pipeNotification = z.object({
-  ...pipeStateChangedDetail.shape,
-  /** Stable id: dedupe key across retries and stores. */
-  id: z.string().min(1),
-  kind: z.enum(NOTIFICATION_KINDS),
-  severity: z.enum(SEVERITIES),
-  // organizationId, serviceId, pipeId, pipeName; `from` is '' when the pipe is new, `to` ''
-  // when it is gone; `at` is the ISO time of the observation.
-  /** ISO time the pipe entered `to` (or the problem began, for reminders). */
-  since: z.string(),
-  message: z.string(),
-});
-export type PipeNotification = z.infer<typeof pipeNotification>;
-export type NotificationKind = PipeNotification['kind'];
-
-/** Exactly the event's detail fields (the id and `since` stay internal). */
-const eventDetail = z.object(pipeStateChangedDetail.shape);
-
-/** The `Pipe State Changed` detail of a notification. */
-export function pipeEventDetail(n: PipeNotification): PipeStateChangedDetail {
-  return eventDetail.parse(n);
-}
+// The notification itself belongs to lib/notify (what notifiers deliver); re-exported here for
+// the watchdog's callers.
+export {
+  NOTIFICATION_KINDS,
+  pipeEventDetail,
+  pipeNotification,
+  type NotificationKind,
+  type PipeNotification,
+} from '../notify/notification';
 
 /** A notification not yet delivered to every notifier; claimed by one run at a time. */
 export const pendingDelivery = z.object({
@@ -102,6 +68,12 @@ export const serviceRecord = z.object({
   lastError: z.string().optional(),
   /** Set once the failure streak has been announced, cleared when a listing works again. */
   announced: z.boolean().default(false),
+  /** The service answered 424 (idle, scaled to zero): announced once, cleared when active. */
+  idle: z.boolean().default(false),
+  /** When a listing first worked: before it, the pipes found are a silent baseline. */
+  baselineAt: z.number().optional(),
+  /** The fan-out run that last finished this service (a redelivered message skips it). */
+  lastRunId: z.string().optional(),
   pending: z.array(pendingDelivery).default([]),
   version: z.number().int().nonnegative(),
 });

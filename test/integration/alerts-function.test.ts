@@ -12,7 +12,7 @@ import { DynamoVersionStore } from '../../lib/alerts';
 import type { AlertEvent } from '../../lib/events';
 import { clearCredentialsCache } from '../../lib/credentials';
 import { createLogger } from '../../lib/log';
-import type { LocalDynamo } from '../../lib/pipes/local-dynamo';
+import type { LocalDynamo } from '../support/local-dynamo';
 import type { Sandbox } from '../../sandbox/index';
 import { declared, iso, requestEvent, syncedEvent, tileAlert } from './alert-events';
 import {

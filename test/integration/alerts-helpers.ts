@@ -1,7 +1,7 @@
 /** Shared set-up for the alert provisioning tests: a sandbox, a backend on it, ground truth. */
 import type { ObservabilityBackend } from '../../lib/api';
 import { createVersionTable } from '../../lib/alerts';
-import { startLocalDynamo, type LocalDynamo } from '../../lib/pipes/local-dynamo';
+import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import type { Alert, Dashboard } from '../../lib/schemas';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index';
 import { sandboxClients } from '../support/sandbox-clients';
@@ -12,7 +12,7 @@ export const GENEROUS = {
 };
 
 export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  return startSandbox({ port: 0, rateLimits: GENEROUS, ...options });
+  return startSandbox({ profile: 'spec', port: 0, rateLimits: GENEROUS, ...options });
 }
 
 export const VERSION_TABLE = 'cloudops-alert-versions';

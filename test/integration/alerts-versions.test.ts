@@ -13,7 +13,7 @@ import {
   type AlertProvisioner,
 } from '../../lib/alerts';
 import type { AlertEvent } from '../../lib/events';
-import type { LocalDynamo } from '../../lib/pipes/local-dynamo';
+import type { LocalDynamo } from '../support/local-dynamo';
 import type { Dashboard } from '../../lib/schemas';
 import type { Sandbox } from '../../sandbox/index';
 import { declared, iso, requestEvent, syncedEvent, tileAlert } from './alert-events';

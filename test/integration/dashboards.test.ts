@@ -70,7 +70,11 @@ const cli = async (...argv: string[]) => {
 };
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, rateLimits: { management: FAST, observability: FAST } });
+  sb = await startSandbox({
+    profile: 'spec',
+    port: 0,
+    rateLimits: { management: FAST, observability: FAST },
+  });
   env = {
     ...sandboxEnv(sb.info),
     CLOUDOPS_OBSERVABILITY_MODE: 'managed',

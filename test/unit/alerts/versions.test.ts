@@ -17,7 +17,7 @@ import {
   versionScope,
   type VersionStore,
 } from '../../../lib/alerts';
-import { startLocalDynamo, type LocalDynamo } from '../../../lib/pipes/local-dynamo';
+import { startLocalDynamo, type LocalDynamo } from '../../support/local-dynamo';
 
 const TABLE = 'cloudops-alert-versions';
 let dynamo: LocalDynamo;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalDynamo, type LocalDynamo } from '../../../lib/pipes/local-dynamo';
+import { startLocalDynamo, type LocalDynamo } from '../../support/local-dynamo';
 import { LocalStateStore, type StateStore } from '../../../lib/pipes/store';
 import type { PipeRecord, ServiceRecord } from '../../../lib/pipes/types';
 
@@ -27,6 +27,7 @@ const service = (version: number, failures: number): ServiceRecord => ({
   serviceId: 'svc',
   consecutiveFailures: failures,
   announced: false,
+  idle: false,
   pending: [],
   version,
 });

@@ -2,7 +2,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import type { AddressInfo } from 'node:net';
-import { createWatchdogTable, DynamoStateStore } from './dynamo-store';
+import { createWatchdogTable, DynamoStateStore } from '../../lib/pipes/dynamo-store';
 
 export interface LocalDynamo {
   endpoint: string;
