@@ -27,6 +27,7 @@ import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args'
 import { connectFromEnv } from '../connect';
 import type { CliIO, Command } from '../io';
 import { pullDashboards } from './dashboards-pull';
+import { runDashboardsValidate } from './dashboards-validate';
 
 /** Exit codes of `cloudops dashboards` (documented in --help and README.md). */
 export const DASHBOARDS_EXIT = {
@@ -126,6 +127,7 @@ export const dashboardsCommand: Command & {
   },
   async runWith(argv, io, signal, ask = terminalAsk) {
     try {
+      if (argv[0] === 'validate') return await runDashboardsValidate(argv.slice(1), io);
       return await runDashboards(argv, io, signal, ask);
     } catch (error) {
       // Usage errors have their own code here: 2 means "changes pending" to CI scripts.
@@ -203,7 +205,11 @@ async function runDashboards(
         'apply --dir off a terminal needs --auto-approve (or apply a saved plan: plan --out FILE, then apply FILE)',
       );
     const vars = collectVars(io.env, values.var ?? []);
-    const desired = await loadDashboards(directorySource(values.dir!), { vars });
+    const desired = await loadDashboards(directorySource(values.dir!), {
+      vars,
+      directory: () => connect(values.service).backend,
+      call: { signal },
+    });
     const { backend, serviceId } = connect(values.service);
     const call = { signal };
     const plan = await planDashboards(
