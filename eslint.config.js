@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', '**/*.d.ts', '.test-output/'] },
+  { ignores: ['node_modules/', 'dist/', 'cdk.out/', 'coverage/', '**/*.d.ts', '.test-output/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -138,6 +138,7 @@ class Child {
 async function startWorld(scenario: Scenario): Promise<World> {
   const world = {} as World;
   world.sb = await startSandbox({
+    profile: 'spec',
     port: 0,
     rateLimits: { management: FAST, observability: FAST },
     invokeRotation: async (_arn, event: RotationEvent) => {

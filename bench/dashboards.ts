@@ -43,7 +43,11 @@ function dashboardYaml(n: number, changed = false): string {
 
 export async function benchDashboards(count = 200, changedShare = 0.05): Promise<DashboardPass[]> {
   const fast = { limit: 1_000_000, windowMs: 1_000 };
-  const sb = await startSandbox({ port: 0, rateLimits: { management: fast, observability: fast } });
+  const sb = await startSandbox({
+    profile: 'spec',
+    port: 0,
+    rateLimits: { management: fast, observability: fast },
+  });
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-dashboards-'));
   const file = (n: number) => path.join(dir, `svc-${String(n).padStart(3, '0')}.yaml`);
   const { info } = sb;

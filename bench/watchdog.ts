@@ -116,7 +116,7 @@ export async function benchWatchdog(
   const children: ChildProcess[] = [];
   try {
     // 1. Seed a state file with the services and pipes, in process.
-    const seeder = await startSandbox({ port: 0, stateFile });
+    const seeder = await startSandbox({ profile: 'spec', port: 0, stateFile });
     const template = seeder.store.state.pipes[0];
     const serviceIds: string[] = [];
     for (let s = 0; s < services; s++) {

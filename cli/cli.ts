@@ -1,27 +1,67 @@
 import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
-import { CloudOpsError } from '../lib/errors';
 import { redactText } from '../lib/redact';
 import { UsageError } from './args';
-import { alertsCommand } from './commands/alerts';
-import { dashboardsCommand } from './commands/dashboards';
-import { demoCommand } from './commands/demo';
-import { keysCommand } from './commands/keys';
-import { pipesCommand } from './commands/pipes';
-import { sandboxCommand } from './commands/sandbox';
+import { describeFailure } from './failure';
 import type { CliIO, Command } from './io';
 
-/** Every top-level command; capabilities add theirs here. */
-export const COMMANDS: readonly Command[] = [
-  demoCommand,
-  sandboxCommand,
-  dashboardsCommand,
-  alertsCommand,
-  pipesCommand,
-  keysCommand,
+/**
+ * A top-level command as the registry knows it: name and summary for `--help`, and the module
+ * loaded only when the command runs (the built bin splits each into its own chunk, so
+ * `cloudops --help` loads none of them).
+ */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
+}
+
+/** Every top-level command; capabilities add theirs here. The demo runs commands through it too. */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'demo',
+    summary: 'a guided tour against an in-process sandbox',
+    load: async () => (await import('./commands/demo')).demoCommand,
+  },
+  {
+    name: 'sandbox',
+    summary: 'serve the local emulator of both APIs and Secrets Manager',
+    load: async () => (await import('./commands/sandbox')).sandboxCommand,
+  },
+  {
+    name: 'dashboards',
+    summary: 'dashboards as code: plan | apply | schema',
+    load: async () => (await import('./commands/dashboards')).dashboardsCommand,
+  },
+  {
+    name: 'alerts',
+    summary: 'alerts from events: provision',
+    load: async () => (await import('./commands/alerts')).alertsCommand,
+  },
+  {
+    name: 'pipes',
+    summary: 'pipe watchdog: `pipes check` runs one pass',
+    load: async () => (await import('./commands/pipes')).pipesCommand,
+  },
+  {
+    name: 'keys',
+    summary: 'rotate the management API key in Secrets Manager',
+    load: async () => (await import('./commands/keys')).keysCommand,
+  },
 ];
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+declare const __CLOUDOPS_VERSION__: string | undefined;
+
+/** The package version: inlined by the build; read from package.json when run from source. */
+export function cliVersion(): string {
+  if (typeof __CLOUDOPS_VERSION__ === 'string') return __CLOUDOPS_VERSION__;
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
 
 function topLevelHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -34,7 +74,10 @@ function topLevelHelp(): string {
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)} ${c.summary}`),
     '',
     'Run `cloudops <command> --help` for the options of one command.',
-    'Any command takes --env-file FILE: KEY=VALUE lines added to the environment (set variables win).',
+    'Any command takes:',
+    '  --env-file FILE   KEY=VALUE lines added to the environment (variables already set win)',
+    '  --debug           on a failure, print the stack trace too (or set CLOUDOPS_DEBUG=1)',
+    '  --version, -V     print the version and exit',
   ].join('\n');
 }
 
@@ -58,13 +101,25 @@ export function withEnvFiles(argv: string[], io: CliIO): { argv: string[]; io: C
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new UsageError(
-        `--env-file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
-      );
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      const hint =
+        code === 'ENOENT'
+          ? ' (no such file; `cloudops sandbox --write-env FILE` writes one)'
+          : ` (check the file's permissions)`;
+      throw new UsageError(`--env-file ${file}: ${code}${hint}`);
     }
     env = { ...parseEnv(text), ...env };
   }
   return { argv: rest, io: env === io.env ? io : { ...io, env } };
+}
+
+/** Takes `--debug` out of argv (before `--`); CLOUDOPS_DEBUG=1 does the same. */
+function withDebug(argv: string[], env: CliIO['env']): { argv: string[]; debug: boolean } {
+  const end = argv.indexOf('--');
+  const head = end < 0 ? argv : argv.slice(0, end);
+  const rest = head.filter((a) => a !== '--debug');
+  const debug = rest.length !== head.length || ['1', 'true'].includes(env.CLOUDOPS_DEBUG ?? '');
+  return { argv: end < 0 ? rest : [...rest, ...argv.slice(end)], debug };
 }
 
 /** Runs one CLI invocation and returns its exit code (0 ok, 1 failure, 2 usage). */
@@ -73,36 +128,39 @@ export async function runCli(
   rawIO: CliIO,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<number> {
+  const { argv: withoutDebug, debug } = withDebug(rawArgv, rawIO.env);
   let argv: string[];
   let io: CliIO;
   try {
-    ({ argv, io } = withEnvFiles(rawArgv, rawIO));
+    ({ argv, io } = withEnvFiles(withoutDebug, rawIO));
   } catch (error) {
     rawIO.err(`cloudops: ${(error as Error).message}`);
     return EXIT.usage;
   }
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.out(cliVersion());
+    return EXIT.ok;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(topLevelHelp());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     io.err(`cloudops: unknown command "${name}"\n\n${topLevelHelp()}`);
     return EXIT.usage;
   }
   try {
+    const command = await entry.load();
     return await command.run(rest, io, signal);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`cloudops ${name}: ${error.message}\nRun \`cloudops ${name} --help\` for usage.`);
       return EXIT.usage;
     }
-    const message =
-      error instanceof CloudOpsError
-        ? `${error.name}: ${error.message}`
-        : redactText(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    io.err(`cloudops ${name}: ${message}`);
+    io.err(`cloudops ${name}: ${describeFailure(error)}`);
+    if (debug && error instanceof Error && error.stack) io.err(redactText(error.stack));
     return EXIT.failure;
   }
 }

@@ -1,6 +1,8 @@
-#!/usr/bin/env node
-// The `cloudops` bin: runs the TypeScript CLI through tsx, so no build step is needed after `npm ci`.
-import { register } from 'tsx/esm/api';
+#!/usr/bin/env -S node --
+// `cloudops` in a clone: runs the built bin (dist/cloudops.js, what the package ships), rebuilding
+// it first when a source file changed since the last build, so edits take effect without a step.
+// `node --`: see cli/build.js (Node 20 would take our `--env-file` as its own).
+import { buildIfStale } from './build.js';
 
-register();
-await import('./main.ts');
+await buildIfStale();
+await import('../dist/cloudops.js');

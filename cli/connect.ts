@@ -138,3 +138,29 @@ export function sandboxEnv(info: {
     AWS_SECRET_ACCESS_KEY: 'sandbox',
   };
 }
+
+/**
+ * What `cloudops sandbox --write-env` writes: the key and token by secret id (read from the
+ * sandbox's Secrets Manager on each run), so `keys rotate --env-file` finds the secret and every
+ * later command uses the rotated key; plus the seeded webhook the example dashboards refer to.
+ */
+export function sandboxEnvFile(
+  info: Parameters<typeof sandboxEnv>[0] & {
+    keySecretId: string;
+    observabilityTokenSecretId: string;
+    webhookId: string;
+  },
+): Record<string, string> {
+  const {
+    CLOUDOPS_KEY_ID: _id,
+    CLOUDOPS_KEY_SECRET: _secret,
+    CLOUDOPS_OBSERVABILITY_TOKEN: _token,
+    ...rest
+  } = sandboxEnv(info);
+  return {
+    ...rest,
+    CLOUDOPS_KEY_SECRET_ID: info.keySecretId,
+    CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: info.observabilityTokenSecretId,
+    CLOUDOPS_VAR_WEBHOOK_ID: info.webhookId,
+  };
+}

@@ -23,15 +23,25 @@ import {
 } from './server';
 import { Store } from './store';
 import type { SandboxState } from './store';
+import { DEFAULT_PROFILE, isSandboxProfile } from './profiles';
+import { profileFor } from './profiles/registry';
+import type { SandboxProfile } from './profiles';
 
 export type { FaultController, FaultKind, FaultQueueItem, FaultSpec } from './faults';
 export { FAULT_KINDS, parseFaultSpec } from './faults';
+export type { SandboxProfile } from './profiles';
+export { SANDBOX_PROFILES, DEFAULT_PROFILE, isSandboxProfile } from './profiles';
 export type { RequestLogEntry, Surface } from './request-log';
 export type { RateLimitConfig } from './rate-limit';
 export { Store } from './store';
 export type { SandboxState, KeyRow, TokenRow, WebhookRow, DashboardRow, AlertRow } from './store';
 
 export interface SandboxOptions {
+  /**
+   * `current` models today's live service, `spec` the spec's snapshot. Default: the state file's
+   * profile when one is loaded, else `current`. A loaded state of the other profile is refused.
+   */
+  profile?: SandboxProfile;
   /** Default 127.0.0.1. */
   host?: string;
   /** 0 (default) = free ports; N = management N, observability N+1, Secrets Manager N+2. */
@@ -50,6 +60,7 @@ export interface SandboxOptions {
 
 /** Everything a client needs; the CLI prints it as one JSON line. */
 export interface SandboxInfo {
+  profile: SandboxProfile;
   apiUrl: string;
   observabilityUrl: string;
   secretsManagerUrl: string;
@@ -64,6 +75,14 @@ export interface SandboxInfo {
   observabilityTokenSecretId: string;
   pipeIds: string[];
   webhookId: string;
+  /** The first service's first source (the `sourceId` a current-profile series needs). */
+  sourceId: string;
+  /** Current profile: a service that is idle (pipe calls answer 424); never `serviceId`. */
+  idleServiceId?: string;
+  /** Current profile: a saved search a `saved_search` alert can watch. */
+  savedSearchId?: string;
+  /** Current profile: role name -> roleId, for `assignedRoleIds`. */
+  roleIds?: Record<string, string>;
 }
 
 export interface Sandbox {
@@ -73,6 +92,8 @@ export interface Sandbox {
   clock: { now(): number; advance(ms: number): void };
   /** Sets any state string on a pipe and bumps its updatedAt (pipe-watchdog tests). */
   setPipeState(pipeId: string, state: string): void;
+  /** Idles or wakes a service: an idle one answers 424 on pipe calls. */
+  setServiceState(serviceId: string, state: 'running' | 'idle'): void;
   /** The shared state (read it; after writing call `store.changed()` and `store.flush()`). */
   store: Store;
   close(): Promise<void>;
@@ -92,7 +113,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const baseNow = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const loaded = options.stateFile ? Store.load(options.stateFile) : undefined;
-  const state: SandboxState = loaded ?? seedState(baseNow()).state;
+  const profile = resolveProfile(options, loaded);
+  const behaviour = profileFor(profile);
+  let state: SandboxState;
+  if (loaded) state = loaded;
+  else {
+    state = seedState(baseNow()).state;
+    behaviour.seed(state, baseNow());
+  }
+  state.profile = profile;
 
   // The emulator needs the clock (which reads the store) and the store saves the emulator's state.
   const secretsManagerState = { read: (): unknown => undefined };
@@ -158,14 +187,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store.changed();
     store.flush();
   };
-  const admin = createAdmin({ store, requestLog, faults, clock, setPipeState }, () =>
-    emulator.toJSON(),
+  const setServiceState = (serviceId: string, serviceState: 'running' | 'idle') => {
+    const service = store.service(serviceId);
+    if (!service) throw new Error(`setServiceState: service ${serviceId} not found`);
+    service.state = serviceState;
+    store.changed();
+    store.flush();
+  };
+  const admin = createAdmin(
+    { store, requestLog, faults, clock, setPipeState, setServiceState },
+    () => emulator.toJSON(),
   );
   const deps = { store, faults, requestLog, logger, admin };
   const management = createManagementSurface({
     store,
     now: clock.now,
     logger,
+    profile: behaviour,
     limiter: new RateLimiter(
       options.rateLimits?.management ?? DEFAULT_RATE_LIMITS.management,
       clock.now,
@@ -175,6 +213,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store,
     now: clock.now,
     logger,
+    profile: behaviour,
     limiter: new RateLimiter(
       options.rateLimits?.observability ?? DEFAULT_RATE_LIMITS.observability,
       clock.now,
@@ -199,6 +238,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const [apiPort, observabilityPort, secretsPort] = ports as [number, number, number];
 
   const info: SandboxInfo = {
+    profile,
     apiUrl: `http://${urlHost}:${apiPort}`,
     observabilityUrl: `http://${urlHost}:${observabilityPort}`,
     secretsManagerUrl: `http://${urlHost}:${secretsPort}`,
@@ -213,6 +253,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     observabilityTokenSecretId: seed.observabilityTokenSecretId,
     pipeIds: [...seed.pipeIds],
     webhookId: seed.webhookId,
+    sourceId: store.state.sources.find((s) => s.serviceId === seed.serviceId)?.id ?? '',
+    ...(seed.idleServiceId ? { idleServiceId: seed.idleServiceId } : {}),
+    ...(seed.savedSearchId ? { savedSearchId: seed.savedSearchId } : {}),
+    ...(store.state.roleCatalog
+      ? { roleIds: Object.fromEntries(store.state.roleCatalog.map((r) => [r.roleName, r.roleId])) }
+      : {}),
   };
   logger.info('sandbox started', {
     apiUrl: info.apiUrl,
@@ -227,12 +273,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     clock,
     setPipeState,
+    setServiceState,
     store,
     close() {
       closed ??= closeAll(servers).finally(() => store.flush());
       return closed;
     },
   };
+}
+
+function resolveProfile(options: SandboxOptions, loaded: SandboxState | undefined): SandboxProfile {
+  if (options.profile !== undefined && !isSandboxProfile(options.profile))
+    throw new Error(`sandbox profile must be current or spec, got "${String(options.profile)}"`);
+  // State files from before profiles were made by the spec-shaped sandbox.
+  const stored = loaded ? (loaded.profile ?? 'spec') : undefined;
+  if (options.profile && stored && options.profile !== stored)
+    throw new Error(
+      `sandbox state file ${options.stateFile} holds a ${stored} profile sandbox, not ${options.profile}`,
+    );
+  return options.profile ?? stored ?? DEFAULT_PROFILE;
 }
 
 async function closeAll(servers: Server[]): Promise<void> {

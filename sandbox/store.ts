@@ -8,6 +8,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { SandboxProfile } from './profiles';
 import type { Alert, Dashboard, IpAccessEntry, KeyRole, KeyState, Pipe } from '../lib/schemas';
 
 /** A stored API key: only hashes of the key ID and secret, never the values. */
@@ -23,6 +24,14 @@ export interface KeyRow {
   usedAt?: string;
   ipAccessList: IpAccessEntry[];
   state: KeyState;
+  /** Current profile: the role assignment that decides permissions (`roles` is deprecated there). */
+  assignedRoles?: AssignedRole[];
+}
+
+export interface AssignedRole {
+  roleId: string;
+  roleName: string;
+  roleType: 'system' | 'custom';
 }
 
 export interface ServiceRow {
@@ -30,6 +39,8 @@ export interface ServiceRow {
   name: string;
   /** The observability team that owns the service's dashboards and alerts. */
   team: string;
+  /** An idle service answers 424 on pipe calls (absent = running). */
+  state?: 'running' | 'idle';
 }
 
 export interface WebhookRow {
@@ -37,6 +48,10 @@ export interface WebhookRow {
   serviceId: string;
   name: string;
   url: string;
+  /** slack | incidentio | generic (current profile's lists show it). */
+  service?: string;
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 export interface SourceRow {
@@ -44,6 +59,15 @@ export interface SourceRow {
   serviceId: string;
   name: string;
   kind: string;
+  /** Current profile: the connection the source reads through and its table. */
+  connection?: string;
+  from?: { databaseName: string; tableName: string | null };
+}
+
+export interface SavedSearchRow {
+  id: string;
+  serviceId: string;
+  name: string;
 }
 
 /** A bearer token of the observability API, stored as a hash and bound to one service. */
@@ -68,10 +92,15 @@ export interface SeedInfo {
   observabilityTokenSecretId: string;
   pipeIds: string[];
   webhookId: string;
+  /** Current profile: a service that is idle at start (its pipe calls answer 424). */
+  idleServiceId?: string;
+  savedSearchId?: string;
 }
 
 export interface SandboxState {
   version: 1;
+  /** Absent in state files written before profiles existed (they behave as `spec`). */
+  profile?: SandboxProfile;
   clockOffsetMs: number;
   organizationId: string;
   services: ServiceRow[];
@@ -81,6 +110,10 @@ export interface SandboxState {
   alerts: AlertRow[];
   webhooks: WebhookRow[];
   sources: SourceRow[];
+  /** Current profile only (absent in older state files). */
+  savedSearches?: SavedSearchRow[];
+  /** Current profile: the organization's roles and what each permits. */
+  roleCatalog?: (AssignedRole & { grants: KeyRole[] })[];
   tokens: TokenRow[];
   seed: SeedInfo;
   /** The Secrets Manager emulator's own state (opaque here). */

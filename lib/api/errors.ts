@@ -102,6 +102,129 @@ export class ResponseValidationError extends ApiError {
   }
 }
 
+/**
+ * A pipe call answered 424 because the service is idle (scaled to zero): its pipes cannot be
+ * read or changed until it wakes. Not a failure of the pipe; callers report it, never retry it.
+ */
+export class ServiceIdleError extends ApiError {
+  override name = 'ServiceIdleError';
+  readonly serviceId: string;
+  /** The state the server named (`idle`), when it named one. */
+  readonly serviceState: string;
+
+  constructor(details: ApiErrorDetails & { serviceId: string; serviceState?: string }) {
+    super(
+      details,
+      `service ${details.serviceId} is ${details.serviceState ?? 'idle'}: ${details.method} ` +
+        `${details.path} answered ${details.status}; its pipes cannot be checked until it is active`,
+    );
+    this.serviceId = details.serviceId;
+    this.serviceState = details.serviceState ?? 'idle';
+  }
+
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+/**
+ * `424 FAILED_DEPENDENCY: ... Current state: idle` on a pipe call becomes a ServiceIdleError.
+ * A 424 naming another state (e.g. stopped) stays a plain ApiError.
+ */
+export function asServiceIdle(error: unknown, serviceId: string): unknown {
+  if (!(error instanceof ApiError) || error.status !== 424 || error instanceof ServiceIdleError) {
+    return error;
+  }
+  const text = `${error.code ?? ''} ${error.apiMessage ?? ''}`;
+  const state = /current state:\s*([a-z_-]+)/i.exec(text)?.[1]?.toLowerCase();
+  if (state !== undefined ? state !== 'idle' : !/\bidle\b/i.test(text)) return error;
+  return new ServiceIdleError({
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    code: error.code,
+    apiMessage: error.apiMessage,
+    requestId: error.requestId,
+    serviceId,
+    serviceState: 'idle',
+  });
+}
+
+/**
+ * The server's rate-limit reset (or the limiter's pause it caused) ends after the request's
+ * deadline: failing now beats waiting out a reset whose answer would come too late.
+ */
+export class RateLimitedError extends ApiError {
+  override name = 'RateLimitedError';
+  /** How long the reset still was when we gave up. */
+  readonly resetMs: number;
+  /** What was left of the request's deadline. */
+  readonly remainingMs: number;
+
+  constructor(
+    details: ApiErrorDetails & { resetMs: number; remainingMs: number },
+    options?: { cause?: unknown },
+  ) {
+    const id = details.requestId ? ` (requestId ${details.requestId})` : '';
+    super(
+      { ...details, retryAfterMs: details.retryAfterMs ?? details.resetMs },
+      `${details.method} ${details.path} is rate limited for ${Math.ceil(details.resetMs / 1000)} s, ` +
+        `longer than the ${Math.max(0, Math.round(details.remainingMs / 1000))} s left of its deadline${id}`,
+      options,
+    );
+    this.resetMs = details.resetMs;
+    this.remainingMs = details.remainingMs;
+  }
+
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+/**
+ * The answer is larger than the client's cap (`maxResponseBytes`). Reading stopped at the cap
+ * and the connection was dropped, so a runaway body never fills memory; never retried (the
+ * same request would earn the same body).
+ */
+export class ResponseTooLargeError extends CloudOpsError {
+  override name = 'ResponseTooLargeError';
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly limitBytes: number;
+  /** Bytes received before giving up (the declared Content-Length when it alone exceeded). */
+  readonly bytesRead: number;
+  readonly declaredBytes: number | undefined;
+
+  constructor(
+    ref: RequestRef & {
+      status: number;
+      limitBytes: number;
+      bytesRead: number;
+      declaredBytes?: number;
+    },
+  ) {
+    const size =
+      ref.declaredBytes !== undefined
+        ? `declares ${ref.declaredBytes} bytes`
+        : `passed ${ref.bytesRead} bytes`;
+    super(
+      `${ref.method} ${ref.path} answered ${ref.status} with a body that ${size}, over the ` +
+        `${ref.limitBytes}-byte response cap (maxResponseBytes)`,
+    );
+    this.method = ref.method;
+    this.path = ref.path;
+    this.status = ref.status;
+    this.limitBytes = ref.limitBytes;
+    this.bytesRead = ref.bytesRead;
+    this.declaredBytes = ref.declaredBytes;
+  }
+
+  get retryable(): boolean {
+    return false;
+  }
+}
+
 export type TransportErrorKind = 'timeout' | 'reset' | 'refused' | 'aborted' | 'network';
 
 /** No HTTP answer: timeout, connection reset/refused, DNS failure, or the caller aborted. */
@@ -142,6 +265,8 @@ const statusIs =
   (error: unknown): error is ApiError =>
     error instanceof ApiError && error.status === status;
 
+export const isServiceIdle = (error: unknown): error is ServiceIdleError =>
+  error instanceof ServiceIdleError;
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
 export const isUnauthorized = statusIs(401);
 export const isForbidden = statusIs(403);

@@ -32,6 +32,7 @@ import {
   type UpdateKeyRequest,
 } from '../schemas';
 import { basicAuth } from './auth';
+import { ApiError, asServiceIdle } from './errors';
 import type { Clock } from './clock';
 import { HttpCore, type ApiRequest, type CallOptions, type FetchLike } from './http';
 import { managementPaths as P } from './paths';
@@ -56,6 +57,8 @@ export interface ManagementClientOptions {
   readonly timeoutMs?: number;
   /** @default 60000 across retries */
   readonly deadlineMs?: number;
+  /** Answers larger than this fail with ResponseTooLargeError. @default 32 MiB */
+  readonly maxResponseBytes?: number;
   readonly retry?: Partial<RetryPolicy>;
   readonly logger?: Logger;
   readonly fetch?: FetchLike;
@@ -69,6 +72,22 @@ const pipeStateResult = z
   .transform((value): Pipe | undefined => (value && 'id' in value ? (value as Pipe) : undefined))
   .optional();
 
+/** The 400 texts that mean "already there": `pipe is already running`, `Current state: Stopped`. */
+const ALREADY: Partial<Record<PipeStateCommand, RegExp>> = {
+  start: /already running|current state:\s*running\b/i,
+  stop: /already stopped|current state:\s*(stopped|stopping)\b/i,
+};
+
+function alreadyInState(error: unknown, command: PipeStateCommand): boolean {
+  const pattern = ALREADY[command];
+  return (
+    pattern !== undefined &&
+    error instanceof ApiError &&
+    error.status === 400 &&
+    pattern.test(error.apiMessage ?? '')
+  );
+}
+
 export type ManagementClient = ReturnType<typeof createManagementClient>;
 
 /** Client for the management API (`/v1`, HTTP Basic with a management key). */
@@ -81,6 +100,7 @@ export function createManagementClient(options: ManagementClientOptions) {
     limiters: options.limiters,
     timeoutMs: options.timeoutMs,
     deadlineMs: options.deadlineMs,
+    maxResponseBytes: options.maxResponseBytes,
     retry: options.retry,
     logger: options.logger?.child({ api: 'management' }),
     fetch: options.fetch,
@@ -91,13 +111,22 @@ export function createManagementClient(options: ManagementClientOptions) {
   const org = async () =>
     options.organizationId ?? (await options.credentials.get()).organizationId;
   const call = <T>(req: ApiRequest<T>, opts: CallOptions = {}) => core.request({ ...req, ...opts });
+  /** Pipe calls on an idle service answer 424: typed, so callers can report "idle" and go on. */
+  const pipeCall = async <T>(serviceId: string, req: ApiRequest<T>, opts?: CallOptions) => {
+    try {
+      return await call(req, opts);
+    } catch (error) {
+      throw asServiceIdle(error, serviceId);
+    }
+  };
   return {
     organizationId: org,
     close: () => core.close(),
 
     // Pipes (spec 4.1, 4.2 and API-FACTS extras)
     async getPipe(serviceId: string, pipeId: string, opts?: CallOptions): Promise<Pipe> {
-      return call(
+      return pipeCall(
+        serviceId,
         { method: 'GET', path: P.pipe(await org(), serviceId, pipeId), schema: pipe },
         opts,
       );
@@ -107,7 +136,8 @@ export function createManagementClient(options: ManagementClientOptions) {
       pipeId: string,
       opts?: CallOptions,
     ): Promise<PipeSettings> {
-      return call(
+      return pipeCall(
+        serviceId,
         {
           method: 'GET',
           path: P.pipeSettings(await org(), serviceId, pipeId),
@@ -117,18 +147,24 @@ export function createManagementClient(options: ManagementClientOptions) {
       );
     },
     async listPipes(serviceId: string, opts?: CallOptions): Promise<Pipe[]> {
-      return call(
+      return pipeCall(
+        serviceId,
         { method: 'GET', path: P.pipes(await org(), serviceId), schema: z.array(pipe) },
         opts,
       );
     },
     async deletePipe(serviceId: string, pipeId: string, opts?: CallOptions): Promise<void> {
-      return call(
+      return pipeCall(
+        serviceId,
         { method: 'DELETE', path: P.pipe(await org(), serviceId, pipeId), schema: null },
         opts,
       );
     },
-    /** start | stop | resync; resolves to the pipe record when the server returns one. */
+    /**
+     * start | stop | resync; resolves to the pipe record when the server returns one.
+     * Idempotent: a start that finds the pipe already running (say, our own earlier attempt
+     * whose answer was lost) and a stop that finds it stopped succeed with no record.
+     */
     async pipeStateCommand(
       serviceId: string,
       pipeId: string,
@@ -137,7 +173,23 @@ export function createManagementClient(options: ManagementClientOptions) {
     ): Promise<Pipe | undefined> {
       const path = P.pipeState(await org(), serviceId, pipeId);
       const body = validateBody(pipeStateCommandBody, { command }, 'PATCH', path);
-      return call({ method: 'PATCH', path, body, schema: pipeStateResult }, opts);
+      try {
+        return await pipeCall(
+          serviceId,
+          { method: 'PATCH', path, body, schema: pipeStateResult },
+          opts,
+        );
+      } catch (error) {
+        if (alreadyInState(error, command)) {
+          options.logger?.info('pipe already in the requested state', {
+            serviceId,
+            pipeId,
+            command,
+          });
+          return undefined;
+        }
+        throw error;
+      }
     },
 
     // Keys (spec 4.3, 4.4 and API-FACTS extras)

@@ -3,7 +3,13 @@ import { isConflict, isForbidden, isNotFound, type ManagementClient } from '../a
 import { staticCredentials } from '../credentials';
 import type { CredentialProvider } from '../credentials/types';
 import { silentLogger, type Logger } from '../log';
-import { managementKeySecret, type KeyRecord, type ManagementKeySecret } from '../schemas';
+import {
+  managementKeySecret,
+  type CreateKeyRequest,
+  type KeyRecord,
+  type KeyRole,
+  type ManagementKeySecret,
+} from '../schemas';
 import type { RotationConfig, TestCall } from './config';
 import { RotationError } from './errors';
 import { generateKeyMaterial, hashDataFor } from './material';
@@ -156,9 +162,11 @@ export async function setSecret(deps: RotationDeps, request: RotationRequest): P
       ctx.log.info('key already exists from an earlier attempt', { keyName: pending.keyName });
       return;
     }
+    const currentRecord = findKeyRecord(records, current);
+    // Decided before the first write: a key we could not give its roles is not worth a disable.
+    const assignment = roleAssignmentFor(request.secretId, currentRecord, pending);
     // At most two rotator keys stay usable: the current one and the one made now. Expired
     // keys are unusable already (finishSecret deletes them): no call spent on them here.
-    const currentRecord = findKeyRecord(records, current);
     for (const record of records) {
       if (
         isOwned(record, ctx.ownedPrefix) &&
@@ -177,7 +185,7 @@ export async function setSecret(deps: RotationDeps, request: RotationRequest): P
         name: pending.keyName,
         expireAt: pending.expireAt,
         hashData: hashDataFor(pending),
-        roles: pending.roles,
+        ...assignment,
         ...(pending.ipAccessList ? { ipAccessList: pending.ipAccessList } : {}),
       });
       ctx.log.info('key created', {
@@ -191,6 +199,26 @@ export async function setSecret(deps: RotationDeps, request: RotationRequest): P
       ctx.log.info('key already exists (409)', { keyName: pending.keyName });
     }
   });
+}
+
+/**
+ * The new key gets the current key's role assignment: its record's `assignedRoles` when the
+ * service has them (the deprecated `roles` may hold a pre-custom-roles value, so copying only
+ * that could hand the new key fewer permissions), else the roles stored in the secret.
+ */
+export function roleAssignmentFor(
+  secretId: string,
+  currentRecord: KeyRecord | undefined,
+  pending: { roles?: KeyRole[] | undefined },
+): Pick<CreateKeyRequest, 'roles' | 'assignedRoleIds'> {
+  const roleIds = currentRecord?.assignedRoles?.map((role) => role.roleId) ?? [];
+  if (roleIds.length > 0) return { assignedRoleIds: roleIds };
+  if (pending.roles && pending.roles.length > 0) return { roles: pending.roles };
+  throw new RotationError(
+    secretId,
+    `${secretId} holds no roles and its current key's record has no assignedRoles: ` +
+      'add "roles" to the secret value so the new key can be given them',
+  );
 }
 
 /**

@@ -14,11 +14,21 @@ export const ipAccessEntry = z.looseObject({
 });
 export type IpAccessEntry = z.infer<typeof ipAccessEntry>;
 
+/** The current service's role assignment (`roles` is deprecated; custom roles exist). */
+export const assignedRole = z.looseObject({
+  roleId: z.string().min(1),
+  roleName: z.string().nullish(),
+  roleType: z.string().nullish(),
+});
+export type AssignedRole = z.infer<typeof assignedRole>;
+
 /** Key record: `id` is the record UUID for `/keys/{id}` paths, NOT the Basic-auth key ID. */
 export const keyRecord = z.looseObject({
   id: uuid,
   name: z.string(),
-  roles: z.array(keyRole),
+  /** Deprecated and absent on some records; custom-role organizations may hold any name. */
+  roles: z.array(z.string()).nullish(),
+  assignedRoles: z.array(assignedRole).nullish(),
   keySuffix: z.string(),
   createdAt: isoDateTime.optional(),
   expireAt: expiry,
@@ -42,7 +52,9 @@ export const createKeyRequest = z.object({
   expireAt: isoDateTime.nullable().optional(),
   state: keyState.optional(),
   hashData: hashData.optional(),
-  roles: keyRoles,
+  roles: keyRoles.optional(),
+  /** The current service's way to give a key its roles (role UUIDs). */
+  assignedRoleIds: z.array(z.string().min(1)).min(1).optional(),
   ipAccessList: z.array(ipAccessEntry).optional(),
 });
 export type CreateKeyRequest = z.input<typeof createKeyRequest>;
@@ -60,6 +72,7 @@ export const updateKeyRequest = z.object({
   expireAt: isoDateTime.nullable().optional(),
   state: keyState.optional(),
   roles: keyRoles.optional(),
+  assignedRoleIds: z.array(z.string().min(1)).min(1).optional(),
   ipAccessList: z.array(ipAccessEntry).optional(),
 });
 export type UpdateKeyRequest = z.input<typeof updateKeyRequest>;

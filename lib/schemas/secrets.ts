@@ -17,7 +17,8 @@ export type ManagementAuth = z.infer<typeof managementAuth>;
  */
 export const managementKeySecret = managementAuth.extend({
   keyRecordId: uuid.optional(),
-  roles: z.array(keyRole).min(1),
+  /** Optional: a key record with `assignedRoles` gives the new key its role assignment. */
+  roles: z.array(keyRole).min(1).optional(),
   ipAccessList: z.array(ipAccessEntry).optional(),
   expireAt: expiry,
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../cli/cli';
 import { runCapture } from './helpers';
@@ -32,5 +33,25 @@ describe('cloudops usage', () => {
     const run = await runCapture(['sandbox', '--port', 'eighty']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--port expects a whole number');
+  });
+});
+
+describe('the command registry', () => {
+  it.each(COMMANDS.map((c) => [c.name, c] as const))(
+    '%s: the summary in `--help` is the command’s own',
+    async (_name, entry) => {
+      const command = await entry.load();
+      expect(command.name).toBe(entry.name);
+      expect(entry.summary).toBe(command.summary);
+    },
+  );
+
+  it('prints the package version for --version and -V', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const run = await runCapture([flag]);
+      expect(run.code).toBe(0);
+      expect(run.stdout.trim()).toBe(version);
+    }
   });
 });

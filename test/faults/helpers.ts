@@ -45,6 +45,7 @@ const GENEROUS = { limit: 1_000_000, windowMs: 1_000 };
 
 export function faultSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({
+    profile: 'spec',
     port: 0,
     rateLimits: { management: GENEROUS, observability: GENEROUS },
     now: () => BASE_TIME,

@@ -13,6 +13,7 @@ import {
   RotateSecretCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
+import { createLogger } from '../../lib/log';
 import { createManagementClient } from '../../lib/api';
 import type { RotationDeps } from '../../lib/keys';
 import { managementKeySecret } from '../../lib/schemas';
@@ -77,6 +78,8 @@ async function scenario(rate: number | undefined, seed: number): Promise<Outcome
       }),
     now: () => sb.clock.now(),
     config: TEST_CONFIG,
+    // Logged at debug so the leak scan reads every line the rotator would print under faults.
+    logger: createLogger({ level: 'debug', fields: { suite: 'rotation-faults' } }),
   };
   const handler = createRotationHandler(deps);
   invoke = async (event) => {
@@ -141,11 +144,12 @@ async function scenario(rate: number | undefined, seed: number): Promise<Outcome
   expect(keys.filter((k) => k.expireAt === null)).toEqual([]);
   const now = sb.clock.now();
   return {
-    // Names carry the sandbox clock (the same in both runs); states and expiry as stored.
+    // Names carry the sandbox clock (the same in both runs) and the owning secret's ARN hash
+    // (each run's secret has its own ARN); states and expiry as stored.
     keys: keys
       .map((k) =>
         JSON.stringify({
-          name: k.name,
+          name: k.name.replace(/^(cloudops-rotated-)[0-9a-f]{10}-/, '$1<owner>-'),
           state: k.state,
           expireAt: k.expireAt,
           usable: k.state === 'enabled' && Date.parse(k.expireAt!) > now,

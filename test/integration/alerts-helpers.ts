@@ -12,7 +12,7 @@ export const GENEROUS = {
 };
 
 export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  return startSandbox({ port: 0, rateLimits: GENEROUS, ...options });
+  return startSandbox({ profile: 'spec', port: 0, rateLimits: GENEROUS, ...options });
 }
 
 export const VERSION_TABLE = 'cloudops-alert-versions';

@@ -73,7 +73,11 @@ function handlerWith(
 
 beforeAll(async () => {
   const fast = { limit: 10_000, windowMs: 1_000 };
-  sb = await startSandbox({ port: 0, rateLimits: { management: fast, observability: fast } });
+  sb = await startSandbox({
+    profile: 'spec',
+    port: 0,
+    rateLimits: { management: fast, observability: fast },
+  });
   objects = new Map();
   for (const name of EXAMPLES) {
     objects.set(

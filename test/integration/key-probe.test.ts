@@ -5,7 +5,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
+  sb = await startSandbox({ profile: 'spec', port: 0 });
 });
 afterAll(() => sb.close());
 

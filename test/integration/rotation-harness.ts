@@ -109,6 +109,7 @@ export async function startRotationSandbox(
   let invoke: (event: RotationEvent) => Promise<void> = () =>
     Promise.reject(new Error('not ready'));
   const sb = await startSandbox({
+    profile: 'spec',
     port: 0,
     rateLimits: { management: { limit: 10_000, windowMs: 1_000 } },
     invokeRotation: (_arn, event) => invoke(event),

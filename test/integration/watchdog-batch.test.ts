@@ -34,6 +34,7 @@ let pipeIds: string[];
 
 beforeAll(async () => {
   sb = await startSandbox({
+    profile: 'spec',
     port: 0,
     rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
   });

@@ -30,6 +30,7 @@ let postgres: string; // service 1, Provisioning, postgres
 
 beforeAll(async () => {
   sb = await startSandbox({
+    profile: 'spec',
     port: 0,
     rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
   });

@@ -2,7 +2,7 @@ import { startSandbox } from '../../sandbox/index';
 import type { Sandbox, SandboxOptions } from '../../sandbox/index';
 
 export async function start(options: SandboxOptions = {}): Promise<Sandbox> {
-  return startSandbox({ port: 0, ...options });
+  return startSandbox({ profile: 'spec', port: 0, ...options });
 }
 
 export function basic(keyId: string, keySecret: string): string {

@@ -6,6 +6,7 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { format } from 'node:util';
 import { afterAll, beforeAll } from 'vitest';
 import { setLogSink } from '../../lib/log';
 import { registeredSecrets } from '../../lib/redact';
@@ -35,11 +36,23 @@ function tee(stream: NodeJS.WriteStream) {
   };
 }
 
+/** vitest routes `console` through its own reporter, not the worker's stdout: tee it too. */
+function teeConsole(): void {
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    const original = console[method].bind(console);
+    console[method] = (...args: unknown[]) => {
+      capture(format(...args));
+      original(...args);
+    };
+  }
+}
+
 beforeAll(() => {
   // Structured logs go to the capture file only, keeping the test output readable.
   setLogSink(capture);
   tee(process.stdout);
   tee(process.stderr);
+  teeConsole();
 });
 
 afterAll(() => {

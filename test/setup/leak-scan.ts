@@ -39,6 +39,14 @@ export function teardown(): void {
         findings.push(`${file}:${index + 1}: an Authorization header value`);
     });
   }
+  // A scan that saw nothing proves nothing: with secrets registered, some output must exist.
+  if (lines === 0 && secrets.size > 0) {
+    process.exitCode = 1;
+    process.stderr.write(
+      `secret leak scan FAILED: ${secrets.size} secrets registered but 0 captured lines to check\n`,
+    );
+    return;
+  }
   if (findings.length > 0) {
     // vitest ignores errors thrown from a global teardown, so set the exit code ourselves.
     process.exitCode = 1;

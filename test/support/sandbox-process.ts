@@ -8,16 +8,20 @@ import type { SandboxInfo } from '../../sandbox/index';
 const BIN = path.resolve(import.meta.dirname, '../../cli/cloudops.js');
 
 /**
- * Spawns `cloudops sandbox --port 0 ...args` and waits for the JSON contract on its first line.
+ * Spawns `cloudops sandbox --port 0 --profile spec ...args` (a later --profile wins) and waits for the JSON contract on its first line.
  * The child is pushed to `children` at once, so the caller can kill it even if it never answers.
  */
 export async function startSandboxProcess(
   args: string[],
   children: ChildProcess[],
 ): Promise<{ child: ChildProcess; info: SandboxInfo }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'sandbox', '--port', '0', '--profile', 'spec', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {

@@ -33,6 +33,7 @@ const SIGNING = 'entrypoint-signing-secret-123';
 
 beforeAll(async () => {
   sb = await startSandbox({
+    profile: 'spec',
     port: 0,
     rateLimits: { management: { limit: 10_000, windowMs: 1_000 } },
   });
