@@ -12,6 +12,7 @@ import {
 } from '../../lib/dashboards';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { connectFromEnv } from '../connect';
+import { assertWritable } from '../output';
 import type { CliIO, Command } from '../io';
 
 const spec = {
@@ -67,6 +68,8 @@ export const dashboardsCommand: Command = {
     }
     if (!values.dir) throw new UsageError('--dir is required');
     if (values.events && action !== 'apply') throw new UsageError('--events applies to apply only');
+    // Checked before the first write, so the events of a sync are never lost at the end.
+    if (values.events) assertWritable('--events', values.events);
     if (values['detailed-exitcode'] && action !== 'plan') {
       throw new UsageError('--detailed-exitcode applies to plan only');
     }
