@@ -93,16 +93,13 @@ export interface ApiRequest<T> {
   readonly body?: unknown;
   /** Payload schema (inside the envelope); null when the answer carries nothing we need. */
   readonly schema: z.ZodType<T> | null;
-  /**
-   * false: `schema` checks the whole body (a paged list's `{ data, meta }`), not only the
-   * envelope's payload. @default true
-   */
-  readonly unwrap?: boolean;
   /** Default: POST is `unsafe`, every other method `idempotent`. */
   readonly idempotency?: Idempotency;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
   readonly deadlineMs?: number;
+  /** Return the whole parsed envelope (e.g. `{ data, meta }` of a paginated list), not its payload. */
+  readonly keepEnvelope?: boolean;
 }
 
 /** Options every client forwards to the core (per-call overrides). */
@@ -371,11 +368,9 @@ export class HttpCore {
         });
       }
       const envelope =
-        req.unwrap === false
-          ? req.schema
-          : this.options.envelope === 'management'
-            ? managementEnvelope(req.schema)
-            : observabilityEnvelope(req.schema);
+        this.options.envelope === 'management'
+          ? managementEnvelope(req.schema)
+          : observabilityEnvelope(req.schema);
       const parsed = envelope.safeParse(json.value);
       const requestId = bodyRequestId(json.value) ?? headerRequestId;
       if (!parsed.success) {
@@ -386,8 +381,8 @@ export class HttpCore {
           issues: formatIssues(parsed.error.issues),
         });
       }
-      if (req.unwrap === false) return parsed.data as T;
       const unwrapped = parsed.data as Record<string, unknown>;
+      if (req.keepEnvelope) return unwrapped as T;
       return (this.options.envelope === 'management' ? unwrapped.result : unwrapped.data) as T;
     }
 

@@ -12,7 +12,6 @@ import {
   dataSource,
   keyRecord,
   webhook,
-  type Webhook,
   pipe,
   pipeSettings,
   pipeStateCommandBody,
@@ -32,6 +31,7 @@ import {
   type PipeStateCommand,
   type UpdateAlertBody,
   type UpdateKeyRequest,
+  type Webhook,
 } from '../schemas';
 import { basicAuth } from './auth';
 import { ApiError, asServiceIdle } from './errors';

@@ -5,18 +5,20 @@ import {
   alert,
   createAlertBody,
   dashboard,
-  dashboardWrite,
   dataSource,
-  lenient,
   webhook,
-  type DataSource,
-  type Webhook,
+  dashboardWrite,
+  lenient,
+  pageMeta,
   updateAlertBody,
+  wireSource,
   type Alert,
   type CreateAlertBody,
   type Dashboard,
   type DashboardWrite,
+  type DataSource,
   type ObservabilityTokenSecret,
+  type Webhook,
   type UpdateAlertBody,
 } from '../schemas';
 import { bearerAuth } from './auth';
@@ -49,27 +51,33 @@ export interface ObservabilityClientOptions {
   readonly random?: () => number;
 }
 
-/** `/api/v2` lists answer at most this many items a page (API-FACTS: limit ≤ 1000). */
-export const PAGE_LIMIT = 1000;
+/** The service's maximum page size (API-FACTS: default and maximum limit 1000). */
+const PAGE_LIMIT = 1000;
+/** A bound against a server whose `total` never comes within reach. */
+const MAX_PAGES = 1000;
 
-/** A paged `/api/v2` list page: `{ data, meta: { total, limit, offset } }`; `meta` may be absent. */
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.looseObject({
-    data: z.array(item),
-    meta: lenient(
-      z.looseObject({
-        total: lenient(z.number()),
-        limit: lenient(z.number()),
-        offset: lenient(z.number()),
-      }),
-    ),
-  });
+/** A page of a list; the payload was already validated by the core. */
+const alertPage = z.looseObject({ data: z.array(z.custom<Alert>()), meta: pageMeta.optional() });
+
+/** Sends the current service's source word (`saved_search`, never the spec's `search`). */
+function onTheWire<T extends { source?: string }>(body: T): T {
+  return body.source === undefined ? body : { ...body, source: wireSource(body.source) };
 }
 
+/** `meta` of a paged `/api/v2` list; read leniently (it only steers paging). */
+const listMeta = lenient(
+  z.looseObject({
+    total: lenient(z.number()),
+    limit: lenient(z.number()),
+    offset: lenient(z.number()),
+  }),
+);
+
 /**
- * Reads every page of a `/api/v2` list (`limit`/`offset` query parameters). An answer without
- * `meta` is the whole list (the spec's unpaged form); paging stops at `meta.total` or at a
- * short or empty page, so a server that ignores `offset` cannot loop forever.
+ * Reads every page of a `/api/v2` list (`{ data, meta: { total, limit, offset } }`, `limit` and
+ * `offset` query parameters). An answer without `meta` is the whole list (the spec's unpaged
+ * form); paging stops at `meta.total`, at a short or empty page, or after MAX_PAGES, so a
+ * server that ignores `offset` cannot loop forever.
  */
 export async function readAllPages<T>(
   core: Pick<HttpCore, 'request'>,
@@ -77,22 +85,21 @@ export async function readAllPages<T>(
   item: z.ZodType<T>,
   opts: CallOptions = {},
 ): Promise<T[]> {
-  const schema = pageOf(item);
   const out: T[] = [];
-  for (let offset = 0; ;) {
-    const page = await core.request({
+  let offset = 0;
+  for (let pages = 0; pages < MAX_PAGES; pages += 1) {
+    const page = (await core.request({
       method: 'GET',
       path: { ...path, path: `${path.path}?limit=${PAGE_LIMIT}&offset=${offset}` },
-      schema,
-      unwrap: false,
+      schema: z.array(item),
+      keepEnvelope: true,
       ...opts,
-    });
-    const data = page.data;
-    out.push(...data);
-    const total = page.meta?.total;
-    offset += data.length;
-    if (!page.meta || data.length === 0 || data.length < (page.meta.limit ?? PAGE_LIMIT)) break;
-    if (total !== undefined && offset >= total) break;
+    })) as unknown as { data: T[]; meta?: unknown };
+    const meta = listMeta.parse(page.meta);
+    out.push(...page.data);
+    offset += page.data.length;
+    if (!meta || page.data.length === 0 || page.data.length < (meta.limit ?? PAGE_LIMIT)) break;
+    if (meta.total !== undefined && offset >= meta.total) break;
   }
   return out;
 }
@@ -153,22 +160,47 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
       return call({ method: 'DELETE', path: P.item('dashboards', id), schema: null }, opts);
     },
 
+    /**
+     * Every alert, page by page: `/api/v2` lists are paginated (`{ data, meta: { total, limit,
+     * offset } }`, at most 1000 a page); an answer without `meta` is the whole list (spec).
+     */
     async listAlerts(opts?: CallOptions): Promise<Alert[]> {
-      return call({ method: 'GET', path: P.collection('alerts'), schema: z.array(alert) }, opts);
+      const base = P.collection('alerts');
+      const all: Alert[] = [];
+      for (let page = 0; page < MAX_PAGES; page += 1) {
+        // The first page at the server's default (limit 1000, offset 0), the next ones by offset.
+        const path =
+          page === 0
+            ? base
+            : { ...base, path: `${base.path}?limit=${PAGE_LIMIT}&offset=${all.length}` };
+        const answer = await call(
+          { method: 'GET', path, schema: z.array(alert), keepEnvelope: true },
+          opts,
+        );
+        const { data, meta } = alertPage.parse(answer);
+        all.push(...data);
+        // Stop on a page without meta (unpaginated), an empty page, or once `total` is reached.
+        if (!meta || data.length === 0 || meta.total === undefined) break;
+        if (all.length >= meta.total) break;
+      }
+      return all;
     },
     async createAlert(body: CreateAlertBody, opts?: CallOptions): Promise<Alert> {
       const path = P.collection('alerts');
       const valid = validateBody(createAlertBody, body, 'POST', path);
-      return call({ method: 'POST', path, body: valid, schema: alert }, opts);
+      return call({ method: 'POST', path, body: onTheWire(valid), schema: alert }, opts);
     },
     async getAlert(id: string, opts?: CallOptions): Promise<Alert> {
       return call({ method: 'GET', path: P.item('alerts', id), schema: alert }, opts);
     },
-    /** Spec 4.6. */
+    /**
+     * Spec 4.6. The current service replaces the alert with the body (no merge): send the full
+     * alert (a CreateAlertBody), as lib/alerts does; a partial body is what the spec allowed.
+     */
     async updateAlert(id: string, body: UpdateAlertBody, opts?: CallOptions): Promise<Alert> {
       const path = P.item('alerts', id);
       const valid = validateBody(updateAlertBody, body, 'PUT', path);
-      return call({ method: 'PUT', path, body: valid, schema: alert }, opts);
+      return call({ method: 'PUT', path, body: onTheWire(valid), schema: alert }, opts);
     },
     async deleteAlert(id: string, opts?: CallOptions): Promise<void> {
       return call({ method: 'DELETE', path: P.item('alerts', id), schema: null }, opts);
@@ -176,14 +208,11 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
 
     /** The team's sources (not paginated): what a series' `sourceId` names. */
     async listSources(opts?: CallOptions): Promise<DataSource[]> {
-      return call(
-        { method: 'GET', path: P.collection('sources'), schema: z.array(dataSource) },
-        opts,
-      );
+      return call({ method: 'GET', path: P.list('sources'), schema: z.array(dataSource) }, opts);
     },
     /** Every webhook, page by page: what an alert channel's `webhookId` names. */
     async listWebhooks(opts?: CallOptions): Promise<Webhook[]> {
-      return readAllPages(core, P.collection('webhooks'), webhook, opts);
+      return readAllPages(core, P.list('webhooks'), webhook, opts);
     },
   };
 }

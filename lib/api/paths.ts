@@ -18,8 +18,8 @@ export const SEGMENTS = {
 } as const;
 
 export type ObservabilityResource = 'dashboards' | 'alerts';
-/** Read-only lists beside the resources: what a tile's `sourceId` and a channel's `webhookId` name. */
-export type ObservabilityList = 'sources' | 'webhooks';
+/** Lists that files refer to by name (`source:`, `webhook:`). */
+export type NamedListResource = 'sources' | 'webhooks';
 
 /** A concrete path plus its route template (`/v1/organizations/{organizationId}/keys`). */
 export interface ApiPath {
@@ -77,15 +77,15 @@ export const managementPaths = {
     build(S.managementPrefix, [...pipe(o, s, p), S.settings]),
   pipeState: (o: string, s: string, p: string) =>
     build(S.managementPrefix, [...pipe(o, s, p), S.state]),
-  observability: (o: string, s: string, resource: ObservabilityResource | ObservabilityList) =>
+  observability: (o: string, s: string, resource: ObservabilityResource | NamedListResource) =>
     build(S.managementPrefix, [...service(o, s), S.observability, resource]),
   observabilityItem: (o: string, s: string, resource: ObservabilityResource, id: string) =>
     build(S.managementPrefix, [...service(o, s), S.observability, resource, param('id', id)]),
 };
 
 export const observabilityPaths = {
-  collection: (resource: ObservabilityResource | ObservabilityList) =>
-    build(S.observabilityPrefix, [resource]),
+  list: (resource: NamedListResource) => build(S.observabilityPrefix, [resource]),
+  collection: (resource: ObservabilityResource) => build(S.observabilityPrefix, [resource]),
   item: (resource: ObservabilityResource, id: string) =>
     build(S.observabilityPrefix, [resource, param('id', id)]),
 };
