@@ -387,11 +387,11 @@ describe.each(['current', 'spec'] as const)('against the %s profile', (profile) 
     const backend = managementOnly().backend(psb.info.serviceId);
     const [first] = await backend.listDashboards();
     expect(first).toBeDefined();
-    const updated = await backend.updateDashboard(first!.id, {
-      name: `${first!.name} (${profile})`,
-      tiles: first!.tiles as never,
+    const updated = await backend.updateDashboard(first.id, {
+      name: `${first.name} (${profile})`,
+      tiles: first.tiles,
     });
-    expect(updated.name).toBe(`${first!.name} (${profile})`);
+    expect(updated.name).toBe(`${first.name} (${profile})`);
     // Whatever fields each profile adds (config-form tiles, silenced objects, new alert link
     // names), the reads parse.
     await backend.listAlerts();
