@@ -1,6 +1,5 @@
 import type * as z from 'zod';
-import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import type { ApiPath } from './paths';
 
 /** Checks a request body before it is sent; bad input names the request and each field. */
@@ -10,13 +9,6 @@ export function validateBody<S extends z.ZodType>(
   method: string,
   path: ApiPath,
 ): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issues = formatIssues(parsed.error.issues);
   const request = `${method} ${path.route}`;
-  throw new ValidationError(
-    `invalid request body for ${request}: ${issues.join('; ')}`,
-    request,
-    issues,
-  );
+  return parseOrThrow(schema, body, request, `invalid request body for ${request}`);
 }
