@@ -8,8 +8,9 @@
  * Only what the service treats as equal is normalised: key order, absent vs empty `where`, a
  * missing asRatio (false), a groupBy list vs the config's comma-joined string, tag order and
  * duplicates. groupBy order is kept: it changes the result. Tiles are matched by name (or key),
- * never by index. Fields the observed form cannot carry (`dataSource` once the service answers
- * in config form) and fields the file cannot express (extras the service adds) are not compared.
+ * never by index. Fields the config form cannot carry (the spec's `dataSource`, once a series
+ * has a `sourceId`) and fields the file cannot express (extras the service adds) are not
+ * compared, so whole comparable tiles can be diffed directly.
  */
 import { diffValues, type FieldChange } from './diff';
 import type { Dashboard, Tile, TileWrite } from '../schemas';
@@ -31,7 +32,7 @@ export interface ComparableQuery {
   /** '' for a tile with no query at all. */
   displayType: string;
   sourceId?: string;
-  /** The spec's data source; compared only while the service answers in the series form. */
+  /** The spec's data source: kept only for a series without sourceId (the spec's service). */
   dataSource?: string;
   /** Aggregations, or the column list of a search tile. */
   select?: ComparableSelect[] | string[];
@@ -55,9 +56,9 @@ export interface NormalTile {
   asRatio: boolean;
   /** The query, whichever form it came in (field name kept from the series-only days). */
   series: ComparableQuery;
-  /** Which form the query came in (`none` for a tile without one). */
-  form: 'series' | 'config' | 'none';
 }
+
+export type QueryForm = 'series' | 'config' | 'none';
 
 /** `series` names the tile's query in plans, whatever form it is written in. */
 export const TILE_FIELDS = ['x', 'y', 'w', 'h', 'asRatio', 'series'] as const;
@@ -115,7 +116,8 @@ export function seriesToComparable(list: readonly unknown[]): ComparableQuery {
     displayType:
       type === 'time' ? (str(first.displayType) ?? 'line') : (SERIES_DISPLAY[type] ?? type),
     sourceId: str(first.sourceId),
-    dataSource: str(first.dataSource),
+    // The config form has no dataSource: with a sourceId it is not what the service keeps.
+    dataSource: str(first.sourceId) === undefined ? str(first.dataSource) : undefined,
   };
   if (type === 'search') {
     return compact({
@@ -180,10 +182,7 @@ export function configToComparable(config: Loose): ComparableQuery {
 }
 
 /** A tile's query: `config` when the tile has one and no series, else its series. */
-export function comparableQuery(t: AnyTile): {
-  query: ComparableQuery;
-  form: NormalTile['form'];
-} {
+export function comparableQuery(t: AnyTile): { query: ComparableQuery; form: QueryForm } {
   const series = (t as { series?: unknown }).series;
   const config = (t as { config?: unknown }).config;
   if (Array.isArray(series) && series.length > 0)
@@ -195,7 +194,7 @@ export function comparableQuery(t: AnyTile): {
 const RATIO_TYPES = new Set(['line', 'stacked_bar', 'table']);
 
 export function normalizeTile(t: AnyTile): NormalTile {
-  const { query, form } = comparableQuery(t);
+  const { query } = comparableQuery(t);
   const config = (t as { config?: unknown }).config;
   const configRatio = isRecord(config) && typeof config.asRatio === 'boolean' && config.asRatio;
   return {
@@ -207,7 +206,6 @@ export function normalizeTile(t: AnyTile): NormalTile {
     // Only ratio-capable kinds carry it (the service's config form has no asRatio elsewhere).
     asRatio: RATIO_TYPES.has(query.displayType) && ((t.asRatio ?? false) || configRatio),
     series: query,
-    form,
   };
 }
 
@@ -218,20 +216,9 @@ export function normalizeTags(tags: readonly string[]): string[] {
   return [...new Set(tags)].sort();
 }
 
-/**
- * Makes the desired side comparable with what the observed form can carry: once the service
- * answers in config form, the spec's `dataSource` is gone from the answer (it is not sent back).
- */
-function alignTo(desired: NormalTile, observed: NormalTile): NormalTile {
-  if (observed.form === 'series' || desired.series.dataSource === undefined) return desired;
-  const { dataSource: _dropped, ...query } = desired.series;
-  return { ...desired, series: query };
-}
-
 /** Fields of `actual` that differ from `desired` (empty when equal). */
 export function tileDiff(desired: NormalTile, actual: NormalTile): TileField[] {
-  const want = alignTo(desired, actual);
-  return TILE_FIELDS.filter((f) => stableStringify(want[f]) !== stableStringify(actual[f]));
+  return TILE_FIELDS.filter((f) => stableStringify(desired[f]) !== stableStringify(actual[f]));
 }
 
 /**
@@ -240,7 +227,7 @@ export function tileDiff(desired: NormalTile, actual: NormalTile): TileField[] {
  */
 export function tileChanges(desired: AnyTile, observed: AnyTile): FieldChange[] {
   const actual = normalizeTile(observed);
-  const want = alignTo(normalizeTile(desired), actual);
+  const want = normalizeTile(desired);
   return TILE_FIELDS.flatMap((f) => diffValues(actual[f], want[f], f));
 }
 
