@@ -41,7 +41,6 @@ export interface ComparableQuery {
   whereLanguage?: string;
   markdown?: string;
   numberFormat?: unknown;
-  sortOrder?: string;
   configType?: string;
   connectionId?: string;
   sqlTemplate?: string;
@@ -97,6 +96,12 @@ function columnList(v: unknown): string[] | undefined {
   return groupByList(v);
 }
 
+/**
+ * What the service assumes for a filter without a language. Not compared: a table series'
+ * `sortOrder`, which the config form does not keep.
+ */
+const DEFAULT_LANGUAGE = 'lucene';
+
 const SERIES_DISPLAY: Record<string, string> = {
   table: 'table',
   number: 'number',
@@ -124,26 +129,27 @@ export function seriesToComparable(list: readonly unknown[]): ComparableQuery {
       ...base,
       select: columnList(first.fields),
       where: nonEmpty(first.where),
-      whereLanguage: str(first.whereLanguage),
+      whereLanguage: str(first.whereLanguage) ?? DEFAULT_LANGUAGE,
     });
   }
+  // A number tile shows one value: the service keeps only its first series.
+  const shown = type === 'number' ? series.slice(0, 1) : series;
   return compact({
     ...base,
-    select: series.map((s) =>
+    select: shown.map((s) =>
       compact<ComparableSelect>({
         aggFn: str(s.aggFn),
         valueExpression: nonEmpty(s.field),
         alias: nonEmpty(s.alias),
         level: num(s.level),
         where: nonEmpty(s.where),
-        whereLanguage: str(s.whereLanguage),
+        whereLanguage: str(s.whereLanguage) ?? DEFAULT_LANGUAGE,
         metricName: nonEmpty(s.metricName),
         metricType: nonEmpty(s.metricDataType),
       }),
     ),
     groupBy: type === 'number' ? undefined : groupByList(first.groupBy),
     numberFormat: isRecord(first.numberFormat) ? first.numberFormat : undefined,
-    sortOrder: type === 'table' ? str(first.sortOrder) : undefined,
   });
 }
 
@@ -164,7 +170,8 @@ export function configToComparable(config: Loose): ComparableQuery {
             alias: nonEmpty(s.alias),
             level: num(s.level),
             where: nonEmpty(s.where) ?? nonEmpty(s.aggCondition),
-            whereLanguage: str(s.whereLanguage) ?? str(s.aggConditionLanguage),
+            whereLanguage:
+              str(s.whereLanguage) ?? str(s.aggConditionLanguage) ?? DEFAULT_LANGUAGE,
             metricName: nonEmpty(s.metricName),
             metricType: nonEmpty(s.metricType),
           }),
@@ -172,9 +179,9 @@ export function configToComparable(config: Loose): ComparableQuery {
       : columnList(select),
     groupBy: groupByList(config.groupBy),
     where: nonEmpty(config.where),
-    whereLanguage: displayType === 'search' ? str(config.whereLanguage) : undefined,
+    whereLanguage:
+      displayType === 'search' ? (str(config.whereLanguage) ?? DEFAULT_LANGUAGE) : undefined,
     numberFormat: isRecord(config.numberFormat) ? config.numberFormat : undefined,
-    sortOrder: str(config.sortOrder),
     configType: str(config.configType),
     connectionId: str(config.connectionId),
     sqlTemplate: str(config.sqlTemplate),
@@ -204,7 +211,12 @@ export function normalizeTile(t: AnyTile): NormalTile {
     w: t.w,
     h: t.h,
     // Only ratio-capable kinds carry it (the service's config form has no asRatio elsewhere).
-    asRatio: RATIO_TYPES.has(query.displayType) && ((t.asRatio ?? false) || configRatio),
+    // The service keeps asRatio only where it means something: two aggregations to divide.
+    asRatio:
+      RATIO_TYPES.has(query.displayType) &&
+      Array.isArray(query.select) &&
+      query.select.length === 2 &&
+      ((t.asRatio ?? false) || configRatio),
     series: query,
   };
 }
@@ -233,7 +245,8 @@ export function tileChanges(desired: AnyTile, observed: AnyTile): FieldChange[] 
 
 /**
  * What a write sends for a desired tile; `id` keeps an existing tile (and its alerts). The
- * current service wants `where` on every non-markdown series, so an absent one is sent as ''.
+ * current service wants `where` on every data series and `groupBy` on time and table series,
+ * so absent ones are sent empty.
  */
 export function tileWrite(t: DesiredTile, id?: string): TileWrite {
   const base = {
@@ -247,7 +260,13 @@ export function tileWrite(t: DesiredTile, id?: string): TileWrite {
   if (t.series.length > 0) {
     const series = t.series.map((s) => {
       const { source: _name, ...rest } = s;
-      return s.type === 'markdown' ? rest : { ...rest, where: rest.where ?? '' };
+      if (s.type === 'markdown') return rest;
+      const grouped = s.type === 'time' || s.type === 'table';
+      return {
+        ...rest,
+        where: rest.where ?? '',
+        ...(grouped ? { groupBy: rest.groupBy ?? [] } : {}),
+      };
     });
     return { ...base, asRatio: t.asRatio, series };
   }
