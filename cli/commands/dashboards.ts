@@ -25,6 +25,7 @@ import { readSavedPlan, writeSavedPlan } from '../../lib/dashboards/saved-plan';
 import { ValidationError } from '../../lib/errors';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { connectFromEnv } from '../connect';
+import { assertWritable } from '../output';
 import type { CliIO, Command } from '../io';
 import { pullDashboards } from './dashboards-pull';
 import { runDashboardsValidate } from './dashboards-validate';
@@ -171,6 +172,8 @@ async function runDashboards(
     if (!ok) throw new UsageError(`--${flag} applies to ${where} only`);
   };
   only('events', !values.events || action === 'apply', 'apply');
+  // Checked before the first write, so the events of a sync are never lost at the end.
+  if (values.events) assertWritable('--events', values.events);
   only('detailed-exitcode', !values['detailed-exitcode'] || action === 'plan', 'plan');
   only('out', !values.out || action === 'plan', 'plan');
   only('auto-approve', !values['auto-approve'] || action === 'apply', 'apply');
@@ -200,6 +203,10 @@ async function runDashboards(
     }
     if (planFile !== undefined) return await applySavedPlan(planFile, values, io, signal, connect);
 
+    if (action === 'apply' && !values['auto-approve'] && !io.isTTY)
+      throw new UsageError(
+        'apply --dir off a terminal needs --auto-approve (or apply a saved plan: plan --out FILE, then apply FILE)',
+      );
     const vars = collectVars(io.env, values.var ?? []);
     const desired = await loadDashboards(directorySource(values.dir!), {
       vars,
@@ -242,10 +249,6 @@ async function runDashboards(
 
     // apply --dir
     if (!values['auto-approve']) {
-      if (!io.isTTY)
-        throw new UsageError(
-          'apply --dir off a terminal needs --auto-approve (or apply a saved plan: plan --out FILE, then apply FILE)',
-        );
       printPlan(io, plan, 'text', serviceId, color);
       if (!plan.pending && plan.counts.conflict === 0) return DASHBOARDS_EXIT.ok;
       const answer = await ask(`Apply these changes to service ${serviceId}? Only "yes" applies: `);

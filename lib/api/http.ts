@@ -98,6 +98,8 @@ export interface ApiRequest<T> {
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
   readonly deadlineMs?: number;
+  /** Return the whole parsed envelope (e.g. `{ data, meta }` of a paginated list), not its payload. */
+  readonly keepEnvelope?: boolean;
 }
 
 /** Options every client forwards to the core (per-call overrides). */
@@ -380,6 +382,7 @@ export class HttpCore {
         });
       }
       const unwrapped = parsed.data as Record<string, unknown>;
+      if (req.keepEnvelope) return unwrapped as T;
       return (this.options.envelope === 'management' ? unwrapped.result : unwrapped.data) as T;
     }
 

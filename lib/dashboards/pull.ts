@@ -9,7 +9,7 @@ import type { Alert, Dashboard } from '../schemas';
 import type { DashboardFile, FileAlert } from './file-schema';
 import { normalizeTile } from './normalize';
 import { isReservedTag, ownerOf, ownerTag } from './ownership';
-import { dashboardOf } from './plan';
+import { dashboardOf, tileOf } from './plan';
 
 export interface PullFilter {
   /** Only dashboards with these keys (files derive keys from their path). */
@@ -77,7 +77,7 @@ function toYaml(d: Dashboard, key: string, alerts: readonly Alert[]): string {
       // The query as the service holds it: series (spec form) or config (current form).
       const raw = t as { series?: unknown[]; config?: unknown };
       type PulledTile = NonNullable<DashboardFile['tiles']>[number];
-      const onTile = alerts.filter((a) => dashboardOf(a) === d.id && a.tileId === t.id);
+      const onTile = alerts.filter((a) => dashboardOf(a) === d.id && tileOf(a) === t.id);
       return {
         name,
         x,
