@@ -22,6 +22,7 @@ import { identityTag, ownerOf, ownerTag } from './ownership';
 import {
   alertShape,
   dashboardOf,
+  tileOf,
   tileIdentity,
   writeBody,
   type AlertChange,
@@ -155,7 +156,7 @@ export async function checkSavedPlan(
 }
 
 const alertPrint = (a: Alert) =>
-  stableStringify({ id: a.id, tileId: a.tileId, ...alertShape(a), m: a.message ?? '' });
+  stableStringify({ id: a.id, tileId: tileOf(a), ...alertShape(a), m: a.message ?? '' });
 
 export async function applyPlan(
   plan: Plan,

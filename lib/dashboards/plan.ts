@@ -12,7 +12,7 @@
 import type { ObservabilityBackend } from '../api/observability-backend';
 import type { CallOptions } from '../api/http';
 import { ownerId as alertOwnerId, parseMarker, stripMarker } from '../alerts/marker';
-import type { Alert, Dashboard, DashboardWrite } from '../schemas';
+import { alertLinks, type Alert, type Dashboard, type DashboardWrite } from '../schemas';
 import { diffValues, type FieldChange } from './diff';
 import type { FileAlert } from './file-schema';
 import { normalizeTags, normalizeTile, tileWrite } from './normalize';
@@ -334,12 +334,17 @@ function deleteChange(d: Dashboard, reason: string, alerts?: readonly Alert[]): 
 
 /** The dashboard an alert watches: `dashboardId` today, `dashboard` in the spec snapshot. */
 export function dashboardOf(a: Alert): string | undefined {
-  const rec = a as Alert & { dashboardId?: string | null };
-  return rec.dashboardId ?? a.dashboard ?? undefined;
+  return alertLinks(a).dashboardId;
+}
+
+/** The tile an alert watches, under either spelling (`tileId` today, `tile` in older answers). */
+export function tileOf(a: Alert): string | undefined {
+  return alertLinks(a).tileId;
 }
 
 function ref(a: Alert, tileNames: Map<string, string>): AlertRef {
-  const tileName = a.tileId ? tileNames.get(a.tileId) : undefined;
+  const tileId = tileOf(a);
+  const tileName = tileId ? tileNames.get(tileId) : undefined;
   return {
     id: a.id,
     ...(a.name != null ? { name: a.name } : {}),
@@ -364,8 +369,9 @@ export function matchTiles(
   for (const a of alerts) {
     const marker = parseMarker(a.message);
     if (marker?.owner.kind !== 'dashboard' || marker.owner.dashboardKey !== want.key) continue;
-    if (a.tileId && existing.has(a.tileId) && !byKey.has(marker.owner.tileName))
-      byKey.set(marker.owner.tileName, a.tileId);
+    const tileId = tileOf(a);
+    if (tileId && existing.has(tileId) && !byKey.has(marker.owner.tileName))
+      byKey.set(marker.owner.tileName, tileId);
   }
   const used = new Set<string>();
   const ids = want.tiles.map((t) => {
@@ -442,7 +448,7 @@ function diffChange(
   const addedNames = tiles.filter((t) => t.kind === 'added').map((t) => t.name);
   for (const t of actual.tiles) {
     if (keptIds.has(t.id)) continue;
-    const killed = onDashboard.filter((a) => a.tileId === t.id).map((a) => ref(a, tileNames));
+    const killed = onDashboard.filter((a) => tileOf(a) === t.id).map((a) => ref(a, tileNames));
     const change: TileChange = { kind: 'removed', name: t.name, id: t.id, alerts: killed };
     if (killed.length > 0 && addedNames.length > 0) {
       change.warning =
@@ -536,7 +542,7 @@ function planAlerts(
         tileId === undefined
           ? undefined
           : managed.find(
-              (m) => !used.has(m.id) && m.tileId === tileId && markerAlertName(m) === a.name,
+              (m) => !used.has(m.id) && tileOf(m) === tileId && markerAlertName(m) === a.name,
             );
       if (!have) {
         out.push(createAlertChange(t, a));
@@ -571,11 +577,12 @@ function planAlerts(
   for (const m of managed) {
     const marker = parseMarker(m.message);
     // Unmatched hand-made alerts of an adopted dashboard stay: only marked ones are ours.
-    if (used.has(m.id) || !m.tileId || !kept.has(m.tileId) || !marker) continue;
+    const tileId = tileOf(m);
+    if (used.has(m.id) || !tileId || !kept.has(tileId) || !marker) continue;
     out.push({
       action: 'delete',
       name: markerAlertName(m),
-      tile: tileNames.get(m.tileId) ?? m.tileId,
+      tile: tileNames.get(tileId) ?? tileId,
       tileIdentity: marker.owner.kind === 'dashboard' ? marker.owner.tileName : '',
       id: m.id,
       changes: [],

@@ -9,7 +9,7 @@ import type { Alert, Dashboard } from '../schemas';
 import type { DashboardFile, FileAlert } from './file-schema';
 import { normalizeTile } from './normalize';
 import { isReservedTag, ownerOf, ownerTag } from './ownership';
-import { dashboardOf } from './plan';
+import { dashboardOf, tileOf } from './plan';
 
 export interface PullFilter {
   /** Only dashboards with these keys (files derive keys from their path). */
@@ -73,8 +73,11 @@ function toYaml(d: Dashboard, key: string, alerts: readonly Alert[]): string {
     name: d.name,
     ...(tags.length > 0 ? { tags: [...new Set(tags)].sort() } : {}),
     tiles: d.tiles.map((t) => {
-      const { name, x, y, w, h, asRatio, series } = normalizeTile(t);
-      const onTile = alerts.filter((a) => dashboardOf(a) === d.id && a.tileId === t.id);
+      const { name, x, y, w, h, asRatio } = normalizeTile(t);
+      // The query as the service holds it: series (spec form) or config (current form).
+      const raw = t as { series?: unknown[]; config?: unknown };
+      type PulledTile = NonNullable<DashboardFile['tiles']>[number];
+      const onTile = alerts.filter((a) => dashboardOf(a) === d.id && tileOf(a) === t.id);
       return {
         name,
         x,
@@ -82,9 +85,11 @@ function toYaml(d: Dashboard, key: string, alerts: readonly Alert[]): string {
         w,
         h,
         ...(asRatio ? { asRatio } : {}),
-        ...(series.length > 0
-          ? { series: series as NonNullable<DashboardFile['tiles']>[number]['series'] }
-          : {}),
+        ...(Array.isArray(raw.series) && raw.series.length > 0
+          ? { series: raw.series as PulledTile['series'] }
+          : raw.config
+            ? { config: raw.config as PulledTile['config'] }
+            : {}),
         ...(onTile.length > 0 ? { alerts: onTile.map(fileAlertOf) } : {}),
       };
     }),

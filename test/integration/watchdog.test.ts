@@ -3,7 +3,9 @@
  * sleeps), concurrent runs over DynamoDB (dynalite), a failing service, a failing notifier,
  * auto-restart, and a real webhook receiver.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../lib/api/errors';
 import type { ManagementClient } from '../../lib/api';
 import { createWebhookNotifier, signBody, type Notifier } from '../../lib/notify';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
@@ -93,7 +95,7 @@ async function timeline(
 }
 
 describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
-  it('Running -> Failed -> Failed -> Running: new, one critical transition, one recovery', async () => {
+  it('Running -> Failed -> Failed -> Running: a silent baseline, one critical transition, one recovery', async () => {
     const { notifier, results } = await timeline(kafka, [
       [0, 'Running'],
       [5, 'Failed'],
@@ -101,17 +103,16 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
       [15, 'Running'],
     ]);
     expect(notifier.sent.map(brief)).toEqual([
-      'new:info:->Running',
       'transition:critical:Running->Failed',
       'recovery:info:Failed->Running',
     ]);
-    expect(notifier.sent[1]).toMatchObject({
+    expect(notifier.sent[0]).toMatchObject({
       pipeId: kafka,
       serviceId: sb.info.serviceId,
       organizationId: sb.info.organizationId,
       pipeName: 'orders-kafka',
     });
-    expect(results.map((r) => r.notifications.length)).toEqual([1, 1, 0, 1]);
+    expect(results.map((r) => r.notifications.length)).toEqual([0, 1, 0, 1]);
     expect(results.every((r) => r.errors.length === 0 && r.checked === 1)).toBe(true);
   });
 
@@ -123,11 +124,8 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
       [31, 'Provisioning'],
       [40, 'Provisioning'],
     ]);
-    expect(notifier.sent.map(brief)).toEqual([
-      'new:info:->Provisioning',
-      'stuck:warning:Provisioning->Provisioning',
-    ]);
-    expect(notifier.sent[1].message).toMatch(/Provisioning for 31 min/);
+    expect(notifier.sent.map(brief)).toEqual(['stuck:warning:Provisioning->Provisioning']);
+    expect(notifier.sent[0].message).toMatch(/Provisioning for 31 min/);
   });
 
   it('Running <-> Stopped 6 times in 10 min: damped to one flapping notice, recovery once stable', async () => {
@@ -136,7 +134,6 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
     steps.push([15, 'Running'], [25, 'Running']);
     const { notifier } = await timeline(kafka, steps);
     expect(notifier.sent.map(brief)).toEqual([
-      'new:info:->Running',
       'transition:warning:Running->Stopped',
       'recovery:info:Stopped->Running',
       'transition:warning:Running->Stopped',
@@ -152,11 +149,8 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
       [10, 'Hibernating'],
       [300, 'Hibernating'],
     ]);
-    expect(notifier.sent.map(brief)).toEqual([
-      'new:info:->Running',
-      'unknown:warning:Running->Hibernating',
-    ]);
-    expect(notifier.sent[1].message).toContain('"Hibernating"');
+    expect(notifier.sent.map(brief)).toEqual(['unknown:warning:Running->Hibernating']);
+    expect(notifier.sent[0].message).toContain('"Hibernating"');
   });
 
   it('a deleted pipe is reported once', async () => {
@@ -167,7 +161,7 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
         [5, 'gone'],
         [10, 'gone'],
       ]);
-      expect(notifier.sent.map(brief)).toEqual(['new:info:->Running', 'gone:warning:Running->']);
+      expect(notifier.sent.map(brief)).toEqual(['gone:warning:Running->']);
     } finally {
       sb.store.state.pipes.push(saved);
     }
@@ -223,17 +217,14 @@ describe('two overlapping runs (DynamoDB via dynalite)', () => {
     sb.setPipeState(kafka, 'Running');
     const [s1, s2] = barrierStores(2) as [StateStore, StateStore];
     const first = await Promise.all([run(s1, a, 'run-1'), run(s2, b, 'run-2')]);
-    expect([...a.sent, ...b.sent].map(brief)).toEqual(['new:info:->Running']);
+    expect([...a.sent, ...b.sent].map(brief)).toEqual([]); // the baseline
     expect(first.flatMap((r) => r.errors)).toEqual([]);
 
     sb.setPipeState(kafka, 'Failed');
     sb.clock.advance(MIN);
     const [s3, s4] = barrierStores(2) as [StateStore, StateStore];
     const second = await Promise.all([run(s3, a, 'run-3'), run(s4, b, 'run-4')]);
-    expect([...a.sent, ...b.sent].map(brief)).toEqual([
-      'new:info:->Running',
-      'transition:critical:Running->Failed',
-    ]);
+    expect([...a.sent, ...b.sent].map(brief)).toEqual(['transition:critical:Running->Failed']);
     expect(second.flatMap((r) => r.notifications)).toHaveLength(1);
     expect(second.flatMap((r) => r.errors)).toEqual([]);
   });
@@ -290,13 +281,13 @@ describe('delivery safety', () => {
     expect(first.errors).toEqual([
       expect.objectContaining({ stage: 'notify', notifier: 'down', pipeId: kafka }),
     ]);
-    expect(up.sent.map((n) => n.kind)).toEqual(['new', 'transition']);
-    expect(down.sent.map((n) => n.kind)).toEqual(['new']);
+    expect(up.sent.map((n) => n.kind)).toEqual(['transition']);
+    expect(down.sent.map((n) => n.kind)).toEqual([]);
     sb.clock.advance(MIN);
     const second = await run();
     expect(second.errors).toEqual([]);
-    expect(down.sent.map((n) => n.kind)).toEqual(['new', 'transition']);
-    expect(up.sent.map((n) => n.kind)).toEqual(['new', 'transition']); // not sent twice
+    expect(down.sent.map((n) => n.kind)).toEqual(['transition']);
+    expect(up.sent.map((n) => n.kind)).toEqual(['transition']); // not sent twice
     expect(second.notifications.map((n) => n.id)).toEqual([first.notifications[0].id]);
     sb.clock.advance(MIN);
     expect((await run()).notifications).toEqual([]);
@@ -339,7 +330,7 @@ describe('metrics and a real webhook', () => {
         serviceIds: [sb.info.serviceId],
         includePipes: [kafka],
       });
-      sb.setPipeState(kafka, 'Running');
+      sb.setPipeState(kafka, 'Failed'); // a problem is told even by a first (baseline) run
       const r = await runWatchdog(config, {
         api: client,
         store: new LocalStateStore(),
@@ -366,7 +357,79 @@ describe('metrics and a real webhook', () => {
       'ApiErrors',
       'NotifyErrors',
       'Duration',
+      'ServicesIdle',
+      'DeliveriesDropped',
     ]);
     expect(emf).toMatchObject({ PipesChecked: 1, Notifications: 1, ApiErrors: 0 });
+  });
+});
+
+describe('first run and idle services', () => {
+  it('a first run records a silent baseline (problems still told); a pipe appearing later is announced at info', async () => {
+    const w = watchdog();
+    const first = await w.run();
+    const mine = sb.store.state.pipes.filter((p) => p.serviceId === sb.info.serviceId);
+    expect(first.checked).toBe(mine.length);
+    expect(first.notifications.length).toBeGreaterThan(0);
+    expect(first.notifications.every((n) => n.kind === 'new' && n.severity !== 'info')).toBe(true);
+    expect(first.notifications.length).toBeLessThan(mine.length);
+
+    const late = { ...structuredClone(mine[0]), id: randomUUID(), name: 'late-arrival' };
+    sb.store.state.pipes.push({ ...late, state: 'Running' });
+    try {
+      sb.clock.advance(MIN);
+      const second = await w.run();
+      expect(second.notifications.map(brief)).toEqual(['new:info:->Running']);
+      expect(second.notifications[0].pipeName).toBe('late-arrival');
+    } finally {
+      sb.store.state.pipes = sb.store.state.pipes.filter((p) => p.id !== late.id);
+    }
+  });
+
+  it('an idle service (424) is told once at info, its pipes untouched and nothing woken; again when active', async () => {
+    const [svc1, svc2] = sb.info.serviceIds as [string, string];
+    let asleep = false;
+    // Until the sandbox models an idle service: the real client, with svc2 answering as the
+    // live service does when idle.
+    const api: WatchdogDeps['api'] = {
+      listPipes: (serviceId, opts) =>
+        asleep && serviceId === svc2
+          ? Promise.reject(
+              new ApiError(
+                {
+                  status: 424,
+                  method: 'GET',
+                  path: `/services/${svc2}/pipes`,
+                },
+                'FAILED_DEPENDENCY: allowed only when the service is running. Current state: idle',
+              ),
+            )
+          : client.listPipes(serviceId, opts),
+      pipeStateCommand: (...args) => client.pipeStateCommand(...args),
+    };
+    const w = watchdog({ serviceIds: [svc1, svc2] }, { api });
+    await w.run(); // baseline
+    asleep = true;
+    const said: string[][] = [];
+    for (let i = 0; i < 3; i++) {
+      sb.clock.advance(5 * MIN);
+      sb.requestLog.clear();
+      const r = await w.run();
+      expect(r.errors).toEqual([]);
+      expect(r.idle).toEqual([svc2]);
+      expect(sb.requestLog.entries().filter((e) => e.method !== 'GET')).toEqual([]);
+      said.push(
+        r.notifications.map((n) => `${n.kind}:${n.severity}:${n.serviceId === svc2 ? 2 : 1}`),
+      );
+    }
+    expect(said).toEqual([['idle:info:2'], [], []]);
+    // Its pipes were not declared gone while it slept.
+    const stored = await w.store.loadService(sb.info.organizationId, svc2);
+    expect(stored.pipes.length).toBeGreaterThan(0);
+    expect(stored.pipes.every((p) => !p.gone)).toBe(true);
+    asleep = false;
+    sb.clock.advance(5 * MIN);
+    const awake = await w.run();
+    expect(awake.notifications.map((n) => `${n.kind}:${n.severity}`)).toEqual(['active:info']);
   });
 });
