@@ -13,10 +13,11 @@ import {
   type ClientSettings,
   type Clients,
 } from '../lib/clients';
-import type { ConnectionEnv } from '../lib/config';
+import { ENV, type ConnectionEnv } from '../lib/config';
 import { credentialsMiddleware, type CredentialsContext } from '../lib/credentials';
 import { ConfigError } from '../lib/errors';
-import type { Logger } from '../lib/log';
+import { silentLogger, type Logger } from '../lib/log';
+import { notConfiguredMiddleware } from './runtime';
 
 export interface FunctionConnectionOptions {
   config: ConnectionEnv;
@@ -39,13 +40,15 @@ export function clientsOf(context: Context): Clients {
 }
 
 /**
- * Middy middleware: makes the clients of each invocation (read them with clientsOf) and closes
- * them after it. Fails at creation (cold start), naming the variables, when a needed API has no
- * credentials.
+ * The middy middlewares that connect a function, for `.use()`: the secrets (read through
+ * lib/credentials' middleware, cached, refreshed on a 401), the clients of each invocation
+ * (read them with clientsOf; closed after it), and the "not configured yet" answer while a
+ * secret still holds its deploy-time placeholder. Fails at creation (cold start), naming the
+ * variables, when a needed API has no credentials.
  */
 export function clientsMiddleware(
   options: FunctionConnectionOptions,
-): MiddlewareObj<unknown, unknown, Error, Context> {
+): MiddlewareObj<unknown, unknown, Error, Context>[] {
   const { config, needs } = options;
   const secretIds = {
     management: needs.management ? config.CLOUDOPS_KEY_SECRET_ID : undefined,
@@ -54,27 +57,19 @@ export function clientsMiddleware(
   const fromEnv = envCredentials(config);
   const missing: string[] = [];
   if (needs.management && !secretIds.management && !fromEnv.management)
-    missing.push('CLOUDOPS_KEY_SECRET_ID (or CLOUDOPS_KEY_ID and CLOUDOPS_KEY_SECRET)');
+    missing.push(`${ENV.keySecretId} (or ${ENV.keyId} and ${ENV.keySecret})`);
   if (needs.observability && !secretIds.observability && !fromEnv.observability)
-    missing.push('CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID (or CLOUDOPS_OBSERVABILITY_TOKEN)');
+    missing.push(`${ENV.observabilityTokenSecretId} (or ${ENV.observabilityToken})`);
   if (missing.length > 0) {
     throw new ConfigError(`missing configuration: set ${missing.join(', ')}`);
   }
-  const secrets =
-    secretIds.management || secretIds.observability
-      ? credentialsMiddleware({
-          client: options.secretsManager ?? new SecretsManagerClient({}),
-          secrets: secretIds,
-        })
-      : undefined;
 
   const close = (request: Request<unknown, unknown, Error, Context>) => {
     (request.context as FunctionContext).cloudopsClients?.close();
   };
-  return {
+  const clients: MiddlewareObj<unknown, unknown, Error, Context> = {
     name: 'clientsMiddleware',
-    async before(request) {
-      await secrets?.before?.(request as never);
+    before: function clientsBefore(request) {
       const context = request.context as FunctionContext;
       const loaded = context.credentials;
       // Clients per invocation: the providers may be new after a rotation.
@@ -95,4 +90,27 @@ export function clientsMiddleware(
     after: close,
     onError: close,
   };
+  const chain: MiddlewareObj<unknown, unknown, Error, Context>[] = [
+    notConfiguredMiddleware<unknown>({
+      logger: options.logger ?? silentLogger,
+      response: NOT_CONFIGURED_RESPONSE,
+    }),
+  ];
+  if (secretIds.management || secretIds.observability) {
+    chain.push(
+      credentialsMiddleware({
+        client: options.secretsManager ?? new SecretsManagerClient({}),
+        secrets: secretIds,
+      }),
+    );
+  }
+  chain.push(clients);
+  return chain;
 }
+
+/**
+ * What a function answers while its secret holds the placeholder. An SQS handler's partial
+ * batch response without `batchItemFailures` counts as success, so nothing is retried into a
+ * dead-letter queue either.
+ */
+export const NOT_CONFIGURED_RESPONSE = { status: 'not-configured' } as const;

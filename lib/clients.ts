@@ -84,7 +84,8 @@ export function createClients(settings: ClientSettings): Clients {
     observability,
     requireManagement,
     backend(serviceId) {
-      if (!observability) {
+      // Managed mode needs only the management key; the bearer token is for open-source.
+      if (settings.mode === 'open-source' && !observability) {
         throw new ConfigError(
           'the observability API is not configured: set CLOUDOPS_OBSERVABILITY_URL and ' +
             'CLOUDOPS_OBSERVABILITY_TOKEN (or CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID)',

@@ -29,25 +29,52 @@ const uuidList = z
   )
   .pipe(z.array(uuid).min(1));
 
-export const observabilityMode = z.enum(['managed', 'open-source']);
+/** The deployment modes, declared once (the CDK context, env and the clients use this). */
+export const OBSERVABILITY_MODES = ['managed', 'open-source'] as const;
+export const observabilityMode = z.enum(OBSERVABILITY_MODES);
 export type ObservabilityMode = z.infer<typeof observabilityMode>;
+
+/** Log levels a deployment may choose (`silent` is for tests and the CLI). */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type DeployLogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * The env var names the functions read, as typed values: the CDK constructs write env through
+ * {@link EnvOf} records keyed by the schemas, so a renamed variable fails `tsc` on both sides.
+ */
+export const ENV = {
+  apiUrl: 'CLOUDOPS_API_URL',
+  observabilityUrl: 'CLOUDOPS_OBSERVABILITY_URL',
+  organizationId: 'CLOUDOPS_ORGANIZATION_ID',
+  serviceId: 'CLOUDOPS_SERVICE_ID',
+  keyId: 'CLOUDOPS_KEY_ID',
+  keySecret: 'CLOUDOPS_KEY_SECRET',
+  observabilityToken: 'CLOUDOPS_OBSERVABILITY_TOKEN',
+  observabilityMode: 'CLOUDOPS_OBSERVABILITY_MODE',
+  keySecretId: 'CLOUDOPS_KEY_SECRET_ID',
+  observabilityTokenSecretId: 'CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID',
+  managementRateLimit: 'CLOUDOPS_MANAGEMENT_RATE_LIMIT',
+  observabilityRateLimit: 'CLOUDOPS_OBSERVABILITY_RATE_LIMIT',
+  requestTimeoutMs: 'CLOUDOPS_REQUEST_TIMEOUT_MS',
+  logLevel: 'CLOUDOPS_LOG_LEVEL',
+} as const;
 
 /** The env-var contract of DESIGN.md (connection settings shared by the CLI and functions). */
 export const connectionEnv = z.object({
-  CLOUDOPS_API_URL: z.url().optional(),
-  CLOUDOPS_OBSERVABILITY_URL: z.url().optional(),
-  CLOUDOPS_ORGANIZATION_ID: uuid.optional(),
-  CLOUDOPS_SERVICE_ID: uuidList.optional(),
-  CLOUDOPS_KEY_ID: z.string().min(1).optional(),
-  CLOUDOPS_KEY_SECRET: z.string().min(1).optional(),
-  CLOUDOPS_OBSERVABILITY_TOKEN: z.string().min(1).optional(),
-  CLOUDOPS_OBSERVABILITY_MODE: observabilityMode.default('managed'),
-  CLOUDOPS_KEY_SECRET_ID: z.string().min(1).optional(),
-  CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: z.string().min(1).optional(),
-  CLOUDOPS_MANAGEMENT_RATE_LIMIT: rateLimitSetting.default({ limit: 10, windowMs: 10_000 }),
-  CLOUDOPS_OBSERVABILITY_RATE_LIMIT: rateLimitSetting.default({ limit: 100, windowMs: 60_000 }),
-  CLOUDOPS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  CLOUDOPS_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  [ENV.apiUrl]: z.url().optional(),
+  [ENV.observabilityUrl]: z.url().optional(),
+  [ENV.organizationId]: uuid.optional(),
+  [ENV.serviceId]: uuidList.optional(),
+  [ENV.keyId]: z.string().min(1).optional(),
+  [ENV.keySecret]: z.string().min(1).optional(),
+  [ENV.observabilityToken]: z.string().min(1).optional(),
+  [ENV.observabilityMode]: observabilityMode.default('managed'),
+  [ENV.keySecretId]: z.string().min(1).optional(),
+  [ENV.observabilityTokenSecretId]: z.string().min(1).optional(),
+  [ENV.managementRateLimit]: rateLimitSetting.default({ limit: 10, windowMs: 10_000 }),
+  [ENV.observabilityRateLimit]: rateLimitSetting.default({ limit: 100, windowMs: 60_000 }),
+  [ENV.requestTimeoutMs]: z.coerce.number().int().positive().default(10_000),
+  [ENV.logLevel]: z.enum([...LOG_LEVELS, 'silent']).default('info'),
 });
 export type ConnectionEnv = z.output<typeof connectionEnv>;
 
@@ -81,4 +108,74 @@ export function readConnectionEnv(
     throw new ConfigError(`missing configuration: set ${missing.join(', ')}`);
   }
   return config;
+}
+
+/**
+ * An env record a deployment writes for a schema: only names the schema reads (an unknown or
+ * renamed name is a type error in the CDK construct that writes it), every value a string.
+ */
+export type EnvOf<S extends z.ZodType> = {
+  [K in keyof z.input<S> & string]?: string;
+};
+
+/**
+ * Which APIs a function calls in a mode: managed mode reaches observability through the
+ * management API (key, URL, service), open-source mode needs only the token. One answer for
+ * the handlers' required settings and the CDK's grants.
+ */
+export function connectionNeeds(
+  mode: ObservabilityMode,
+  uses: { management?: boolean; observability?: boolean },
+): { management: boolean; observability: boolean } {
+  const observability = uses.observability ?? false;
+  return {
+    management: (uses.management ?? false) || (observability && mode === 'managed'),
+    observability,
+  };
+}
+
+/** The settings a function cannot start without, for the APIs it calls in its mode. */
+export function requiredConnectionSettings(
+  mode: ObservabilityMode,
+  uses: { management?: boolean; observability?: boolean },
+): (keyof ConnectionEnv)[] {
+  const needs = connectionNeeds(mode, uses);
+  const names: (keyof ConnectionEnv)[] = [];
+  if (needs.observability) names.push(ENV.observabilityUrl);
+  if (needs.management) names.push(ENV.apiUrl);
+  if (needs.observability && mode === 'managed') names.push(ENV.serviceId);
+  return names;
+}
+
+/**
+ * The service a function's dashboards and alerts belong to: the first configured one
+ * (open-source mode has none).
+ */
+export function primaryServiceId(config: ConnectionEnv): string | undefined {
+  return config.CLOUDOPS_SERVICE_ID?.[0];
+}
+
+/**
+ * The field a freshly deployed secret holds until someone seeds it (cdk/constructs/secrets.ts
+ * creates `{ "cloudopsNotConfigured": true, ... }`): valid JSON, recognisably not a credential.
+ */
+export const NOT_CONFIGURED_FIELD = 'cloudopsNotConfigured';
+
+/** The JSON a deployed secret starts as (Secrets Manager adds a random `placeholder` field). */
+export const NOT_CONFIGURED_TEMPLATE = JSON.stringify({ [NOT_CONFIGURED_FIELD]: true });
+
+export function isNotConfiguredSecret(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<string, unknown>)[NOT_CONFIGURED_FIELD] === true
+  );
+}
+
+/** A secret still holds the deploy-time placeholder: not a failure, the deployer is not done. */
+export class NotConfiguredError extends ConfigError {
+  override name = 'NotConfiguredError';
+  constructor(readonly secretId: string) {
+    super(`not configured yet: secret ${secretId} still holds its placeholder (see cdk/README.md)`);
+  }
 }

@@ -1,3 +1,10 @@
+/**
+ * Structured JSON logging. Lines carry `timestamp` (RFC 3339) and `level`, the keys Lambda's
+ * JSON log format reads for log-level filtering, plus the fields of the current log context
+ * (the Lambda request id, the message or event id), so every line of one invocation can be
+ * found from any one of them.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { redact, redactText } from './redact';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -28,6 +35,22 @@ export function setLogSink(sink: LogSink): LogSink {
   return previous;
 }
 
+const logContext = new AsyncLocalStorage<LogFields>();
+
+/**
+ * Run `fn` with `fields` on every line any logger writes inside it (async work included).
+ * Nested contexts add to the outer one: the handler sets the request id, a batch loop the
+ * message id of the record at hand.
+ */
+export function withLogContext<T>(fields: LogFields, fn: () => T): T {
+  return logContext.run({ ...logContext.getStore(), ...fields }, fn);
+}
+
+/** The fields withLogContext set for the code running now. */
+export function currentLogContext(): LogFields {
+  return logContext.getStore() ?? {};
+}
+
 export interface LoggerOptions {
   level?: LogLevel;
   /** Fields on every line (e.g. `{ service: 'pipe-watchdog' }`). */
@@ -43,12 +66,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const write = (level: Exclude<LogLevel, 'silent'>, message: string, fields?: LogFields) => {
     if (ORDER[level] < threshold) return;
     const entry: LogFields = {
+      timestamp: new Date().toISOString(),
       level,
-      time: new Date().toISOString(),
       message: redactText(message),
     };
     // Field names are checked too (a `token` field is masked whatever its value).
-    Object.assign(entry, redact({ ...base, ...fields }));
+    Object.assign(entry, redact({ ...logContext.getStore(), ...base, ...fields }));
     (options.sink ?? globalSink)(JSON.stringify(entry));
   };
   return {

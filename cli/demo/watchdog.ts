@@ -47,7 +47,7 @@ const watchdogStep: DemoStep = {
       const baseline = await check(ctx, stateFile, false);
       say.ok(
         ctx.io,
-        `first pass: ${baseline.checked} pipes checked, ${baseline.notifications.length} announced (new pipes, and the ones already broken)`,
+        `first pass: ${baseline.checked} pipes checked, ${baseline.notifications.length} announced (a silent baseline: only the ones already in trouble are told)`,
       );
 
       const quiet = await check(ctx, stateFile, false);

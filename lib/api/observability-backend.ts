@@ -30,22 +30,27 @@ export type ObservabilityMode = 'managed' | 'open-source';
 
 export interface ObservabilityBackendOptions {
   readonly mode: ObservabilityMode;
-  /** Required in managed mode. */
+  /** Required in managed mode: every call goes through it (one credential, the Basic key). */
   readonly management?: ManagementClient;
-  readonly observability: ObservabilityClient;
+  /** Required in open-source mode; unused in managed mode (the bearer token is optional). */
+  readonly observability?: ObservabilityClient;
   /** Required in managed mode: the service whose observability objects are managed. */
   readonly serviceId?: string;
 }
 
 /**
- * managed: list/create/get/delete through the management API for one service, updates
- * (PUT) through `/api/v2` (spec 4.6, 4.7). open-source: everything through `/api/v2`.
+ * managed: everything through the management API for one service, updates included (its PUT
+ * takes the same Basic key, API-FACTS), so no bearer token is needed. open-source: everything
+ * through `/api/v2` with the bearer token.
  */
 export function createObservabilityBackend(
   options: ObservabilityBackendOptions,
 ): ObservabilityBackend {
-  const obs = options.observability;
   if (options.mode === 'open-source') {
+    const obs = options.observability;
+    if (!obs) {
+      throw new ConfigError('observability mode "open-source" needs an observability client');
+    }
     return {
       mode: 'open-source',
       listDashboards: (o) => obs.listDashboards(o),
@@ -74,12 +79,12 @@ export function createObservabilityBackend(
     listDashboards: (o) => mgmt.listDashboards(sid, o),
     getDashboard: (id, o) => mgmt.getDashboard(sid, id, o),
     createDashboard: (body, o) => mgmt.createDashboard(sid, body, o),
-    updateDashboard: (id, body, o) => obs.updateDashboard(id, body, o),
+    updateDashboard: (id, body, o) => mgmt.updateDashboard(sid, id, body, o),
     deleteDashboard: (id, o) => mgmt.deleteDashboard(sid, id, o),
     listAlerts: (o) => mgmt.listAlerts(sid, o),
     getAlert: (id, o) => mgmt.getAlert(sid, id, o),
     createAlert: (body, o) => mgmt.createAlert(sid, body, o),
-    updateAlert: (id, body, o) => obs.updateAlert(id, body, o),
+    updateAlert: (id, body, o) => mgmt.updateAlert(sid, id, body, o),
     deleteAlert: (id, o) => mgmt.deleteAlert(sid, id, o),
   };
 }

@@ -57,7 +57,7 @@ const FETCH_KEYS = {
  */
 export function credentialsMiddleware(
   options: CredentialsMiddlewareOptions,
-): MiddlewareObj<unknown, unknown, Error, LambdaContext & CredentialsContext> {
+): MiddlewareObj<unknown, unknown, Error, LambdaContext> {
   const { client, secrets } = options;
   const cacheKey = options.cacheKey ?? DEFAULT_CREDENTIALS_CACHE_KEY;
   const fetchData: Record<string, string> = {};
@@ -107,7 +107,7 @@ export function credentialsMiddleware(
   }
 
   const credentialsMiddlewareBefore = async (
-    request: Request<unknown, unknown, Error, LambdaContext & CredentialsContext>,
+    request: Request<unknown, unknown, Error, LambdaContext>,
   ) => {
     try {
       await fetcher.before?.(request as never);

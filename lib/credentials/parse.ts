@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { isNotConfiguredSecret, NotConfiguredError } from '../config';
 import { ValidationError } from '../errors';
 import { formatIssues } from '../format-issues';
 import { isSecretField, registerSecret } from '../redact';
@@ -39,6 +40,8 @@ export function parseSecretValue<S extends z.ZodType>(
 ): z.infer<S> {
   // Register first: a malformed secret still holds real secrets that must stay out of logs.
   registerSecretFields(value);
+  // The deploy-time placeholder: the deployer has not seeded it yet (not a malformed secret).
+  if (isNotConfiguredSecret(value)) throw new NotConfiguredError(source);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = scrub(formatIssues(result.error.issues), value);

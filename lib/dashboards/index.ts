@@ -7,6 +7,7 @@ export * from './normalize';
 export * from './plan';
 export * from './apply';
 export * from './render';
+export * from './diff';
 export * from './events';
 export * from './sync';
 export * from './trigger';

@@ -68,7 +68,6 @@ export const watchdogEnv = z.object({
 });
 export type WatchdogEnv = z.output<typeof watchdogEnv>;
 
-
 export interface WatchdogSettings {
   connection: ConnectionEnv;
   tableName: string | undefined;

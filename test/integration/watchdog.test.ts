@@ -93,7 +93,7 @@ async function timeline(
 }
 
 describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
-  it('Running -> Failed -> Failed -> Running: new, one critical transition, one recovery', async () => {
+  it('Running -> Failed -> Failed -> Running: a silent baseline, one critical transition, one recovery', async () => {
     const { notifier, results } = await timeline(kafka, [
       [0, 'Running'],
       [5, 'Failed'],
@@ -101,17 +101,16 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
       [15, 'Running'],
     ]);
     expect(notifier.sent.map(brief)).toEqual([
-      'new:info:->Running',
       'transition:critical:Running->Failed',
       'recovery:info:Failed->Running',
     ]);
-    expect(notifier.sent[1]).toMatchObject({
+    expect(notifier.sent[0]).toMatchObject({
       pipeId: kafka,
       serviceId: sb.info.serviceId,
       organizationId: sb.info.organizationId,
       pipeName: 'orders-kafka',
     });
-    expect(results.map((r) => r.notifications.length)).toEqual([1, 1, 0, 1]);
+    expect(results.map((r) => r.notifications.length)).toEqual([0, 1, 0, 1]);
     expect(results.every((r) => r.errors.length === 0 && r.checked === 1)).toBe(true);
   });
 
@@ -123,11 +122,8 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
       [31, 'Provisioning'],
       [40, 'Provisioning'],
     ]);
-    expect(notifier.sent.map(brief)).toEqual([
-      'new:info:->Provisioning',
-      'stuck:warning:Provisioning->Provisioning',
-    ]);
-    expect(notifier.sent[1].message).toMatch(/Provisioning for 31 min/);
+    expect(notifier.sent.map(brief)).toEqual(['stuck:warning:Provisioning->Provisioning']);
+    expect(notifier.sent[0].message).toMatch(/Provisioning for 31 min/);
   });
 
   it('Running <-> Stopped 6 times in 10 min: damped to one flapping notice, recovery once stable', async () => {
@@ -136,7 +132,6 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
     steps.push([15, 'Running'], [25, 'Running']);
     const { notifier } = await timeline(kafka, steps);
     expect(notifier.sent.map(brief)).toEqual([
-      'new:info:->Running',
       'transition:warning:Running->Stopped',
       'recovery:info:Stopped->Running',
       'transition:warning:Running->Stopped',
@@ -152,11 +147,8 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
       [10, 'Hibernating'],
       [300, 'Hibernating'],
     ]);
-    expect(notifier.sent.map(brief)).toEqual([
-      'new:info:->Running',
-      'unknown:warning:Running->Hibernating',
-    ]);
-    expect(notifier.sent[1].message).toContain('"Hibernating"');
+    expect(notifier.sent.map(brief)).toEqual(['unknown:warning:Running->Hibernating']);
+    expect(notifier.sent[0].message).toContain('"Hibernating"');
   });
 
   it('a deleted pipe is reported once', async () => {
@@ -167,7 +159,7 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
         [5, 'gone'],
         [10, 'gone'],
       ]);
-      expect(notifier.sent.map(brief)).toEqual(['new:info:->Running', 'gone:warning:Running->']);
+      expect(notifier.sent.map(brief)).toEqual(['gone:warning:Running->']);
     } finally {
       sb.store.state.pipes.push(saved);
     }
@@ -223,17 +215,14 @@ describe('two overlapping runs (DynamoDB via dynalite)', () => {
     sb.setPipeState(kafka, 'Running');
     const [s1, s2] = barrierStores(2) as [StateStore, StateStore];
     const first = await Promise.all([run(s1, a, 'run-1'), run(s2, b, 'run-2')]);
-    expect([...a.sent, ...b.sent].map(brief)).toEqual(['new:info:->Running']);
+    expect([...a.sent, ...b.sent].map(brief)).toEqual([]); // the baseline
     expect(first.flatMap((r) => r.errors)).toEqual([]);
 
     sb.setPipeState(kafka, 'Failed');
     sb.clock.advance(MIN);
     const [s3, s4] = barrierStores(2) as [StateStore, StateStore];
     const second = await Promise.all([run(s3, a, 'run-3'), run(s4, b, 'run-4')]);
-    expect([...a.sent, ...b.sent].map(brief)).toEqual([
-      'new:info:->Running',
-      'transition:critical:Running->Failed',
-    ]);
+    expect([...a.sent, ...b.sent].map(brief)).toEqual(['transition:critical:Running->Failed']);
     expect(second.flatMap((r) => r.notifications)).toHaveLength(1);
     expect(second.flatMap((r) => r.errors)).toEqual([]);
   });
@@ -290,13 +279,13 @@ describe('delivery safety', () => {
     expect(first.errors).toEqual([
       expect.objectContaining({ stage: 'notify', notifier: 'down', pipeId: kafka }),
     ]);
-    expect(up.sent.map((n) => n.kind)).toEqual(['new', 'transition']);
-    expect(down.sent.map((n) => n.kind)).toEqual(['new']);
+    expect(up.sent.map((n) => n.kind)).toEqual(['transition']);
+    expect(down.sent.map((n) => n.kind)).toEqual([]);
     sb.clock.advance(MIN);
     const second = await run();
     expect(second.errors).toEqual([]);
-    expect(down.sent.map((n) => n.kind)).toEqual(['new', 'transition']);
-    expect(up.sent.map((n) => n.kind)).toEqual(['new', 'transition']); // not sent twice
+    expect(down.sent.map((n) => n.kind)).toEqual(['transition']);
+    expect(up.sent.map((n) => n.kind)).toEqual(['transition']); // not sent twice
     expect(second.notifications.map((n) => n.id)).toEqual([first.notifications[0].id]);
     sb.clock.advance(MIN);
     expect((await run()).notifications).toEqual([]);
@@ -339,7 +328,7 @@ describe('metrics and a real webhook', () => {
         serviceIds: [sb.info.serviceId],
         includePipes: [kafka],
       });
-      sb.setPipeState(kafka, 'Running');
+      sb.setPipeState(kafka, 'Failed'); // a problem is told even by a first (baseline) run
       const r = await runWatchdog(config, {
         api: client,
         store: new LocalStateStore(),
@@ -366,6 +355,8 @@ describe('metrics and a real webhook', () => {
       'ApiErrors',
       'NotifyErrors',
       'Duration',
+      'ServicesIdle',
+      'DeliveriesDropped',
     ]);
     expect(emf).toMatchObject({ PipesChecked: 1, Notifications: 1, ApiErrors: 0 });
   });
