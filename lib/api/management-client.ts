@@ -10,6 +10,7 @@ import {
   dashboard,
   dashboardWrite,
   dataSource,
+  webhook,
   keyRecord,
   pipe,
   pipeSettings,
@@ -30,6 +31,7 @@ import {
   type PipeStateCommand,
   type UpdateAlertBody,
   type UpdateKeyRequest,
+  type Webhook,
 } from '../schemas';
 import { basicAuth } from './auth';
 import { ApiError, asServiceIdle } from './errors';
@@ -301,6 +303,10 @@ export function createManagementClient(options: ManagementClientOptions) {
     async listSources(serviceId: string, opts?: CallOptions): Promise<DataSource[]> {
       const path = P.observability(await org(), serviceId, 'sources');
       return call({ method: 'GET', path, schema: z.array(dataSource) }, opts);
+    },
+    async listWebhooks(serviceId: string, opts?: CallOptions): Promise<Webhook[]> {
+      const path = P.observability(await org(), serviceId, 'webhooks');
+      return call({ method: 'GET', path, schema: z.array(webhook) }, opts);
     },
   };
 }

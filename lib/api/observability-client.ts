@@ -5,6 +5,8 @@ import {
   alert,
   createAlertBody,
   dashboard,
+  dataSource,
+  webhook,
   dashboardWrite,
   pageMeta,
   updateAlertBody,
@@ -13,7 +15,9 @@ import {
   type CreateAlertBody,
   type Dashboard,
   type DashboardWrite,
+  type DataSource,
   type ObservabilityTokenSecret,
+  type Webhook,
   type UpdateAlertBody,
 } from '../schemas';
 import { bearerAuth } from './auth';
@@ -159,6 +163,15 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
     },
     async deleteAlert(id: string, opts?: CallOptions): Promise<void> {
       return call({ method: 'DELETE', path: P.item('alerts', id), schema: null }, opts);
+    },
+
+    /** Sources of the team (not paginated), for `source: <name>` in dashboard files. */
+    async listSources(opts?: CallOptions): Promise<DataSource[]> {
+      return call({ method: 'GET', path: P.list('sources'), schema: z.array(dataSource) }, opts);
+    },
+    /** Webhooks of the team: the first page, whose default size is the maximum (1000). */
+    async listWebhooks(opts?: CallOptions): Promise<Webhook[]> {
+      return call({ method: 'GET', path: P.list('webhooks'), schema: z.array(webhook) }, opts);
     },
   };
 }

@@ -84,7 +84,7 @@ function existing(entries: readonly NamedEntry[], label: (e: NamedEntry) => stri
  */
 export async function resolveNames(
   dashboards: readonly DesiredDashboard[],
-  directory: NameDirectory,
+  directory: NameDirectory | (() => NameDirectory),
   files: readonly SourceFile[],
   call: CallOptions = {},
 ): Promise<{ dashboards: DesiredDashboard[]; issues: FileIssue[] }> {
@@ -99,11 +99,12 @@ export async function resolveNames(
   const refs = collectRefs(copies);
   if (refs.length === 0) return { dashboards: copies, issues: [] };
 
+  const lists = typeof directory === 'function' ? directory() : directory;
   const needSources = refs.some((r) => r.kind === 'source');
   const needWebhooks = refs.some((r) => r.kind !== 'source');
   const [sources, webhooks] = await Promise.all([
-    needSources && directory.listSources ? directory.listSources(call) : undefined,
-    needWebhooks && directory.listWebhooks ? directory.listWebhooks(call) : undefined,
+    needSources && lists.listSources ? lists.listSources(call) : undefined,
+    needWebhooks && lists.listWebhooks ? lists.listWebhooks(call) : undefined,
   ]);
 
   const texts = new Map(files.map((f) => [f.file, f.text]));

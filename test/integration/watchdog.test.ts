@@ -3,7 +3,9 @@
  * sleeps), concurrent runs over DynamoDB (dynalite), a failing service, a failing notifier,
  * auto-restart, and a real webhook receiver.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../lib/api/errors';
 import type { ManagementClient } from '../../lib/api';
 import { createWebhookNotifier, signBody, type Notifier } from '../../lib/notify';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
@@ -359,5 +361,75 @@ describe('metrics and a real webhook', () => {
       'DeliveriesDropped',
     ]);
     expect(emf).toMatchObject({ PipesChecked: 1, Notifications: 1, ApiErrors: 0 });
+  });
+});
+
+describe('first run and idle services', () => {
+  it('a first run records a silent baseline (problems still told); a pipe appearing later is announced at info', async () => {
+    const w = watchdog();
+    const first = await w.run();
+    const mine = sb.store.state.pipes.filter((p) => p.serviceId === sb.info.serviceId);
+    expect(first.checked).toBe(mine.length);
+    expect(first.notifications.length).toBeGreaterThan(0);
+    expect(first.notifications.every((n) => n.kind === 'new' && n.severity !== 'info')).toBe(true);
+    expect(first.notifications.length).toBeLessThan(mine.length);
+
+    const late = { ...structuredClone(mine[0]), id: randomUUID(), name: 'late-arrival' };
+    sb.store.state.pipes.push({ ...late, state: 'Running' });
+    try {
+      sb.clock.advance(MIN);
+      const second = await w.run();
+      expect(second.notifications.map(brief)).toEqual(['new:info:->Running']);
+      expect(second.notifications[0].pipeName).toBe('late-arrival');
+    } finally {
+      sb.store.state.pipes = sb.store.state.pipes.filter((p) => p.id !== late.id);
+    }
+  });
+
+  it('an idle service (424) is told once at info, its pipes untouched and nothing woken; again when active', async () => {
+    const [svc1, svc2] = sb.info.serviceIds as [string, string];
+    let asleep = false;
+    // Until the sandbox models an idle service: the real client, with svc2 answering as the
+    // live service does when idle.
+    const api: WatchdogDeps['api'] = {
+      listPipes: (serviceId, opts) =>
+        asleep && serviceId === svc2
+          ? Promise.reject(
+              new ApiError(
+                {
+                  status: 424,
+                  method: 'GET',
+                  path: `/services/${svc2}/pipes`,
+                },
+                'FAILED_DEPENDENCY: allowed only when the service is running. Current state: idle',
+              ),
+            )
+          : client.listPipes(serviceId, opts),
+      pipeStateCommand: (...args) => client.pipeStateCommand(...args),
+    };
+    const w = watchdog({ serviceIds: [svc1, svc2] }, { api });
+    await w.run(); // baseline
+    asleep = true;
+    const said: string[][] = [];
+    for (let i = 0; i < 3; i++) {
+      sb.clock.advance(5 * MIN);
+      sb.requestLog.clear();
+      const r = await w.run();
+      expect(r.errors).toEqual([]);
+      expect(r.idle).toEqual([svc2]);
+      expect(sb.requestLog.entries().filter((e) => e.method !== 'GET')).toEqual([]);
+      said.push(
+        r.notifications.map((n) => `${n.kind}:${n.severity}:${n.serviceId === svc2 ? 2 : 1}`),
+      );
+    }
+    expect(said).toEqual([['idle:info:2'], [], []]);
+    // Its pipes were not declared gone while it slept.
+    const stored = await w.store.loadService(sb.info.organizationId, svc2);
+    expect(stored.pipes.length).toBeGreaterThan(0);
+    expect(stored.pipes.every((p) => !p.gone)).toBe(true);
+    asleep = false;
+    sb.clock.advance(5 * MIN);
+    const awake = await w.run();
+    expect(awake.notifications.map((n) => `${n.kind}:${n.severity}`)).toEqual(['active:info']);
   });
 });
