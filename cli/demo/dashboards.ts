@@ -58,12 +58,16 @@ const applyStep: DemoStep = {
   async run(ctx) {
     const first = await runCommand(
       ctx,
-      ['dashboards', 'apply', '--dir', dashboardsDir()],
+      ['dashboards', 'apply', '--auto-approve', '--dir', dashboardsDir()],
       varsFor(ctx),
     );
     expectThat(first === 0, 'the first apply succeeded');
     const { result: again, requests } = await countRequests(ctx, () =>
-      runCommand(ctx, ['dashboards', 'apply', '--dir', dashboardsDir()], varsFor(ctx)),
+      runCommand(
+        ctx,
+        ['dashboards', 'apply', '--auto-approve', '--dir', dashboardsDir()],
+        varsFor(ctx),
+      ),
     );
     expectThat(again === 0, 'the re-apply succeeded');
     const writes = requests.filter((r) => r.method !== 'GET').length;
@@ -82,7 +86,7 @@ async function syncAndProvision(ctx: DemoContext): Promise<void> {
   const events = path.join(dashboardsDir(), '.events.json');
   const applied = await runCommand(
     ctx,
-    ['dashboards', 'apply', '--dir', dashboardsDir(), '--events', events],
+    ['dashboards', 'apply', '--auto-approve', '--dir', dashboardsDir(), '--events', events],
     varsFor(ctx),
   );
   expectThat(applied === 0, 'the sync succeeded');
@@ -136,7 +140,11 @@ const changeStep: DemoStep = {
     writeFileSync(file, edited);
     const before = await tileIds(ctx);
     const { result: code, requests } = await countRequests(ctx, () =>
-      runCommand(ctx, ['dashboards', 'apply', '--dir', dashboardsDir()], varsFor(ctx)),
+      runCommand(
+        ctx,
+        ['dashboards', 'apply', '--auto-approve', '--dir', dashboardsDir()],
+        varsFor(ctx),
+      ),
     );
     expectThat(code === 0, 'the one-tile change applied');
     const after = await tileIds(ctx);
