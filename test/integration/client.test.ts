@@ -13,6 +13,7 @@ import {
   isConflict,
   isForbidden,
   isNotFound,
+  isServiceIdle,
   isUnauthorized,
   managementPaths,
   observabilityPaths,
@@ -341,6 +342,61 @@ describe('observability client against the sandbox', () => {
       }
     },
   );
+});
+
+describe.each(['current', 'spec'] as const)('against the %s profile', (profile) => {
+  let psb: Sandbox;
+  const own: { close(): void }[] = [];
+  beforeAll(async () => {
+    psb = await startSandbox({ port: 0, profile });
+  });
+  afterAll(async () => {
+    for (const c of own) c.close();
+    await psb.close();
+  });
+  function managementOnly() {
+    const clients = createClients({
+      apiUrl: psb.info.apiUrl,
+      mode: 'managed',
+      management: provider(`itest-${profile}-${++labels}`, keySecret(psb)),
+      managementRateLimit: false,
+    });
+    own.push(clients);
+    return clients;
+  }
+
+  it('pipes of an idle service fail with ServiceIdleError (current); every service answers (spec)', async () => {
+    const client = managementOnly().requireManagement();
+    expect((await client.listPipes(psb.info.serviceId)).length).toBeGreaterThan(0);
+    if (profile === 'current') {
+      const idle = psb.info.idleServiceId!;
+      const error = await caught(client.listPipes(idle));
+      expect(isServiceIdle(error)).toBe(true);
+      expect(error).toMatchObject({ serviceId: idle, status: 424 });
+      psb.setServiceState(idle, 'running');
+      await expect(client.listPipes(idle)).resolves.toBeInstanceOf(Array);
+    } else {
+      expect(psb.info.idleServiceId).toBeUndefined();
+      for (const sid of psb.info.serviceIds) {
+        await expect(client.listPipes(sid)).resolves.toBeInstanceOf(Array);
+      }
+    }
+  });
+
+  it('managed mode with one key reads and updates a dashboard and reads every list', async () => {
+    const backend = managementOnly().backend(psb.info.serviceId);
+    const [first] = await backend.listDashboards();
+    expect(first).toBeDefined();
+    const updated = await backend.updateDashboard(first.id, {
+      name: `${first.name} (${profile})`,
+      tiles: first.tiles,
+    });
+    expect(updated.name).toBe(`${first.name} (${profile})`);
+    // Whatever fields each profile adds (config-form tiles, silenced objects, new alert link
+    // names), the reads parse.
+    await backend.listAlerts();
+    await backend.listSources?.();
+  });
 });
 
 describe('managed mode needs one credential', () => {

@@ -440,7 +440,10 @@ describe('retries', () => {
     const { c } = client();
     server.enqueue({ ...ok(pipeRecord), delayMs: 1_000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Abort once the server holds the request (a fixed delay is flaky on a loaded machine).
+    const abortWhenSent = () =>
+      server.requests.length > 0 ? controller.abort() : setTimeout(abortWhenSent, 5);
+    abortWhenSent();
     const error = await caught(c.getPipe(SERVICE, PIPE, { signal: controller.signal }));
     expect(error).toMatchObject({ name: 'TransportError', kind: 'aborted' });
     expect(server.requests).toHaveLength(1);
