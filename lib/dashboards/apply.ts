@@ -405,6 +405,7 @@ function alertBody(
     tileId,
     name: w.name,
     threshold: w.threshold,
+    ...(w.thresholdMax !== undefined ? { thresholdMax: w.thresholdMax } : {}),
     thresholdType: w.thresholdType,
     interval: w.interval,
     channel: w.channel,

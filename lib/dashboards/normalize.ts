@@ -170,8 +170,7 @@ export function configToComparable(config: Loose): ComparableQuery {
             alias: nonEmpty(s.alias),
             level: num(s.level),
             where: nonEmpty(s.where) ?? nonEmpty(s.aggCondition),
-            whereLanguage:
-              str(s.whereLanguage) ?? str(s.aggConditionLanguage) ?? DEFAULT_LANGUAGE,
+            whereLanguage: str(s.whereLanguage) ?? str(s.aggConditionLanguage) ?? DEFAULT_LANGUAGE,
             metricName: nonEmpty(s.metricName),
             metricType: nonEmpty(s.metricType),
           }),

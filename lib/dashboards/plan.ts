@@ -493,6 +493,7 @@ export function alertShape(a: FileAlert | Alert): Record<string, unknown> {
   return {
     name: a.name ?? '',
     threshold: a.threshold,
+    thresholdMax: a.thresholdMax ?? undefined,
     thresholdType: a.thresholdType,
     interval: a.interval,
     channel: channel
