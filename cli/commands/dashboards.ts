@@ -26,8 +26,8 @@ import { readSavedPlan, writeSavedPlan } from '../../lib/dashboards/saved-plan';
 import { ValidationError } from '../../lib/errors';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { connectFromEnv } from '../connect';
-import { assertWritable } from '../output';
 import type { CliIO, Command } from '../io';
+import { assertWritable } from '../output';
 import { pullDashboards } from './dashboards-pull';
 import { runDashboardsValidate } from './dashboards-validate';
 
@@ -185,6 +185,8 @@ async function runDashboards(
   if (planFile !== undefined && values.dir)
     throw new UsageError('apply takes either a plan file or --dir, not both');
   if (planFile === undefined && !values.dir) throw new UsageError('--dir is required');
+  // Checked before the first write, so the events of a sync are never lost at the end.
+  if (values.events) assertWritable('--events', values.events);
 
   let connection: ReturnType<typeof backendFromEnv> | undefined;
   // Connect lazily: files are validated first, so bad files fail without any config.

@@ -10,8 +10,8 @@ import {
   dashboard,
   dashboardWrite,
   dataSource,
-  webhook,
   keyRecord,
+  webhook,
   pipe,
   pipeSettings,
   pipeStateCommandBody,
@@ -304,6 +304,7 @@ export function createManagementClient(options: ManagementClientOptions) {
       const path = P.observability(await org(), serviceId, 'sources');
       return call({ method: 'GET', path, schema: z.array(dataSource) }, opts);
     },
+    /** The management list is a plain array (not paginated). */
     async listWebhooks(serviceId: string, opts?: CallOptions): Promise<Webhook[]> {
       const path = P.observability(await org(), serviceId, 'webhooks');
       return call({ method: 'GET', path, schema: z.array(webhook) }, opts);

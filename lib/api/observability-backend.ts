@@ -25,8 +25,10 @@ export interface ObservabilityBackend {
   createAlert(body: CreateAlertBody, opts?: CallOptions): Promise<Alert>;
   updateAlert(id: string, body: UpdateAlertBody, opts?: CallOptions): Promise<Alert>;
   deleteAlert(id: string, opts?: CallOptions): Promise<void>;
-  /** For names in dashboard files; optional so that stand-ins need not offer them. */
+  // Optional so test fakes need not list them; both real backends do (a NameDirectory).
+  /** The sources a series may name (`sourceId`, or `source: <name>` in a file). */
   listSources?(opts?: CallOptions): Promise<DataSource[]>;
+  /** The webhooks an alert channel may name (`webhookId`, or `webhook: <name>`). */
   listWebhooks?(opts?: CallOptions): Promise<Webhook[]>;
 }
 

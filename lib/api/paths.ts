@@ -14,6 +14,7 @@ export const SEGMENTS = {
   dashboards: 'dashboards',
   alerts: 'alerts',
   sources: 'sources',
+  webhooks: 'webhooks',
 } as const;
 
 export type ObservabilityResource = 'dashboards' | 'alerts';
