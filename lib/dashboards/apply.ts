@@ -407,8 +407,12 @@ function alertBody(
     threshold: w.threshold,
     ...(w.thresholdMax !== undefined ? { thresholdMax: w.thresholdMax } : {}),
     thresholdType: w.thresholdType,
+    ...(w.thresholdMax !== undefined ? { thresholdMax: w.thresholdMax } : {}),
     interval: w.interval,
-    channel: w.channel,
+    channel: {
+      type: w.channel.type,
+      ...(w.channel.webhookId !== undefined ? { webhookId: w.channel.webhookId } : {}),
+    },
     message: markAlert(w.message, {
       owner: { kind: 'dashboard', dashboardKey: key, tileName: a.tileIdentity, alertName: w.name },
       version,

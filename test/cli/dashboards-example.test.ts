@@ -25,7 +25,7 @@ interface Workflow {
 
 /** The `npx cloudops dashboards ...` lines of a job, in order. */
 function commands(wf: Workflow, job: string): string[] {
-  return wf.jobs[job]!.steps.flatMap((s) =>
+  return wf.jobs[job].steps.flatMap((s) =>
     (s.run ?? '')
       .split('\n')
       .map((l) => l.trim())
@@ -59,7 +59,7 @@ describe('examples/github-actions/dashboards.yml', () => {
     const env: Record<string, string> = {};
     for (const [name, value] of Object.entries(wf.env)) {
       const secret = /\$\{\{\s*secrets\.(\w+)\s*\}\}/.exec(value)?.[1];
-      env[name] = secret ? secrets[secret]! : value.includes('${{') ? 'example-repo' : value;
+      env[name] = secret ? secrets[secret] : value.includes('${{') ? 'example-repo' : value;
     }
     Object.assign(env, {
       CLOUDOPS_MANAGEMENT_RATE_LIMIT: '100000/1s',
@@ -68,9 +68,9 @@ describe('examples/github-actions/dashboards.yml', () => {
 
     const run = async (line: string) => {
       const [cmd, redirect] = line.split(' > ');
-      const argv = cmd!.split(/\s+/).slice(3);
+      const argv = cmd.split(/\s+/).slice(3);
       // Paths are relative to the checkout: here, the temp root.
-      const rel = (i: number) => (argv[i] = path.join(root, argv[i]!));
+      const rel = (i: number) => (argv[i] = path.join(root, argv[i]));
       argv.forEach((a, i) => {
         if (a === '--dir' || a === '--out') rel(i + 1);
       });
@@ -92,7 +92,7 @@ describe('examples/github-actions/dashboards.yml', () => {
 
     const [prPlan] = commands(wf, 'plan');
     expect(prPlan).toContain('--format markdown --detailed-exitcode');
-    const pr = await run(prPlan!);
+    const pr = await run(prPlan);
     expect(pr.code).toBe(2);
     const comment = await readFile(path.join(root, 'plan.md'), 'utf8');
     expect(comment).toContain('### cloudops dashboards plan');
@@ -104,9 +104,9 @@ describe('examples/github-actions/dashboards.yml', () => {
     for (const line of main) expect((await run(line)).code).toBe(0);
     const made = sb.store.state.dashboards.filter((d) => d.name === 'Checkout');
     expect(made).toHaveLength(1);
-    expect(made[0]!.tags).toContain('cloudops@example-repo');
+    expect(made[0].tags).toContain('cloudops@example-repo');
 
-    expect((await run(prPlan!)).code).toBe(0);
+    expect((await run(prPlan)).code).toBe(0);
     expect(await readFile(path.join(root, 'plan.md'), 'utf8')).toContain('No changes.');
   });
 });
