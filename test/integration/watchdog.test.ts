@@ -3,6 +3,7 @@
  * sleeps), concurrent runs over DynamoDB (dynalite), a failing service, a failing notifier,
  * auto-restart, and a real webhook receiver.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ManagementClient } from '../../lib/api';
 import { createWebhookNotifier, signBody, type Notifier } from '../../lib/notify';
@@ -360,4 +361,102 @@ describe('metrics and a real webhook', () => {
     ]);
     expect(emf).toMatchObject({ PipesChecked: 1, Notifications: 1, ApiErrors: 0 });
   });
+});
+
+describe('first run and idle services', () => {
+  it('a first run records a silent baseline (problems still told); a pipe appearing later is announced at info', async () => {
+    const w = watchdog();
+    const first = await w.run();
+    const mine = sb.store.state.pipes.filter((p) => p.serviceId === sb.info.serviceId);
+    expect(first.checked).toBe(mine.length);
+    expect(first.notifications.length).toBeGreaterThan(0);
+    expect(first.notifications.every((n) => n.kind === 'new' && n.severity !== 'info')).toBe(true);
+    expect(first.notifications.length).toBeLessThan(mine.length);
+
+    const late = { ...structuredClone(mine[0]), id: randomUUID(), name: 'late-arrival' };
+    sb.store.state.pipes.push({ ...late, state: 'Running' });
+    try {
+      sb.clock.advance(MIN);
+      const second = await w.run();
+      expect(second.notifications.map(brief)).toEqual(['new:info:->Running']);
+      expect(second.notifications[0].pipeName).toBe('late-arrival');
+    } finally {
+      sb.store.state.pipes = sb.store.state.pipes.filter((p) => p.id !== late.id);
+    }
+  });
+});
+
+describe.each(['current', 'spec'] as const)('idle services (%s profile)', (profile) => {
+  let own: Sandbox;
+  let api: ManagementClient;
+  beforeAll(async () => {
+    own = await startSandbox({
+      port: 0,
+      profile,
+      rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
+    });
+    api = clientFor(own);
+  });
+  afterAll(async () => {
+    api.close();
+    await own.close();
+  });
+
+  it('an idle service (424) is told once at info, its pipes untouched and nothing woken; again when active', async () => {
+    const [svc1, svc2] = own.info.serviceIds as [string, string];
+    const notifier = recordingNotifier();
+    const store = new LocalStateStore();
+    const config = parseWatchdogConfig({
+      organizationId: own.info.organizationId,
+      serviceIds: [svc1, svc2],
+    });
+    const run = () =>
+      runWatchdog(config, { api, store, notifiers: [notifier], now: () => own.clock.now() });
+    await run(); // baseline
+    own.setServiceState(svc2, 'idle');
+    const said: string[][] = [];
+    for (let i = 0; i < 3; i++) {
+      own.clock.advance(5 * MIN);
+      own.requestLog.clear();
+      const r = await run();
+      expect(r.errors).toEqual([]);
+      expect(r.idle).toEqual([svc2]);
+      expect(r.metrics.servicesIdle).toBe(1);
+      // Nothing but the two listings: no start, no retry that could wake it.
+      expect(own.requestLog.entries().filter((e) => e.surface === 'management')).toHaveLength(2);
+      said.push(
+        r.notifications.map((n) => `${n.kind}:${n.severity}:${n.serviceId === svc2 ? 2 : 1}`),
+      );
+    }
+    expect(said).toEqual([['idle:info:2'], [], []]);
+    // Its pipes were not declared gone while it slept.
+    const stored = await store.loadService(own.info.organizationId, svc2);
+    expect(stored.pipes.length).toBeGreaterThan(0);
+    expect(stored.pipes.every((p) => !p.gone)).toBe(true);
+    own.setServiceState(svc2, 'running');
+    own.clock.advance(5 * MIN);
+    const awake = await run();
+    expect(awake.notifications.map((n) => `${n.kind}:${n.severity}`)).toEqual(['active:info']);
+  });
+
+  it.runIf(profile === 'current')(
+    'the seeded idle service is reported idle, not as a failure',
+    async () => {
+      const idle = own.info.idleServiceId!;
+      expect(idle).toBeDefined();
+      const notifier = recordingNotifier();
+      const r = await runWatchdog(
+        parseWatchdogConfig({
+          organizationId: own.info.organizationId,
+          serviceIds: own.info.serviceIds,
+        }),
+        { api, store: new LocalStateStore(), notifiers: [notifier], now: () => own.clock.now() },
+      );
+      expect(r.errors).toEqual([]);
+      expect(r.idle).toEqual([idle]);
+      expect(notifier.sent.filter((n) => n.serviceId === idle).map(brief)).toEqual([
+        'idle:info:->idle',
+      ]);
+    },
+  );
 });

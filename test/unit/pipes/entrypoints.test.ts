@@ -127,6 +127,21 @@ describe('cloudops pipes check', () => {
     sb.faults.clear();
   });
 
+  it('a Slack URL configured with an upper-case host never shows in the --json output', async () => {
+    const token = 'Xy7Kq2Lm9Pw4Rt8Vb3Nz6Hs1';
+    const r = io(
+      env({ CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: `http://LOCALHOST:1/services/T1/B1/${token}` }),
+    );
+    const stateFile = path.join(dir, 'leak.json');
+    expect(
+      await pipesCommand.run(['check', '--json', '--state-file', stateFile], r.cli, signal),
+    ).toBe(1);
+    const out = JSON.parse(r.out.join('')) as { errors: { stage: string; message: string }[] };
+    expect(out.errors.filter((e) => e.stage === 'notify').length).toBeGreaterThan(0);
+    expect(r.out.join('')).not.toContain(token);
+    expect(r.out.join('').toLowerCase()).not.toContain('/services/t1/b1');
+  });
+
   it('usage errors name the flag; missing settings name the variable', async () => {
     await expect(pipesCommand.run(['check', '--jsn'], io(env()).cli, signal)).rejects.toThrow(
       /jsn/,
