@@ -180,7 +180,7 @@ async function driftFigures(): Promise<Figure[]> {
         goal: '= 1',
         met: noop <= 1,
         command: COMMAND,
-        note: 'scheduled sync over 100 unchanged files (one alert each), then provision-alerts on what it emitted; provision-alerts adds 0 (no event for unchanged dashboards, settled records); the rest is the sync: its plan reads the alert list and rewrites every tile on the current profile (tile "form" config vs series seen as a change, lib/dashboards/plan.ts)',
+        note: "scheduled sync over 100 unchanged files (one alert each), then provision-alerts on what it emitted: provision-alerts adds 0 (no event for an unchanged dashboard; settled records); the rest are the sync planner's own reads (dashboards, alert list) in lib/dashboards",
       },
       {
         name: 'sync_changed_requests_k10_n100',
@@ -188,7 +188,7 @@ async function driftFigures(): Promise<Figure[]> {
         goal: '= 11',
         met: changed <= 11,
         command: COMMAND,
-        note: '10 of 100 files rename their alert-bearing tile; sync + provision-alerts on the events it emitted (one alert list per SQS batch); inflated by the same tile-form rewrite as the no-op',
+        note: '10 of 100 files rename their alert-bearing tile: the sync writes the 10 dashboards and their alerts itself, then provision-alerts lists once per SQS batch',
       },
     ];
   } finally {
