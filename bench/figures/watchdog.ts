@@ -17,7 +17,7 @@
  */
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { Context, SQSBatchResponse } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { RateLimiterRegistry } from '../../lib/api/rate-limiter';
