@@ -11,7 +11,7 @@ import { alertEvent, parseEvent, type AlertEvent } from '../../lib/events';
 import { redactText } from '../../lib/redact';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { cliLogger, connectFromEnv } from '../connect';
-import type { Command } from '../io';
+import { noteStdinFromTerminal, type Command } from '../io';
 
 const spec = {
   usage: 'cloudops alerts provision [--file FILE] [--state-file FILE] [--json]',
@@ -51,6 +51,7 @@ export const alertsCommand: Command = {
     }
     const file = values.file ?? '-';
     const label = file === '-' ? 'stdin' : file;
+    if (file === '-') noteStdinFromTerminal(io, 'the events (JSON)', '--file FILE');
     const text =
       file === '-'
         ? await readStdin()

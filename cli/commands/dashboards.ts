@@ -26,7 +26,9 @@ import { ValidationError } from '../../lib/errors';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { connectFromEnv } from '../connect';
 import type { CliIO, Command } from '../io';
+import { assertWritable } from '../output';
 import { pullDashboards } from './dashboards-pull';
+import { runDashboardsValidate } from './dashboards-validate';
 
 /** Exit codes of `cloudops dashboards` (documented in --help and README.md). */
 export const DASHBOARDS_EXIT = {
@@ -126,6 +128,7 @@ export const dashboardsCommand: Command & {
   },
   async runWith(argv, io, signal, ask = terminalAsk) {
     try {
+      if (argv[0] === 'validate') return await runDashboardsValidate(argv.slice(1), io);
       return await runDashboards(argv, io, signal, ask);
     } catch (error) {
       // Usage errors have their own code here: 2 means "changes pending" to CI scripts.
@@ -169,6 +172,8 @@ async function runDashboards(
     if (!ok) throw new UsageError(`--${flag} applies to ${where} only`);
   };
   only('events', !values.events || action === 'apply', 'apply');
+  // Checked before the first write, so the events of a sync are never lost at the end.
+  if (values.events) assertWritable('--events', values.events);
   only('detailed-exitcode', !values['detailed-exitcode'] || action === 'plan', 'plan');
   only('out', !values.out || action === 'plan', 'plan');
   only('auto-approve', !values['auto-approve'] || action === 'apply', 'apply');
@@ -179,6 +184,8 @@ async function runDashboards(
   if (planFile !== undefined && values.dir)
     throw new UsageError('apply takes either a plan file or --dir, not both');
   if (planFile === undefined && !values.dir) throw new UsageError('--dir is required');
+  // Checked before the first write, so the events of a sync are never lost at the end.
+  if (values.events) assertWritable('--events', values.events);
 
   let connection: ReturnType<typeof backendFromEnv> | undefined;
   // Connect lazily: files are validated first, so bad files fail without any config.
@@ -203,7 +210,11 @@ async function runDashboards(
         'apply --dir off a terminal needs --auto-approve (or apply a saved plan: plan --out FILE, then apply FILE)',
       );
     const vars = collectVars(io.env, values.var ?? []);
-    const desired = await loadDashboards(directorySource(values.dir!), { vars });
+    const desired = await loadDashboards(directorySource(values.dir!), {
+      vars,
+      directory: () => connect(values.service).backend,
+      call: { signal },
+    });
     const { backend, serviceId } = connect(values.service);
     const call = { signal };
     const plan = await planDashboards(

@@ -11,6 +11,7 @@ import {
   dashboardWrite,
   dataSource,
   keyRecord,
+  webhook,
   pipe,
   pipeSettings,
   pipeStateCommandBody,
@@ -30,6 +31,7 @@ import {
   type PipeStateCommand,
   type UpdateAlertBody,
   type UpdateKeyRequest,
+  type Webhook,
 } from '../schemas';
 import { basicAuth } from './auth';
 import { ApiError, asServiceIdle } from './errors';
@@ -301,6 +303,11 @@ export function createManagementClient(options: ManagementClientOptions) {
     async listSources(serviceId: string, opts?: CallOptions): Promise<DataSource[]> {
       const path = P.observability(await org(), serviceId, 'sources');
       return call({ method: 'GET', path, schema: z.array(dataSource) }, opts);
+    },
+    /** The management list is a plain array (not paginated). */
+    async listWebhooks(serviceId: string, opts?: CallOptions): Promise<Webhook[]> {
+      const path = P.observability(await org(), serviceId, 'webhooks');
+      return call({ method: 'GET', path, schema: z.array(webhook) }, opts);
     },
   };
 }

@@ -4,7 +4,9 @@ import type {
   CreateAlertBody,
   Dashboard,
   DashboardWrite,
+  DataSource,
   UpdateAlertBody,
+  Webhook,
 } from '../schemas';
 import type { CallOptions } from './http';
 import type { ManagementClient } from './management-client';
@@ -23,6 +25,11 @@ export interface ObservabilityBackend {
   createAlert(body: CreateAlertBody, opts?: CallOptions): Promise<Alert>;
   updateAlert(id: string, body: UpdateAlertBody, opts?: CallOptions): Promise<Alert>;
   deleteAlert(id: string, opts?: CallOptions): Promise<void>;
+  // Optional so test fakes need not list them; both real backends do (a NameDirectory).
+  /** The sources a series may name (`sourceId`, or `source: <name>` in a file). */
+  listSources?(opts?: CallOptions): Promise<DataSource[]>;
+  /** The webhooks an alert channel may name (`webhookId`, or `webhook: <name>`). */
+  listWebhooks?(opts?: CallOptions): Promise<Webhook[]>;
 }
 
 /** CLOUDOPS_OBSERVABILITY_MODE. */
@@ -63,6 +70,8 @@ export function createObservabilityBackend(
       createAlert: (body, o) => obs.createAlert(body, o),
       updateAlert: (id, body, o) => obs.updateAlert(id, body, o),
       deleteAlert: (id, o) => obs.deleteAlert(id, o),
+      listSources: (o) => obs.listSources(o),
+      listWebhooks: (o) => obs.listWebhooks(o),
     };
   }
   if (options.mode !== 'managed') {
@@ -86,5 +95,7 @@ export function createObservabilityBackend(
     createAlert: (body, o) => mgmt.createAlert(sid, body, o),
     updateAlert: (id, body, o) => mgmt.updateAlert(sid, id, body, o),
     deleteAlert: (id, o) => mgmt.deleteAlert(sid, id, o),
+    listSources: (o) => mgmt.listSources(sid, o),
+    listWebhooks: (o) => mgmt.listWebhooks(sid, o),
   };
 }

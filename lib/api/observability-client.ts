@@ -5,7 +5,10 @@ import {
   alert,
   createAlertBody,
   dashboard,
+  dataSource,
+  webhook,
   dashboardWrite,
+  lenient,
   pageMeta,
   updateAlertBody,
   wireSource,
@@ -13,13 +16,15 @@ import {
   type CreateAlertBody,
   type Dashboard,
   type DashboardWrite,
+  type DataSource,
   type ObservabilityTokenSecret,
+  type Webhook,
   type UpdateAlertBody,
 } from '../schemas';
 import { bearerAuth } from './auth';
 import type { Clock } from './clock';
 import { HttpCore, type ApiRequest, type CallOptions, type FetchLike } from './http';
-import { observabilityPaths as P } from './paths';
+import { observabilityPaths as P, type ApiPath } from './paths';
 import {
   OBSERVABILITY_RATE_LIMIT,
   type RateLimitConfig,
@@ -57,6 +62,46 @@ const alertPage = z.looseObject({ data: z.array(z.custom<Alert>()), meta: pageMe
 /** Sends the current service's source word (`saved_search`, never the spec's `search`). */
 function onTheWire<T extends { source?: string }>(body: T): T {
   return body.source === undefined ? body : { ...body, source: wireSource(body.source) };
+}
+
+/** `meta` of a paged `/api/v2` list; read leniently (it only steers paging). */
+const listMeta = lenient(
+  z.looseObject({
+    total: lenient(z.number()),
+    limit: lenient(z.number()),
+    offset: lenient(z.number()),
+  }),
+);
+
+/**
+ * Reads every page of a `/api/v2` list (`{ data, meta: { total, limit, offset } }`, `limit` and
+ * `offset` query parameters). An answer without `meta` is the whole list (the spec's unpaged
+ * form); paging stops at `meta.total`, at a short or empty page, or after MAX_PAGES, so a
+ * server that ignores `offset` cannot loop forever.
+ */
+export async function readAllPages<T>(
+  core: Pick<HttpCore, 'request'>,
+  path: ApiPath,
+  item: z.ZodType<T>,
+  opts: CallOptions = {},
+): Promise<T[]> {
+  const out: T[] = [];
+  let offset = 0;
+  for (let pages = 0; pages < MAX_PAGES; pages += 1) {
+    const page = (await core.request({
+      method: 'GET',
+      path: { ...path, path: `${path.path}?limit=${PAGE_LIMIT}&offset=${offset}` },
+      schema: z.array(item),
+      keepEnvelope: true,
+      ...opts,
+    })) as unknown as { data: T[]; meta?: unknown };
+    const meta = listMeta.parse(page.meta);
+    out.push(...page.data);
+    offset += page.data.length;
+    if (!meta || page.data.length === 0 || page.data.length < (meta.limit ?? PAGE_LIMIT)) break;
+    if (meta.total !== undefined && offset >= meta.total) break;
+  }
+  return out;
 }
 
 export type ObservabilityClient = ReturnType<typeof createObservabilityClient>;
@@ -159,6 +204,15 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
     },
     async deleteAlert(id: string, opts?: CallOptions): Promise<void> {
       return call({ method: 'DELETE', path: P.item('alerts', id), schema: null }, opts);
+    },
+
+    /** The team's sources (not paginated): what a series' `sourceId` names. */
+    async listSources(opts?: CallOptions): Promise<DataSource[]> {
+      return call({ method: 'GET', path: P.list('sources'), schema: z.array(dataSource) }, opts);
+    },
+    /** Every webhook, page by page: what an alert channel's `webhookId` names. */
+    async listWebhooks(opts?: CallOptions): Promise<Webhook[]> {
+      return readAllPages(core, P.list('webhooks'), webhook, opts);
     },
   };
 }

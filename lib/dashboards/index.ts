@@ -4,6 +4,8 @@ export * from './ownership';
 export * from './validate';
 export * from './load';
 export * from './normalize';
+export * from './resolve';
+export { FILE_LIMITS } from './parse';
 export * from './plan';
 export * from './apply';
 export * from './render';

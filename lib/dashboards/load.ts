@@ -82,9 +82,10 @@ export interface LoadOptions extends ValidateOptions {
   /**
    * The service's sources and webhooks lists: `source:` / `webhook:` names are resolved and
    * webhook ids checked (each list read once, only when a file needs it). Without it, names
-   * stay unresolved (offline validation).
+   * stay unresolved (offline validation). A function is called only once the files are
+   * valid and a file needs a list, so bad files fail before any connection is made.
    */
-  readonly directory?: NameDirectory;
+  readonly directory?: NameDirectory | (() => NameDirectory);
   readonly call?: CallOptions;
 }
 

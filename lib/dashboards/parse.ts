@@ -80,7 +80,7 @@ export function parseFile(source: SourceFile): ParsedFile {
       return fail(`nesting deeper than ${FILE_LIMITS.maxDepth} levels`);
     if (size.bytes > FILE_LIMITS.maxExpandedBytes)
       return fail(
-        `aliases expand this file to more than ${MiB(FILE_LIMITS.maxExpandedBytes)} (limit ${MiB(FILE_LIMITS.maxExpandedBytes)})`,
+        `aliases expand this file to more than the ${MiB(FILE_LIMITS.maxExpandedBytes)} limit`,
       );
   }
   return { file, value, locate, issues: [] };
@@ -93,7 +93,8 @@ export function parseFile(source: SourceFile): ParsedFile {
  */
 function measure(root: unknown): { depth: number; bytes: number } {
   const memo = new Map<object, { depth: number; bytes: number }>();
-  const over = { depth: FILE_LIMITS.maxDepth + 1, bytes: FILE_LIMITS.maxExpandedBytes + 1 };
+  const tooDeep = { depth: FILE_LIMITS.maxDepth + 1, bytes: 0 };
+  const tooBig = { depth: 0, bytes: FILE_LIMITS.maxExpandedBytes + 1 };
   type Frame = { node: object; children: unknown[]; keyBytes: number; i: number };
   const leaf = (v: unknown): number =>
     typeof v === 'string' ? v.length + 2 : typeof v === 'number' ? String(v).length : 5;
@@ -108,7 +109,7 @@ function measure(root: unknown): { depth: number; bytes: number } {
   const stack: Frame[] = [frame(root)];
   const acc: { depth: number; bytes: number }[] = [{ depth: 0, bytes: 0 }];
   while (stack.length > 0) {
-    if (stack.length > FILE_LIMITS.maxDepth) return over;
+    if (stack.length > FILE_LIMITS.maxDepth) return tooDeep;
     const top = stack[stack.length - 1];
     const sum = acc[acc.length - 1];
     if (top.i < top.children.length) {
@@ -125,7 +126,7 @@ function measure(root: unknown): { depth: number; bytes: number } {
           acc.push({ depth: 0, bytes: 0 });
         }
       }
-      if (sum.bytes > FILE_LIMITS.maxExpandedBytes) return over;
+      if (sum.bytes > FILE_LIMITS.maxExpandedBytes) return tooBig;
       continue;
     }
     stack.pop();
@@ -136,9 +137,9 @@ function measure(root: unknown): { depth: number; bytes: number } {
     if (!parent) return done;
     parent.bytes += done.bytes + 1;
     parent.depth = Math.max(parent.depth, done.depth);
-    if (parent.bytes > FILE_LIMITS.maxExpandedBytes) return over;
+    if (parent.bytes > FILE_LIMITS.maxExpandedBytes) return tooBig;
   }
-  return over;
+  return tooBig;
 }
 
 /** Line and column of a field path in a file's text (for problems found after parsing). */

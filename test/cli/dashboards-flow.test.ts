@@ -213,19 +213,19 @@ tiles:
       'one.yaml': 'name: One\ntiles: []\n',
       'two.yaml': 'name: Two\ntiles: []\n',
     });
-    const plan = await cli(['plan', '--dir', d, '--service', second!, '--target', 'two']);
+    const plan = await cli(['plan', '--dir', d, '--service', second, '--target', 'two']);
     expect(plan.code).toBe(0);
     expect(plan.out).toContain(`Service ${second}, owner "default":`);
     expect(plan.out).toContain('[+] create dashboard "Two"');
     expect(plan.out).not.toContain('"One"');
     expect(
-      (await cli(['apply', '--dir', d, '--service', second!, '--target', 'two', '--auto-approve']))
+      (await cli(['apply', '--dir', d, '--service', second, '--target', 'two', '--auto-approve']))
         .code,
     ).toBe(0);
     const byService = (id: string) =>
       sb.store.state.dashboards.filter((x) => x.serviceId === id).map((x) => x.name);
-    expect(byService(second!)).toContain('Two');
-    expect(byService(first!)).not.toContain('Two');
+    expect(byService(second)).toContain('Two');
+    expect(byService(first)).not.toContain('Two');
     expect((await cli(['plan', '--dir', d, '--service', 'nope'])).code).toBe(64);
   });
 
@@ -235,7 +235,7 @@ tiles:
     expect(res.code).toBe(0);
     const files = await readdir(pulled);
     expect(files).toEqual(['ingestion-overview.yaml']);
-    const text = await readFile(path.join(pulled, files[0]!), 'utf8');
+    const text = await readFile(path.join(pulled, files[0]), 'utf8');
     expect(text).not.toMatch(/\bid:/);
     expect(text).toContain('name: Too many errors');
     const plan = await cli(['plan', '--dir', pulled, '--adopt', '--json']);
@@ -250,7 +250,7 @@ tiles:
     expect(json.changes).toHaveLength(1);
     const [c] = json.changes;
     expect(c).toMatchObject({ adopted: true, fields: { marker: true }, tiles: [] });
-    expect(c!.alerts).toEqual([
+    expect(c.alerts).toEqual([
       expect.objectContaining({ action: 'update', adopt: true, changes: [] }),
     ]);
     const before = sb.store.state.alerts.length;

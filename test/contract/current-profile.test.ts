@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod';
+import { createLogger } from '../../lib/log';
 import type { Sandbox } from '../../sandbox/index';
 import { admin, basic, mgmt, obs } from '../sandbox/helpers';
 import { startTestSandbox } from '../support/sandbox';
@@ -13,7 +14,11 @@ import * as facts from './api-facts';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startTestSandbox({ profile: 'current' });
+  // Request lines in the captured output: the leak scan checks what the sandbox logs too.
+  sb = await startTestSandbox({
+    profile: 'current',
+    logger: createLogger({ level: 'debug', fields: { component: 'sandbox' } }),
+  });
 });
 afterAll(() => sb.close());
 

@@ -402,6 +402,7 @@ describe('retries', () => {
       c.createAlert(SERVICE, {
         name: 'x',
         source: 'search',
+        savedSearchId: 's1',
         threshold: 1,
         interval: '1m',
         thresholdType: 'above',
@@ -483,6 +484,7 @@ describe('401 handling', () => {
     await c.createAlert(SERVICE, {
       name: 'x',
       source: 'search',
+      savedSearchId: 's1',
       threshold: 1,
       interval: '1m',
       thresholdType: 'above',

@@ -90,7 +90,7 @@ tiles:
         id: 't1',
         fields: ['series', 'y'],
         changes: [
-          { path: 'series[0].groupBy', from: ['host', 'pod'], to: ['pod', 'host'] },
+          { path: 'series.groupBy', from: ['host', 'pod'], to: ['pod', 'host'] },
           { path: 'y', from: 0, to: 4 },
         ],
       },
