@@ -45,9 +45,11 @@ export async function build() {
     legalComments: 'none',
     chunkNames: 'chunks/[name]-[hash]',
     define: { __CLOUDOPS_VERSION__: JSON.stringify(pkg.version) },
-    // Some bundled CommonJS packages call require() for Node built-ins.
+    // `node --`: Node 20 reads a `--env-file` anywhere in argv as its own flag (and exits 9 when
+    // the file is missing); after `--` every argument is ours. Some bundled CommonJS packages
+    // call require() for Node built-ins.
     banner: {
-      js: "#!/usr/bin/env node\nimport { createRequire as __cloudopsRequire } from 'node:module';\nconst require = __cloudopsRequire(import.meta.url);",
+      js: "#!/usr/bin/env -S node --\nimport { createRequire as __cloudopsRequire } from 'node:module';\nconst require = __cloudopsRequire(import.meta.url);",
     },
     metafile: true,
     logLevel: 'warning',

@@ -4,6 +4,7 @@ import { redactText } from '../lib/redact';
 import { UsageError } from './args';
 import { describeFailure } from './failure';
 import type { CliIO, Command } from './io';
+import { assertReachable, type ServiceUrlSetting } from './reach';
 
 /**
  * A top-level command as the registry knows it: name and summary for `--help`, and the module
@@ -14,7 +15,21 @@ export interface CommandEntry {
   name: string;
   summary: string;
   load(): Promise<Command>;
+  /** The services a run with these arguments talks to: checked reachable before it starts. */
+  reaches?(argv: string[], env: CliIO['env']): ServiceUrlSetting[];
 }
+
+type Env = CliIO['env'];
+const secretsIfUsed = (env: Env): ServiceUrlSetting[] =>
+  env.CLOUDOPS_KEY_SECRET_ID || env.CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID
+    ? ['AWS_ENDPOINT_URL_SECRETS_MANAGER']
+    : [];
+/** Dashboards and alerts: the observability API, and in managed mode (the default) the management API. */
+const observabilityUrls = (env: Env): ServiceUrlSetting[] => [
+  'CLOUDOPS_OBSERVABILITY_URL',
+  ...(env.CLOUDOPS_OBSERVABILITY_MODE === 'open-source' ? [] : ['CLOUDOPS_API_URL' as const]),
+  ...secretsIfUsed(env),
+];
 
 /** Every top-level command; capabilities add theirs here. The demo runs commands through it too. */
 export const COMMANDS: readonly CommandEntry[] = [
@@ -30,23 +45,30 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'dashboards',
-    summary: 'dashboards as code: plan | apply | schema',
+    summary: 'dashboards as code: plan | apply | pull | schema',
     load: async () => (await import('./commands/dashboards')).dashboardsCommand,
+    reaches: (argv, env) =>
+      ['plan', 'apply', 'pull'].includes(argv[0]) ? observabilityUrls(env) : [],
   },
   {
     name: 'alerts',
     summary: 'alerts from events: provision',
     load: async () => (await import('./commands/alerts')).alertsCommand,
+    reaches: (argv, env) => (argv[0] === 'provision' ? observabilityUrls(env) : []),
   },
   {
     name: 'pipes',
     summary: 'pipe watchdog: `pipes check` runs one pass',
     load: async () => (await import('./commands/pipes')).pipesCommand,
+    reaches: (argv, env) =>
+      argv[0] === 'check' ? ['CLOUDOPS_API_URL', ...secretsIfUsed(env)] : [],
   },
   {
     name: 'keys',
     summary: 'rotate the management API key in Secrets Manager',
     load: async () => (await import('./commands/keys')).keysCommand,
+    reaches: (argv) =>
+      argv[0] === 'rotate' ? ['AWS_ENDPOINT_URL_SECRETS_MANAGER', 'CLOUDOPS_API_URL'] : [],
   },
 ];
 
@@ -152,6 +174,8 @@ export async function runCli(
     return EXIT.usage;
   }
   try {
+    const asksHelp = rest.some((a) => a === '--help' || a === '-h');
+    if (!asksHelp) await assertReachable(io.env, entry.reaches?.(rest, io.env) ?? [], { signal });
     const command = await entry.load();
     return await command.run(rest, io, signal);
   } catch (error) {

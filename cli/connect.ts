@@ -12,6 +12,7 @@ import {
 } from '../lib/clients';
 import { secretsManagerCredentials } from '../lib/credentials';
 import { createLogger, type LogFields, type Logger } from '../lib/log';
+import { redactText } from '../lib/redact';
 import { managementKeySecret, observabilityTokenSecret } from '../lib/schemas';
 
 export interface Connection {
@@ -57,14 +58,43 @@ const awsEnv = z.object({
 
 /**
  * The CLI's logger: a person reads it, so routine info lines (retries, timings) appear only when
- * CLOUDOPS_LOG_LEVEL asks for them; warnings and errors always do.
+ * CLOUDOPS_LOG_LEVEL asks for them; warnings and errors always do. On a terminal (and unless
+ * CLOUDOPS_LOG_LEVEL asks for JSON lines) they read as sentences, and a wait of a second or more
+ * before a retry says so, so a long wait is never silent.
  */
 export function cliLogger(env: Record<string, string | undefined>, fields: LogFields = {}): Logger {
   const { CLOUDOPS_LOG_LEVEL: level } = readConnectionEnv(env);
-  return createLogger({
+  const json = createLogger({
     level: env.CLOUDOPS_LOG_LEVEL ? level : 'warn',
     fields: { app: 'cloudops-cli', ...fields },
   });
+  return process.stderr.isTTY && !env.CLOUDOPS_LOG_LEVEL ? terminalLogger(json) : json;
+}
+
+/** Sentences on stderr for a person at a terminal; everything else goes to `json`. */
+export function terminalLogger(
+  json: Logger,
+  write: (line: string) => void = (line) => void process.stderr.write(`${line}\n`),
+): Logger {
+  const said = (message: string, f: LogFields | undefined) => {
+    const error = f?.error as { message?: string } | undefined;
+    return redactText(error?.message ? `${message}: ${error.message}` : message);
+  };
+  return {
+    debug: (m, f) => json.debug(m, f),
+    info: (m, f) => {
+      const delayMs = typeof f?.delayMs === 'number' ? f.delayMs : 0;
+      if (m === 'api retry' && delayMs >= 1000) {
+        const why = f?.reason === 429 ? 'rate limited' : `${String(f?.reason)}`;
+        write(
+          `… ${why}: retrying ${String(f?.method)} ${String(f?.path)} in ${(delayMs / 1000).toFixed(1)} s (attempt ${String(f?.attempt)})`,
+        );
+      } else json.info(m, f);
+    },
+    warn: (m, f) => write(`warning: ${said(m, f)}`),
+    error: (m, f) => write(`error: ${said(m, f)}`),
+    child: (more) => terminalLogger(json.child(more), write),
+  };
 }
 
 /** A Secrets Manager client for the command's env: the sandbox endpoint takes any credentials. */
@@ -136,5 +166,31 @@ export function sandboxEnv(info: {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'sandbox',
     AWS_SECRET_ACCESS_KEY: 'sandbox',
+  };
+}
+
+/**
+ * What `cloudops sandbox --write-env` writes: the key and token by secret id (read from the
+ * sandbox's Secrets Manager on each run), so `keys rotate --env-file` finds the secret and every
+ * later command uses the rotated key; plus the seeded webhook the example dashboards refer to.
+ */
+export function sandboxEnvFile(
+  info: Parameters<typeof sandboxEnv>[0] & {
+    keySecretId: string;
+    observabilityTokenSecretId: string;
+    webhookId: string;
+  },
+): Record<string, string> {
+  const {
+    CLOUDOPS_KEY_ID: _id,
+    CLOUDOPS_KEY_SECRET: _secret,
+    CLOUDOPS_OBSERVABILITY_TOKEN: _token,
+    ...rest
+  } = sandboxEnv(info);
+  return {
+    ...rest,
+    CLOUDOPS_KEY_SECRET_ID: info.keySecretId,
+    CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: info.observabilityTokenSecretId,
+    CLOUDOPS_VAR_WEBHOOK_ID: info.webhookId,
   };
 }

@@ -15,6 +15,7 @@ export interface AdminDeps {
   faults: Faults;
   clock: { now(): number; advance(ms: number): void };
   setPipeState(pipeId: string, state: string): void;
+  setServiceState(serviceId: string, state: 'running' | 'idle'): void;
 }
 
 type AdminHandler = (deps: AdminDeps, params: Record<string, string>, body: unknown) => unknown;
@@ -89,6 +90,15 @@ export function createAdmin(deps: AdminDeps, secretsManagerState: () => unknown)
       if (!d.store.pipe(params.pipeId)) throw notFound(`pipe ${params.pipeId} not found`);
       d.setPipeState(params.pipeId, state);
       return d.store.pipe(params.pipeId);
+    }),
+    route<AdminHandler>('PUT', '/_sandbox/services/:serviceId/state', (d, params, body) => {
+      const state = record(body).state;
+      if (state !== 'running' && state !== 'idle')
+        throw badRequest('state: expected "running" or "idle"');
+      if (!d.store.service(params.serviceId))
+        throw notFound(`service ${params.serviceId} not found`);
+      d.setServiceState(params.serviceId, state);
+      return d.store.service(params.serviceId);
     }),
     route<AdminHandler>('GET', '/_sandbox/faults', (d) => ({ spec: d.faults.current() ?? null })),
     route<AdminHandler>('DELETE', '/_sandbox/faults', (d) => {

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { IpAccessEntry } from '../lib/schemas';
+import type { IpAccessEntry, KeyRole } from '../lib/schemas';
 import { forbidden, unauthorized } from './errors';
 import { sha256Base64 } from './ids';
 import type { KeyRow, Store, TokenRow } from './store';
@@ -54,11 +54,23 @@ export function authenticateKey(
   return key;
 }
 
+/**
+ * What a key may do: its role assignment when it has one (current profile; the deprecated `roles`
+ * is then only a label), else its `roles`.
+ */
+export function effectiveRoles(store: Store, key: KeyRow): readonly KeyRole[] {
+  if (!key.assignedRoles) return key.roles;
+  const catalog = store.state.roleCatalog ?? [];
+  return key.assignedRoles.flatMap(
+    (assigned) => catalog.find((role) => role.roleId === assigned.roleId)?.grants ?? [],
+  );
+}
+
 /** Management operations need admin or developer; key operations need admin. */
-export function requireRole(key: KeyRow, admin: boolean): void {
-  if (admin && !key.roles.includes('admin'))
-    throw forbidden('this operation requires the admin role');
-  if (!admin && !key.roles.some((role) => role === 'admin' || role === 'developer')) {
+export function requireRole(store: Store, key: KeyRow, admin: boolean): void {
+  const roles = effectiveRoles(store, key);
+  if (admin && !roles.includes('admin')) throw forbidden('this operation requires the admin role');
+  if (!admin && !roles.some((role) => role === 'admin' || role === 'developer')) {
     throw forbidden('this operation requires the admin or developer role');
   }
 }

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { formatIssues } from '../lib/format-issues';
+import type { Reply } from './http';
 
 /** An API error; each surface renders it in its own body shape. */
 export class ApiError extends Error {
@@ -11,6 +12,14 @@ export class ApiError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** An answer that is not in the surface's error shape (e.g. a plain-text `Not Found`). */
+export class ReplyError extends Error {
+  override name = 'ReplyError';
+  constructor(readonly reply: Reply) {
+    super(`reply ${reply.status}`);
   }
 }
 

@@ -2,8 +2,11 @@ export const FAULT_KINDS = ['latency', '429', '500', 'html504', 'truncate', 'res
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
- * Random faults from a seeded PRNG: each request whose "METHOD /path" matches `routes` (all
- * requests when absent) is faulted with probability `rate`, the kind drawn from `kinds`.
+ * Seeded random faults: each request whose "METHOD /path" matches `routes` (all requests when
+ * absent) is faulted with probability `rate`, the kind drawn from `kinds`. The draw for a request
+ * depends only on the seed, its route ("METHOD /pattern", ids left out) and how many requests on
+ * that route came before it — not on what other routes did in between — so FAULT_SEED=n faults
+ * the same requests on every run whose requests per route come in the same order.
  */
 export interface FaultSpec {
   seed: number;
@@ -51,6 +54,22 @@ function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** FNV-1a over the text: a stable 32-bit seed for one (seed, route, sequence) draw. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** The two uniform draws of request number `sequence` (from 0) on `route` under `seed`. */
+export function faultDraws(seed: number, route: string, sequence: number): [number, number] {
+  const random = mulberry32(fnv1a(`${seed}|${route}|${sequence}`));
+  return [random(), random()];
 }
 
 /** Parses "seed=7,rate=0.2,kinds=500+html504+reset,latency=200,route=PUT /api/v2/.*" (route last: it may hold commas). */
@@ -108,7 +127,8 @@ function anchored(pattern: string): RegExp {
 export class Faults implements FaultController {
   private spec: FaultSpec | undefined;
   private routes: RegExp | undefined;
-  private random: () => number = Math.random;
+  /** Requests seen per route since the spec was set. */
+  private sequences = new Map<string, number>();
   private queued: { route?: RegExp; kind: FaultKind; left: number; latencyMs?: number }[] = [];
 
   constructor(initial?: FaultSpec | string) {
@@ -119,12 +139,13 @@ export class Faults implements FaultController {
     const valid = typeof spec === 'string' ? parseFaultSpec(spec) : validateFaultSpec(spec);
     this.spec = valid;
     this.routes = valid.routes !== undefined ? anchored(valid.routes) : undefined;
-    this.random = mulberry32(valid.seed);
+    this.sequences = new Map();
   }
 
   clear(): void {
     this.spec = undefined;
     this.routes = undefined;
+    this.sequences = new Map();
     this.queued = [];
   }
 
@@ -147,10 +168,16 @@ export class Faults implements FaultController {
   }
 
   /**
-   * Decides the fault for one request. `randomEligible` is false for requests only a queued
-   * fault or an explicit `routes` pattern may hit (the Secrets Manager surface).
+   * Decides the fault for one request. `routeKey` is "METHOD /path" (what `routes` and queued
+   * faults match); `sequenceKey` names the route for the draw ("METHOD /pattern", default
+   * `routeKey`). `randomEligible` is false for requests only a queued fault or an explicit
+   * `routes` pattern may hit (the Secrets Manager surface).
    */
-  decide(routeKey: string, randomEligible = true): FaultDecision | undefined {
+  decide(
+    routeKey: string,
+    randomEligible = true,
+    sequenceKey: string = routeKey,
+  ): FaultDecision | undefined {
     const latencyMs = this.spec?.latencyMs ?? DEFAULT_LATENCY_MS;
     const index = this.queued.findIndex((q) => !q.route || q.route.test(routeKey));
     if (index >= 0) {
@@ -161,9 +188,9 @@ export class Faults implements FaultController {
     const spec = this.spec;
     if (!spec || spec.rate <= 0) return undefined;
     if (this.routes ? !this.routes.test(routeKey) : !randomEligible) return undefined;
-    // Two draws per matching request, always, so the sequence depends only on the seed and the requests.
-    const hit = this.random();
-    const pick = this.random();
+    const sequence = this.sequences.get(sequenceKey) ?? 0;
+    this.sequences.set(sequenceKey, sequence + 1);
+    const [hit, pick] = faultDraws(spec.seed, sequenceKey, sequence);
     if (hit >= spec.rate) return undefined;
     return { kind: spec.kinds[Math.floor(pick * spec.kinds.length)], latencyMs };
   }

@@ -24,6 +24,7 @@ import {
 import { Store } from './store';
 import type { SandboxState } from './store';
 import { DEFAULT_PROFILE, isSandboxProfile } from './profiles';
+import { profileFor } from './profiles/registry';
 import type { SandboxProfile } from './profiles';
 
 export type { FaultController, FaultKind, FaultQueueItem, FaultSpec } from './faults';
@@ -74,6 +75,14 @@ export interface SandboxInfo {
   observabilityTokenSecretId: string;
   pipeIds: string[];
   webhookId: string;
+  /** The first service's first source (the `sourceId` a current-profile series needs). */
+  sourceId: string;
+  /** Current profile: a service that is idle (pipe calls answer 424); never `serviceId`. */
+  idleServiceId?: string;
+  /** Current profile: a saved search a `saved_search` alert can watch. */
+  savedSearchId?: string;
+  /** Current profile: role name -> roleId, for `assignedRoleIds`. */
+  roleIds?: Record<string, string>;
 }
 
 export interface Sandbox {
@@ -83,6 +92,8 @@ export interface Sandbox {
   clock: { now(): number; advance(ms: number): void };
   /** Sets any state string on a pipe and bumps its updatedAt (pipe-watchdog tests). */
   setPipeState(pipeId: string, state: string): void;
+  /** Idles or wakes a service: an idle one answers 424 on pipe calls. */
+  setServiceState(serviceId: string, state: 'running' | 'idle'): void;
   /** The shared state (read it; after writing call `store.changed()` and `store.flush()`). */
   store: Store;
   close(): Promise<void>;
@@ -103,7 +114,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const logger = options.logger ?? silentLogger;
   const loaded = options.stateFile ? Store.load(options.stateFile) : undefined;
   const profile = resolveProfile(options, loaded);
-  const state: SandboxState = loaded ?? seedState(baseNow()).state;
+  const behaviour = profileFor(profile);
+  let state: SandboxState;
+  if (loaded) state = loaded;
+  else {
+    state = seedState(baseNow()).state;
+    behaviour.seed(state, baseNow());
+  }
   state.profile = profile;
 
   // The emulator needs the clock (which reads the store) and the store saves the emulator's state.
@@ -170,14 +187,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store.changed();
     store.flush();
   };
-  const admin = createAdmin({ store, requestLog, faults, clock, setPipeState }, () =>
-    emulator.toJSON(),
+  const setServiceState = (serviceId: string, serviceState: 'running' | 'idle') => {
+    const service = store.service(serviceId);
+    if (!service) throw new Error(`setServiceState: service ${serviceId} not found`);
+    service.state = serviceState;
+    store.changed();
+    store.flush();
+  };
+  const admin = createAdmin(
+    { store, requestLog, faults, clock, setPipeState, setServiceState },
+    () => emulator.toJSON(),
   );
   const deps = { store, faults, requestLog, logger, admin };
   const management = createManagementSurface({
     store,
     now: clock.now,
     logger,
+    profile: behaviour,
     limiter: new RateLimiter(
       options.rateLimits?.management ?? DEFAULT_RATE_LIMITS.management,
       clock.now,
@@ -187,6 +213,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store,
     now: clock.now,
     logger,
+    profile: behaviour,
     limiter: new RateLimiter(
       options.rateLimits?.observability ?? DEFAULT_RATE_LIMITS.observability,
       clock.now,
@@ -226,6 +253,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     observabilityTokenSecretId: seed.observabilityTokenSecretId,
     pipeIds: [...seed.pipeIds],
     webhookId: seed.webhookId,
+    sourceId: store.state.sources.find((s) => s.serviceId === seed.serviceId)?.id ?? '',
+    ...(seed.idleServiceId ? { idleServiceId: seed.idleServiceId } : {}),
+    ...(seed.savedSearchId ? { savedSearchId: seed.savedSearchId } : {}),
+    ...(store.state.roleCatalog
+      ? { roleIds: Object.fromEntries(store.state.roleCatalog.map((r) => [r.roleName, r.roleId])) }
+      : {}),
   };
   logger.info('sandbox started', {
     apiUrl: info.apiUrl,
@@ -240,6 +273,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     clock,
     setPipeState,
+    setServiceState,
     store,
     close() {
       closed ??= closeAll(servers).finally(() => store.flush());

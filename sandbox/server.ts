@@ -31,6 +31,8 @@ export interface DispatchDeps {
 type HttpSurface = 'management' | 'observability';
 interface SurfaceProcessor {
   routes(method: string, path: string): boolean;
+  /** "METHOD /pattern" of the matched route: the fault draw's key (ids in paths vary per run). */
+  routePattern(method: string, path: string): string;
   process(method: string, path: string, req: SurfaceRequest): SurfaceResult;
   /** A log label for the caller without authenticating (faulted requests). */
   credentialOf(req: SurfaceRequest): string | undefined;
@@ -107,6 +109,7 @@ function createListener(surface: HttpSurface, processor: SurfaceProcessor, deps:
       headers: req.headers,
       remoteAddress: req.socket.remoteAddress ?? '',
       bodyText,
+      query: url.searchParams,
     };
     if (!processor.routes(method, path)) {
       const reply = cannotRoute(method, path);
@@ -115,7 +118,7 @@ function createListener(surface: HttpSurface, processor: SurfaceProcessor, deps:
       return;
     }
 
-    const fault = faults.decide(`${method} ${path}`);
+    const fault = faults.decide(`${method} ${path}`, true, processor.routePattern(method, path));
     if (fault?.kind === 'reset') {
       log(surface, 0, { credential: processor.credentialOf(request), fault });
       resetConnection(res);
@@ -144,6 +147,7 @@ export function createManagementListener(
     'management',
     {
       routes: (method, path) => surface.match(method, path) !== undefined,
+      routePattern: (method, path) => `${method} ${surface.match(method, path)!.route.pattern}`,
       process: (method, path, req) => surface.process(surface.match(method, path)!, req),
       credentialOf: (req) => managementCredentialLabel(req.headers),
     },
@@ -159,6 +163,7 @@ export function createObservabilityListener(
     'observability',
     {
       routes: (method, path) => surface.match(method, path) !== undefined,
+      routePattern: (method, path) => `${method} ${surface.match(method, path)!.route.pattern}`,
       process: (method, path, req) => surface.process(surface.match(method, path)!, req),
       credentialOf: (req) => surface.credentialLabel(req),
     },

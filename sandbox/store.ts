@@ -24,6 +24,14 @@ export interface KeyRow {
   usedAt?: string;
   ipAccessList: IpAccessEntry[];
   state: KeyState;
+  /** Current profile: the role assignment that decides permissions (`roles` is deprecated there). */
+  assignedRoles?: AssignedRole[];
+}
+
+export interface AssignedRole {
+  roleId: string;
+  roleName: string;
+  roleType: 'system' | 'custom';
 }
 
 export interface ServiceRow {
@@ -31,6 +39,8 @@ export interface ServiceRow {
   name: string;
   /** The observability team that owns the service's dashboards and alerts. */
   team: string;
+  /** An idle service answers 424 on pipe calls (absent = running). */
+  state?: 'running' | 'idle';
 }
 
 export interface WebhookRow {
@@ -38,6 +48,10 @@ export interface WebhookRow {
   serviceId: string;
   name: string;
   url: string;
+  /** slack | incidentio | generic (current profile's lists show it). */
+  service?: string;
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 export interface SourceRow {
@@ -45,6 +59,15 @@ export interface SourceRow {
   serviceId: string;
   name: string;
   kind: string;
+  /** Current profile: the connection the source reads through and its table. */
+  connection?: string;
+  from?: { databaseName: string; tableName: string | null };
+}
+
+export interface SavedSearchRow {
+  id: string;
+  serviceId: string;
+  name: string;
 }
 
 /** A bearer token of the observability API, stored as a hash and bound to one service. */
@@ -69,6 +92,9 @@ export interface SeedInfo {
   observabilityTokenSecretId: string;
   pipeIds: string[];
   webhookId: string;
+  /** Current profile: a service that is idle at start (its pipe calls answer 424). */
+  idleServiceId?: string;
+  savedSearchId?: string;
 }
 
 export interface SandboxState {
@@ -84,6 +110,10 @@ export interface SandboxState {
   alerts: AlertRow[];
   webhooks: WebhookRow[];
   sources: SourceRow[];
+  /** Current profile only (absent in older state files). */
+  savedSearches?: SavedSearchRow[];
+  /** Current profile: the organization's roles and what each permits. */
+  roleCatalog?: (AssignedRole & { grants: KeyRole[] })[];
   tokens: TokenRow[];
   seed: SeedInfo;
   /** The Secrets Manager emulator's own state (opaque here). */

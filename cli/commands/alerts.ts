@@ -11,16 +11,17 @@ import { alertEvent, parseEvent, type AlertEvent } from '../../lib/events';
 import { redactText } from '../../lib/redact';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { cliLogger, connectFromEnv } from '../connect';
-import type { Command } from '../io';
+import { noteStdinFromTerminal, type Command } from '../io';
 
 const spec = {
   usage: 'cloudops alerts provision [--file FILE] [--state-file FILE] [--json]',
   summary:
     'Provision alerts from events (`Dashboard Synced`, `Alert Provision Requested`; one JSON event or an\n' +
     'array), as the provision-alerts function does. Reads stdin unless --file is given (`-` = stdin).\n' +
-    'Every event is validated before any is applied. The newest event version per owner is kept in the\n' +
-    'state file, so an older event given later is skipped as stale.\n' +
-    'Exit codes: 0 ok; 1 an event was invalid or failed; 2 usage.',
+    'Each event is validated and applied on its own, as the function does with queue records: an invalid\n' +
+    'or failing event is reported by name and the others are still applied. The newest event version per\n' +
+    'owner is kept in the state file, so an older event given later is skipped as stale.\n' +
+    'Exit codes: 0 ok; 1 an event was invalid or failed (each named); 2 usage.',
   options: {
     file: { type: 'string' },
     'state-file': { type: 'string' },
@@ -50,6 +51,7 @@ export const alertsCommand: Command = {
     }
     const file = values.file ?? '-';
     const label = file === '-' ? 'stdin' : file;
+    if (file === '-') noteStdinFromTerminal(io, 'the events (JSON)', '--file FILE');
     const text =
       file === '-'
         ? await readStdin()
@@ -60,44 +62,58 @@ export const alertsCommand: Command = {
             );
           });
 
-    const { events, problems } = parseEvents(text, label);
-    if (problems.length > 0) {
-      io.err(problems.join('\n'));
+    const parsed = parseEvents(text, label);
+    if ('problem' in parsed) {
+      io.err(parsed.problem);
       return 1;
     }
-    const connection = connectFromEnv(io.env);
-    const results: EventResult[] = [];
-    try {
-      const { config } = connection;
-      const serviceId = connection.serviceIds[0];
-      const provisioner = createAlertProvisioner({
-        backend: connection.clients.backend(serviceId),
-        logger: cliLogger(io.env, { command: 'alerts provision' }),
-        versions: new FileVersionStore(values['state-file'] ?? DEFAULT_VERSIONS_FILE),
-        versionScope: versionScope({
-          mode: config.CLOUDOPS_OBSERVABILITY_MODE,
-          serviceId,
-          observabilityUrl: config.CLOUDOPS_OBSERVABILITY_URL,
-        }),
-      });
-      for (const [i, event] of events.entries()) {
-        const ref = `${label}[${i}]`;
-        try {
-          const result = await provisioner.provision(event, { ref, signal });
-          results.push({ event: result.event, ok: true, result });
-        } catch (error) {
-          const message = redactText(error instanceof Error ? error.message : String(error));
-          const result = (error as { result?: ProvisionResult }).result;
-          results.push({
-            event: `${event['detail-type']} event ${ref}`,
-            ok: false,
-            error: message,
-            result,
-          });
-        }
+    const results: EventResult[] = parsed.map((p) =>
+      'error' in p ? { event: p.ref, ok: false, error: p.error } : { event: p.ref, ok: true },
+    );
+    const valid = parsed.flatMap((p, i) => ('event' in p ? [{ ...p, index: i }] : []));
+    if (valid.length > 0) {
+      const connection = connectFromEnv(io.env);
+      try {
+        const { config } = connection;
+        const serviceId = connection.serviceIds[0];
+        const provisioner = createAlertProvisioner({
+          backend: connection.clients.backend(serviceId),
+          logger: cliLogger(io.env, { command: 'alerts provision' }),
+          versions: new FileVersionStore(values['state-file'] ?? DEFAULT_VERSIONS_FILE),
+          versionScope: versionScope({
+            mode: config.CLOUDOPS_OBSERVABILITY_MODE,
+            serviceId,
+            observabilityUrl: config.CLOUDOPS_OBSERVABILITY_URL,
+          }),
+        });
+        // One session, as for a queue batch: the alerts are listed once for all the events.
+        const session = provisioner.session({ signal });
+        for (const v of valid) await session.add(v.event, { ref: v.ref });
+        const outcomes = await session.finish();
+        outcomes.forEach((o, i) => {
+          const v = valid[i];
+          const name = `${v.event['detail-type']} event ${v.ref}`;
+          results[v.index] = o.ok
+            ? { event: o.result.event, ok: true, result: o.result }
+            : {
+                event: name,
+                ok: false,
+                error: redactText(o.error.message),
+                result: (o.error as { result?: ProvisionResult }).result,
+              };
+        });
+      } finally {
+        connection.close();
       }
-    } finally {
-      connection.close();
+    }
+    const failed = results.filter((r) => !r.ok);
+    for (const r of failed) {
+      if (!r.result) io.err(r.error ?? `${r.event} failed`);
+    }
+    if (failed.length > 0) {
+      io.err(
+        `${failed.length} of ${results.length} event(s) failed: ${failed.map((r) => r.event).join(', ')}`,
+      );
     }
     if (values.json) io.out(JSON.stringify(results, null, 2));
     else io.out(render(results));
@@ -105,27 +121,27 @@ export const alertsCommand: Command = {
   },
 };
 
-/** All events, or every problem of every bad one (nothing is applied then). */
-function parseEvents(text: string, label: string): { events: AlertEvent[]; problems: string[] } {
+type Parsed = { ref: string; event: AlertEvent } | { ref: string; error: string };
+
+/** Each event parsed on its own (a bad one names itself); a file that is not JSON is one problem. */
+function parseEvents(text: string, label: string): Parsed[] | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { events: [], problems: [`${label}: not JSON (${why})`] };
+    return { problem: `${label}: not JSON (${why})` };
   }
   const list = Array.isArray(value) ? (value as unknown[]) : [value];
-  const events: AlertEvent[] = [];
-  const problems: string[] = [];
-  list.forEach((raw, i) => {
+  if (list.length === 0) return { problem: `${label}: no events` };
+  return list.map((raw, i) => {
+    const ref = Array.isArray(value) ? `${label}[${i}]` : label;
     try {
-      events.push(parseEvent(alertEvent, raw, Array.isArray(value) ? `${label}[${i}]` : label));
+      return { ref, event: parseEvent(alertEvent, raw, ref) };
     } catch (error) {
-      problems.push(error instanceof Error ? error.message : String(error));
+      return { ref, error: redactText(error instanceof Error ? error.message : String(error)) };
     }
   });
-  if (list.length === 0) problems.push(`${label}: no events`);
-  return { events, problems };
 }
 
 interface EventResult {

@@ -1,123 +1,351 @@
 import { writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
 import type { ObservabilityBackend } from '../../lib/api';
 import {
+  applyPlan,
+  checkSavedPlan,
   DashboardFilesError,
   dashboardFileJsonSchema,
   dashboardSyncedEvents,
+  DEFAULT_OWNER,
   directorySource,
+  loadDashboards,
+  OWNER_ID,
+  planDashboards,
   planToJson,
   renderApply,
   renderPlan,
-  syncDashboards,
+  renderPlanMarkdown,
+  StalePlanError,
+  useColor,
+  type ApplyResult,
+  type Plan,
 } from '../../lib/dashboards';
+import { readSavedPlan, writeSavedPlan } from '../../lib/dashboards/saved-plan';
+import { ValidationError } from '../../lib/errors';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { connectFromEnv } from '../connect';
 import type { CliIO, Command } from '../io';
+import { assertWritable } from '../output';
+import { pullDashboards } from './dashboards-pull';
+import { runDashboardsValidate } from './dashboards-validate';
+
+/** Exit codes of `cloudops dashboards` (documented in --help and README.md). */
+export const DASHBOARDS_EXIT = {
+  ok: 0,
+  /** Invalid files, a failed/aborted/conflicting dashboard, a stale saved plan. */
+  failure: 1,
+  /** plan --detailed-exitcode: changes (dashboards or alerts) are pending. */
+  changes: 2,
+  /** A mistake in how the command was called: never the changes-pending code. */
+  usage: 64,
+  /** Interrupted (Ctrl-C): the output lists what was applied and what was not. */
+  interrupted: 130,
+} as const;
 
 const spec = {
   usage:
-    'cloudops dashboards plan|apply --dir DIR [--json] [--detailed-exitcode] [--prune] [--adopt] [--var NAME=VALUE]...\n' +
+    'cloudops dashboards plan  --dir DIR [--out FILE] [--format text|markdown|json] [--detailed-exitcode] [options]\n' +
+    '       cloudops dashboards apply --dir DIR [--auto-approve] [options]\n' +
+    '       cloudops dashboards apply PLANFILE\n' +
+    '       cloudops dashboards pull  --dir DIR [--key KEY]... [--name NAME]...\n' +
     '       cloudops dashboards schema',
   summary:
-    'Validate dashboard files (all of them, before any write), show what would change, and apply it.\n' +
+    'Dashboards as code. plan validates every file (before any request), reads the service and\n' +
+    'shows per dashboard what changes, old -> new, tile alerts included. apply writes it: from\n' +
+    '--dir (one fresh read, then only the writes) or from a plan saved with --out (applied exactly,\n' +
+    'refused without any write if a dashboard it touches changed since). On a terminal apply --dir\n' +
+    'shows the plan and asks; off a terminal it needs --auto-approve.\n' +
     '`${NAME}` in a file is replaced by --var NAME=VALUE or the env var CLOUDOPS_VAR_NAME.\n' +
-    'Exit codes: 0 ok; 1 invalid files or a dashboard failed/aborted; 2 usage, or changes pending with --detailed-exitcode.',
+    `Ownership: dashboards are owned per --owner (env CLOUDOPS_DASHBOARDS_OWNER, default "${DEFAULT_OWNER}");\n` +
+    "plan, apply and --prune touch only that owner's dashboards.\n" +
+    '\n' +
+    'Exit codes:\n' +
+    '  0    success (plan: no changes, or changes without --detailed-exitcode)\n' +
+    '  1    invalid files, a dashboard or alert failed, a key owned by another owner, a stale plan file\n' +
+    '  2    plan --detailed-exitcode: changes pending (dashboards or alerts)\n' +
+    '  64   usage error (unknown flag, missing --dir, ...)\n' +
+    '  130  interrupted (Ctrl-C); the output lists what was applied and what was not',
   options: {
     dir: { type: 'string' },
+    out: { type: 'string' },
     json: { type: 'boolean' },
+    format: { type: 'string' },
     'detailed-exitcode': { type: 'boolean' },
+    'auto-approve': { type: 'boolean' },
     prune: { type: 'boolean' },
     adopt: { type: 'boolean' },
+    owner: { type: 'string' },
+    target: { type: 'string', multiple: true },
+    service: { type: 'string' },
+    key: { type: 'string', multiple: true },
+    name: { type: 'string', multiple: true },
     var: { type: 'string', multiple: true },
     events: { type: 'string' },
   },
   help: {
     dir: 'directory of dashboard files (.yaml, .yml, .json), searched recursively',
-    json: 'print the plan / result as JSON',
-    'detailed-exitcode': 'plan: exit 2 when changes are pending (for CI checks)',
-    prune: 'delete dashboards cloudops owns that no file declares',
+    out: 'plan: save the plan to FILE for `dashboards apply FILE`',
+    json: 'same as --format json',
+    format: 'text (default; colour on a terminal unless NO_COLOR), markdown (a PR comment), json',
+    'detailed-exitcode': 'plan: exit 2 when changes are pending, alerts included (for CI checks)',
+    'auto-approve': 'apply: do not ask (required off a terminal, unless applying a plan file)',
+    prune: "delete this owner's dashboards that no file declares",
     adopt: 'take over a hand-made dashboard with the same name instead of creating a new one',
+    owner: `whose dashboards these are (env CLOUDOPS_DASHBOARDS_OWNER; default "${DEFAULT_OWNER}")`,
+    target: 'only this dashboard key (repeatable)',
+    service: 'which configured service (CLOUDOPS_SERVICE_ID lists them; default the first)',
+    key: 'pull: only this dashboard key (repeatable)',
+    name: 'pull: only dashboards with this name (repeatable)',
     var: 'value for a ${NAME} placeholder (repeatable)',
     events:
-      'apply: write the `Dashboard Synced` events (what the function sends to EventBridge) to FILE, for `cloudops alerts provision --file FILE`',
+      'apply: also write the `Dashboard Synced` events (what the function sends to EventBridge) to FILE',
   },
-  positionals: 1,
+  positionals: 2,
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>;
 
 const VAR_ENV_PREFIX = 'CLOUDOPS_VAR_';
 
-export const dashboardsCommand: Command = {
-  name: 'dashboards',
-  summary: 'dashboards as code: plan | apply | schema',
-  async run(argv, io, signal) {
-    const { values, positionals } = parseCommand(spec, argv);
-    if (values.help) {
-      io.out(formatHelp(spec));
-      return 0;
-    }
-    const action = positionals[0];
-    if (action === 'schema') {
-      io.out(JSON.stringify(dashboardFileJsonSchema(), null, 2));
-      return 0;
-    }
-    if (action !== 'plan' && action !== 'apply') {
-      throw new UsageError(
-        `expected plan, apply or schema, got ${action ? `"${action}"` : 'nothing'}`,
-      );
-    }
-    if (!values.dir) throw new UsageError('--dir is required');
-    if (values.events && action !== 'apply') throw new UsageError('--events applies to apply only');
-    if (values['detailed-exitcode'] && action !== 'plan') {
-      throw new UsageError('--detailed-exitcode applies to plan only');
-    }
+/** Asks a yes/no question on the terminal (tests inject their own). */
+export type Ask = (question: string) => Promise<string>;
 
-    const vars = collectVars(io.env, values.var ?? []);
-    let backend: ReturnType<typeof backendFromEnv> | undefined;
+const terminalAsk: Ask = async (question) => {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
+};
+
+export const dashboardsCommand: Command & {
+  runWith(argv: string[], io: CliIO, signal: AbortSignal, ask?: Ask): Promise<number>;
+} = {
+  name: 'dashboards',
+  summary: 'dashboards as code: plan | apply | pull | schema',
+  run(argv, io, signal) {
+    return this.runWith(argv, io, signal, terminalAsk);
+  },
+  async runWith(argv, io, signal, ask = terminalAsk) {
     try {
-      const outcome = await syncDashboards({
-        source: directorySource(values.dir),
-        // Connect lazily: files are validated first, so bad files fail without any config.
-        backend: lazyBackend(() => (backend ??= backendFromEnv(io.env))),
-        mode: action,
-        vars,
-        prune: values.prune ?? false,
-        adopt: values.adopt ?? false,
-        signal,
-        onResult: (r) => {
-          if (io.isTTY && !values.json && r.status !== 'unchanged')
-            io.err(`  ${r.status} ${r.name}`);
-        },
-      });
-      if (values.json) {
-        io.out(
-          JSON.stringify(
-            outcome.apply
-              ? { plan: planToJson(outcome.plan), ...outcome.apply }
-              : planToJson(outcome.plan),
-            null,
-            2,
-          ),
-        );
-      } else {
-        io.out(renderPlan(outcome.plan));
-        if (outcome.apply) io.out(renderApply(outcome.apply));
-      }
-      if (outcome.apply && values.events) {
-        const events = dashboardSyncedEvents(outcome.apply.results, new Date());
-        writeFileSync(values.events, JSON.stringify(events, null, 2) + '\n');
-      }
-      if (outcome.apply) return outcome.apply.ok ? 0 : 1;
-      return values['detailed-exitcode'] && outcome.plan.pending ? 2 : 0;
+      if (argv[0] === 'validate') return await runDashboardsValidate(argv.slice(1), io);
+      return await runDashboards(argv, io, signal, ask);
     } catch (error) {
-      if (!(error instanceof DashboardFilesError)) throw error;
-      if (values.json) io.out(JSON.stringify({ ok: false, errors: error.fileIssues }, null, 2));
-      io.err(error.message);
-      return 1;
-    } finally {
-      backend?.close();
+      // Usage errors have their own code here: 2 means "changes pending" to CI scripts.
+      if (!(error instanceof UsageError)) throw error;
+      io.err(
+        `cloudops dashboards: ${error.message}\nRun \`cloudops dashboards --help\` for usage.`,
+      );
+      return DASHBOARDS_EXIT.usage;
     }
   },
 };
+
+type Format = 'text' | 'markdown' | 'json';
+
+async function runDashboards(
+  argv: string[],
+  io: CliIO,
+  signal: AbortSignal,
+  ask: Ask,
+): Promise<number> {
+  const { values, positionals } = parseCommand(spec, argv);
+  if (values.help) {
+    io.out(formatHelp(spec));
+    return DASHBOARDS_EXIT.ok;
+  }
+  const [action, planFile] = positionals;
+  if (action === 'schema') {
+    io.out(JSON.stringify(dashboardFileJsonSchema(), null, 2));
+    return DASHBOARDS_EXIT.ok;
+  }
+  if (action !== 'plan' && action !== 'apply' && action !== 'pull') {
+    throw new UsageError(
+      `expected plan, apply, pull or schema, got ${action ? `"${action}"` : 'nothing'}`,
+    );
+  }
+  const format = formatOf(values.format, values.json);
+  const owner = values.owner ?? io.env.CLOUDOPS_DASHBOARDS_OWNER ?? DEFAULT_OWNER;
+  if (!OWNER_ID.test(owner))
+    throw new UsageError(`--owner expects 1-23 letters, digits, ".", "_" or "-", got "${owner}"`);
+  const only = (flag: string, ok: boolean, where: string) => {
+    if (!ok) throw new UsageError(`--${flag} applies to ${where} only`);
+  };
+  only('events', !values.events || action === 'apply', 'apply');
+  // Checked before the first write, so the events of a sync are never lost at the end.
+  if (values.events) assertWritable('--events', values.events);
+  only('detailed-exitcode', !values['detailed-exitcode'] || action === 'plan', 'plan');
+  only('out', !values.out || action === 'plan', 'plan');
+  only('auto-approve', !values['auto-approve'] || action === 'apply', 'apply');
+  only('key', !values.key || action === 'pull', 'pull');
+  only('name', !values.name || action === 'pull', 'pull');
+  if (planFile !== undefined && action !== 'apply')
+    throw new UsageError(`unexpected argument: ${planFile}`);
+  if (planFile !== undefined && values.dir)
+    throw new UsageError('apply takes either a plan file or --dir, not both');
+  if (planFile === undefined && !values.dir) throw new UsageError('--dir is required');
+  // Checked before the first write, so the events of a sync are never lost at the end.
+  if (values.events) assertWritable('--events', values.events);
+
+  let connection: ReturnType<typeof backendFromEnv> | undefined;
+  // Connect lazily: files are validated first, so bad files fail without any config.
+  const connect = (service?: string) => (connection ??= backendFromEnv(io.env, service));
+  try {
+    if (action === 'pull') {
+      const { backend, serviceId } = connect(values.service);
+      const written = await pullDashboards(backend, values.dir!, {
+        keys: values.key ?? [],
+        names: values.name ?? [],
+        owner,
+        signal,
+      });
+      for (const w of written) io.out(`wrote ${w.file} ("${w.name}")`);
+      io.out(`Pulled ${written.length} dashboard(s) from service ${serviceId} into ${values.dir}.`);
+      return DASHBOARDS_EXIT.ok;
+    }
+    if (planFile !== undefined) return await applySavedPlan(planFile, values, io, signal, connect);
+
+    if (action === 'apply' && !values['auto-approve'] && !io.isTTY)
+      throw new UsageError(
+        'apply --dir off a terminal needs --auto-approve (or apply a saved plan: plan --out FILE, then apply FILE)',
+      );
+    const vars = collectVars(io.env, values.var ?? []);
+    const desired = await loadDashboards(directorySource(values.dir!), {
+      vars,
+      directory: () => connect(values.service).backend,
+      call: { signal },
+    });
+    const { backend, serviceId } = connect(values.service);
+    const call = { signal };
+    const plan = await planDashboards(
+      desired,
+      backend,
+      {
+        prune: values.prune ?? false,
+        adopt: values.adopt ?? false,
+        owner,
+        targets: values.target ?? [],
+      },
+      call,
+    );
+    const color = useColor(io.isTTY, io.env);
+    if (action === 'plan') {
+      printPlan(io, plan, format, serviceId, color);
+      if (values.out) {
+        await writeSavedPlan(values.out, {
+          createdAt: new Date().toISOString(),
+          service: serviceId,
+          owner,
+          plan,
+        });
+        if (format === 'text')
+          io.out(
+            `Saved the plan to ${values.out}: apply it with \`cloudops dashboards apply ${values.out}\`.`,
+          );
+      }
+      if (plan.counts.conflict > 0) return DASHBOARDS_EXIT.failure;
+      return values['detailed-exitcode'] && plan.pending
+        ? DASHBOARDS_EXIT.changes
+        : DASHBOARDS_EXIT.ok;
+    }
+
+    // apply --dir
+    if (!values['auto-approve']) {
+      printPlan(io, plan, 'text', serviceId, color);
+      if (!plan.pending && plan.counts.conflict === 0) return DASHBOARDS_EXIT.ok;
+      const answer = await ask(`Apply these changes to service ${serviceId}? Only "yes" applies: `);
+      if (answer.trim() !== 'yes') {
+        io.err('Apply cancelled; nothing was written.');
+        return DASHBOARDS_EXIT.failure;
+      }
+    } else if (format === 'text') {
+      printPlan(io, plan, 'text', serviceId, color);
+    }
+    const result = await applyPlan(plan, backend, {
+      signal,
+      onResult: (r) => {
+        if (io.isTTY && format === 'text' && r.status !== 'unchanged')
+          io.err(`  ${r.status} ${r.name}`);
+      },
+    });
+    return finishApply(io, result, plan, format, values.events);
+  } catch (error) {
+    if (signal.aborted) {
+      io.err('Interrupted before any write; nothing was applied.');
+      return DASHBOARDS_EXIT.interrupted;
+    }
+    if (error instanceof DashboardFilesError) {
+      if (format === 'json')
+        io.out(JSON.stringify({ ok: false, errors: error.fileIssues }, null, 2));
+      io.err(error.message);
+      return DASHBOARDS_EXIT.failure;
+    }
+    if (error instanceof StalePlanError || error instanceof ValidationError) {
+      io.err(`cloudops dashboards: ${error.message}`);
+      return DASHBOARDS_EXIT.failure;
+    }
+    throw error;
+  } finally {
+    connection?.close();
+  }
+}
+
+function formatOf(format: string | undefined, json: boolean | undefined): Format {
+  if (json && format && format !== 'json')
+    throw new UsageError(`--json and --format ${format} disagree`);
+  const f = json ? 'json' : (format ?? 'text');
+  if (f !== 'text' && f !== 'markdown' && f !== 'json')
+    throw new UsageError(`--format expects text, markdown or json, got "${f}"`);
+  return f;
+}
+
+function printPlan(io: CliIO, plan: Plan, format: Format, service: string, color: boolean): void {
+  if (format === 'json')
+    io.out(JSON.stringify({ service, ...(planToJson(plan) as object) }, null, 2));
+  else if (format === 'markdown') io.out(renderPlanMarkdown(plan, { service }));
+  else io.out(renderPlan(plan, { service, color }));
+}
+
+function finishApply(
+  io: CliIO,
+  result: ApplyResult,
+  plan: Plan,
+  format: Format,
+  eventsFile: string | undefined,
+): number {
+  if (format === 'json') io.out(JSON.stringify({ plan: planToJson(plan), ...result }, null, 2));
+  else io.out(renderApply(result));
+  if (eventsFile) {
+    const events = dashboardSyncedEvents(result.results, new Date());
+    writeFileSync(eventsFile, JSON.stringify(events, null, 2) + '\n');
+  }
+  if (result.interrupted) return DASHBOARDS_EXIT.interrupted;
+  return result.ok ? DASHBOARDS_EXIT.ok : DASHBOARDS_EXIT.failure;
+}
+
+async function applySavedPlan(
+  file: string,
+  values: { service?: string; format?: string; json?: boolean; events?: string },
+  io: CliIO,
+  signal: AbortSignal,
+  connect: (service?: string) => ReturnType<typeof backendFromEnv>,
+): Promise<number> {
+  const format = formatOf(values.format, values.json);
+  const saved = await readSavedPlan(file);
+  if (values.service && values.service !== saved.service)
+    throw new UsageError(
+      `the plan in ${file} is for service ${saved.service}, not --service ${values.service}`,
+    );
+  const { backend, serviceId } = connect(saved.service);
+  if (format === 'text')
+    io.out(
+      `Applying the plan saved at ${saved.createdAt} for service ${serviceId}, owner "${saved.owner}".`,
+    );
+  // Refuses, having written nothing, when anything the plan touches changed since.
+  await checkSavedPlan(saved.plan, backend, { signal });
+  const result = await applyPlan(saved.plan, backend, { signal });
+  return finishApply(io, result, saved.plan, format, values.events);
+}
 
 function collectVars(env: CliIO['env'], flags: readonly string[]): Record<string, string> {
   const vars: Record<string, string> = {};
@@ -133,31 +361,27 @@ function collectVars(env: CliIO['env'], flags: readonly string[]): Record<string
   return vars;
 }
 
-/** Defers building clients (and reading connection settings) to the first call. */
-function lazyBackend(get: () => ObservabilityBackend): ObservabilityBackend {
-  return {
-    get mode() {
-      return get().mode;
-    },
-    listDashboards: (o) => get().listDashboards(o),
-    getDashboard: (id, o) => get().getDashboard(id, o),
-    createDashboard: (body, o) => get().createDashboard(body, o),
-    updateDashboard: (id, body, o) => get().updateDashboard(id, body, o),
-    deleteDashboard: (id, o) => get().deleteDashboard(id, o),
-    listAlerts: (o) => get().listAlerts(o),
-    getAlert: (id, o) => get().getAlert(id, o),
-    createAlert: (body, o) => get().createAlert(body, o),
-    updateAlert: (id, body, o) => get().updateAlert(id, body, o),
-    deleteAlert: (id, o) => get().deleteAlert(id, o),
-  };
-}
-
-/** The dashboards of the first configured service, through the configured deployment mode. */
-export function backendFromEnv(env: CliIO['env']): ObservabilityBackend & { close(): void } {
+/**
+ * The dashboards of one configured service (`service`, else the first), through the
+ * configured deployment mode. A service that is not configured is a usage error.
+ */
+export function backendFromEnv(
+  env: CliIO['env'],
+  service?: string,
+): ObservabilityBackend & { close(): void; backend: ObservabilityBackend; serviceId: string } {
   const connection = connectFromEnv(env);
   try {
+    const ids = connection.serviceIds;
+    if (service !== undefined && !ids.includes(service))
+      throw new UsageError(
+        `--service ${service} is not configured (CLOUDOPS_SERVICE_ID: ${ids.join(', ') || 'none'})`,
+      );
+    const serviceId = service ?? ids[0] ?? '(default)';
+    const backend = connection.clients.backend(service ?? ids[0]);
     return {
-      ...connection.clients.backend(connection.serviceIds[0]),
+      ...backend,
+      backend,
+      serviceId,
       close: () => connection.close(),
     };
   } catch (error) {

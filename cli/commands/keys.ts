@@ -14,6 +14,7 @@ import {
 import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { cliLogger, secretsManagerClientFromEnv } from '../connect';
+import { CliFailure } from '../failure';
 import type { Command } from '../io';
 
 const spec = {
@@ -79,14 +80,18 @@ export const keysCommand: Command = {
       if (via === 'secrets-manager') {
         token = randomUUID();
         progress(`RotateSecret ${secretId} (token ${token})`);
-        await secrets.send(
-          new RotateSecretCommand({
-            SecretId: secretId,
-            ClientRequestToken: token,
-            RotateImmediately: true,
-          }),
-          { abortSignal: signal },
-        );
+        await secrets
+          .send(
+            new RotateSecretCommand({
+              SecretId: secretId,
+              ClientRequestToken: token,
+              RotateImmediately: true,
+            }),
+            { abortSignal: signal },
+          )
+          .catch((error: unknown) => {
+            throw rotateSecretFailure(error, secretId, io.env.AWS_ENDPOINT_URL_SECRETS_MANAGER);
+          });
       } else {
         token = await rotateLocally(deps, secretId, randomUUID, (step) => progress(`  ${step}`));
       }
@@ -125,6 +130,20 @@ export const keysCommand: Command = {
     }
   },
 };
+
+/** RotateSecret refused: say where, and that `--via local` needs no rotation function. */
+function rotateSecretFailure(error: unknown, secretId: string, endpoint: string | undefined) {
+  if (!(error instanceof Error) || error.name === 'AbortError') return error;
+  const where = endpoint ? `Secrets Manager at ${endpoint}` : 'AWS Secrets Manager';
+  const hint =
+    error.name === 'InvalidRequestException'
+      ? 'the secret needs a rotation function (the stack deploys one), or run with --via local'
+      : 'check the secret id, AWS_REGION and your AWS credentials';
+  return new CliFailure(
+    `RotateSecret ${secretId}: ${where} answered ${error.name}: ${error.message.split('\n')[0]}; ${hint}`,
+    { cause: error },
+  );
+}
 
 async function readStage(
   secrets: SecretsManagerClient,

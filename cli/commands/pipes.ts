@@ -1,4 +1,5 @@
 import { describeChange } from '../../lib/notify/notification';
+import { redactText } from '../../lib/redact';
 import { createNotifiers } from '../../lib/notify/build';
 import { readWatchdogSettings } from '../../lib/pipes/config';
 import { runWatchdogFromSettings, watchdogClientSettings } from '../../lib/pipes/run';
@@ -37,6 +38,7 @@ function render(result: WatchdogResult): string {
       `error (${e.stage}) service ${e.serviceId}${e.pipeId ? ` pipe ${e.pipeId}` : ''}${e.notifier ? ` via ${e.notifier}` : ''}: ${e.message}`,
     );
   }
+  for (const id of result.idle) lines.push(`service ${id} is idle: its pipes were not checked`);
   lines.push(
     `checked ${result.checked} pipes: ${result.notifications.length} notifications, ${result.errors.length} errors`,
   );
@@ -71,14 +73,22 @@ export async function runPipesCheck(
     connection.close();
     secretsManager.destroy();
   }
+  // Receivers' error texts can echo a destination URL: nothing printed keeps a token.
   io.out(
-    values.json
-      ? JSON.stringify(
-          { checked: result.checked, notifications: result.notifications, errors: result.errors },
-          null,
-          2,
-        )
-      : render(result),
+    redactText(
+      values.json
+        ? JSON.stringify(
+            {
+              checked: result.checked,
+              notifications: result.notifications,
+              errors: result.errors,
+              idle: result.idle,
+            },
+            null,
+            2,
+          )
+        : render(result),
+    ),
   );
   return result.errors.length > 0 ? 1 : 0;
 }

@@ -1,10 +1,20 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { rateLimitSetting } from '../../lib/config';
-import { isSandboxProfile, SANDBOX_PROFILES, startSandbox } from '../../sandbox';
+import { readRotationConfig } from '../../lib/keys';
+import {
+  isSandboxProfile,
+  parseFaultSpec,
+  SANDBOX_PROFILES,
+  startSandbox,
+  type FaultSpec,
+  type Sandbox,
+} from '../../sandbox';
 import { formatHelp, intFlag, parseCommand, UsageError, type CommandSpec } from '../args';
-import { sandboxEnv } from '../connect';
-import type { Command } from '../io';
+import { sandboxEnvFile } from '../connect';
+import type { CliIO, Command } from '../io';
+import { assertWritable } from '../output';
+import { sandboxRotationInvoker } from '../sandbox-rotation';
 
 const spec = {
   usage:
@@ -43,6 +53,48 @@ function rateLimitFlag(name: string, value: string | undefined) {
   return parsed.data;
 }
 
+function faultsFlag(value: string | undefined): FaultSpec | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseFaultSpec(value);
+  } catch (error) {
+    throw new UsageError(`--faults "${value}": ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Aborts when the process that started us goes away while npm stands between it and us
+ * (`npx cloudops sandbox &`, `npm run sandbox`): a signal to npm's PID does not always reach
+ * this process, and a sandbox left serving would hold its ports.
+ */
+function whenLauncherExits(env: CliIO['env']): AbortSignal | undefined {
+  if (!env.npm_command && !env.npm_lifecycle_event) return undefined;
+  const parent = process.ppid;
+  const controller = new AbortController();
+  const timer = setInterval(() => {
+    if (process.ppid !== parent)
+      controller.abort(new Error('the npm process that started the sandbox exited'));
+  }, 500);
+  timer.unref();
+  controller.signal.addEventListener('abort', () => clearInterval(timer));
+  return controller.signal;
+}
+
+/** The env file, written whole or not at all (a reader never sees half of it). */
+function writeEnvFile(file: string, sandbox: Sandbox): void {
+  const lines = Object.entries(sandboxEnvFile(sandbox.info)).map(([k, v]) => `${k}=${v}`);
+  const temp = `${file}.${process.pid}.tmp`;
+  // Endpoints and secret ids of a local sandbox: readable by this user only all the same.
+  writeFileSync(
+    temp,
+    `# cloudops sandbox (pid ${process.pid}); use with --env-file\n${lines.join('\n')}\n`,
+    {
+      mode: 0o600,
+    },
+  );
+  renameSync(temp, file);
+}
+
 function profileFlag(value: string | undefined) {
   if (value === undefined || isSandboxProfile(value)) return value;
   throw new UsageError(`--profile expects ${SANDBOX_PROFILES.join(' or ')}, got "${value}"`);
@@ -57,30 +109,38 @@ export const sandboxCommand: Command = {
       io.out(formatHelp(spec));
       return 0;
     }
+    // Every flag is checked before a port is opened or a file written.
+    const profile = profileFlag(values.profile);
+    const port = intFlag('port', values.port, 0);
+    const faults = faultsFlag(values.faults);
+    const rateLimits = {
+      management: rateLimitFlag('management-rate-limit', values['management-rate-limit']),
+      observability: rateLimitFlag('observability-rate-limit', values['observability-rate-limit']),
+    };
+    const envFile = values['write-env'];
+    if (envFile) assertWritable('--write-env', envFile);
+    if (values.state) assertWritable('--state', values.state);
+    // RotateSecret runs the real rotation function, with the CLOUDOPS_KEY_* settings of this env.
+    const rotationConfig = readRotationConfig(io.env);
+    const rotation: { invoke?: ReturnType<typeof sandboxRotationInvoker> } = {};
     const sandbox = await startSandbox({
-      profile: profileFlag(values.profile),
+      profile,
       host: values.host,
-      port: intFlag('port', values.port, 0),
+      port,
       stateFile: values.state,
-      faults: values.faults,
-      rateLimits: {
-        management: rateLimitFlag('management-rate-limit', values['management-rate-limit']),
-        observability: rateLimitFlag(
-          'observability-rate-limit',
-          values['observability-rate-limit'],
-        ),
-      },
+      faults,
+      rateLimits,
+      invokeRotation: (arn, event) => rotation.invoke!(arn, event),
     });
-    io.out(JSON.stringify(sandbox.info));
-    if (values['write-env']) {
-      // Plus the seeded webhook, which the example dashboards in dashboards/ refer to.
-      const env = { ...sandboxEnv(sandbox.info), CLOUDOPS_VAR_WEBHOOK_ID: sandbox.info.webhookId };
-      const lines = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-      // The sandbox's own credentials: a local dev artefact, readable by this user only.
-      writeFileSync(values['write-env'], `${lines.join('\n')}\n`, { mode: 0o600 });
+    rotation.invoke = sandboxRotationInvoker(sandbox, rotationConfig);
+    const stop = AbortSignal.any([signal, whenLauncherExits(io.env) ?? signal]);
+    try {
+      io.out(JSON.stringify(sandbox.info));
+      if (envFile) writeEnvFile(envFile, sandbox);
+      if (!stop.aborted) await once(stop, 'abort');
+    } finally {
+      await sandbox.close();
     }
-    if (!signal.aborted) await once(signal, 'abort');
-    await sandbox.close();
     return 0;
   },
 };

@@ -1,15 +1,10 @@
 /** Key rotation: RotateSecret drives the rotation function; old key works during grace, then 401. */
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { Context } from 'aws-lambda';
-import { createRotationHandler } from '../../functions/rotate-key/handler';
-import { readConnectionEnv } from '../../lib/config';
-import { DEFAULT_ROTATION_CONFIG, keyAuthenticates, rotationDeps } from '../../lib/keys';
-import { silentLogger } from '../../lib/log';
+import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
+import { DEFAULT_ROTATION_CONFIG, keyAuthenticates } from '../../lib/keys';
 import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
 import type { Sandbox } from '../../sandbox';
 import type { RotationInvoker } from '../../sandbox/secrets-manager';
-import { keysCommand } from '../commands/keys';
-import { sandboxEnv } from '../connect';
+import { sandboxRotationInvoker, sandboxSecretsClient } from '../sandbox-rotation';
 import { expectThat, runCommand, say, type DemoContext, type DemoStep } from './context';
 
 const DAY_MS = 86_400_000;
@@ -19,31 +14,13 @@ const DEMO_ROTATION = {
   gracePeriodMs: DAY_MS,
 };
 
-function secretsClient(sandbox: Sandbox): SecretsManagerClient {
-  return new SecretsManagerClient({
-    endpoint: sandbox.info.secretsManagerUrl,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'sandbox', secretAccessKey: 'sandbox' },
-  });
-}
-
-/** What the sandbox's RotateSecret calls: the real rotation handler, as Lambda would run it. */
+/** The sandbox's RotateSecret runs the real rotation function with the demo's dates. */
 export function demoRotationInvoker(sandbox: Sandbox): RotationInvoker {
-  const connection = readConnectionEnv(sandboxEnv(sandbox.info));
-  const deps = rotationDeps(connection, {
-    secrets: secretsClient(sandbox),
-    config: DEMO_ROTATION,
-    logger: silentLogger,
-    now: () => sandbox.clock.now(),
-  });
-  const handler = createRotationHandler(deps);
-  return async (_arn, event) => {
-    await handler(event, {} as Context);
-  };
+  return sandboxRotationInvoker(sandbox, DEMO_ROTATION);
 }
 
 async function read(ctx: DemoContext, stage: string): Promise<ManagementKeySecret> {
-  const client = secretsClient(ctx.sandbox);
+  const client = sandboxSecretsClient(ctx.sandbox);
   try {
     const out = await client.send(
       new GetSecretValueCommand({ SecretId: ctx.sandbox.info.keySecretId, VersionStage: stage }),
@@ -59,7 +36,8 @@ const rotateStep: DemoStep = {
     'Key rotation: RotateSecret runs the rotation function; the old key lives only through its grace',
   async run(ctx) {
     const before = await read(ctx, 'AWSCURRENT');
-    const code = await runCommand(ctx, keysCommand, [
+    const code = await runCommand(ctx, [
+      'keys',
       'rotate',
       '--secret-id',
       ctx.sandbox.info.keySecretId,

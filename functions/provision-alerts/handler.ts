@@ -25,6 +25,7 @@ import { ConfigError, ValidationError } from '../../lib/errors';
 import { formatIssues } from '../../lib/format-issues';
 import { createLogger, type Logger } from '../../lib/log';
 import { clientsMiddleware, clientsOf } from '../connect';
+import { deadlineSignal } from '../deadline';
 import { readProvisionAlertsEnv } from './config';
 
 export interface ProvisionAlertsHandlerOptions {
@@ -41,7 +42,13 @@ export interface ProvisionAlertsHandlerOptions {
 }
 
 const sqsEvent = z.object({
-  Records: z.array(z.looseObject({ messageId: z.string().min(1), body: z.string() })),
+  Records: z.array(
+    z.looseObject({
+      messageId: z.string().min(1),
+      body: z.string(),
+      attributes: z.looseObject({ ApproximateReceiveCount: z.string().optional() }).optional(),
+    }),
+  ),
 });
 
 export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
@@ -85,27 +92,35 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
       }),
     );
   }
-  return handler.handler(async function provisionAlerts(event, context): Promise<SQSBatchResponse> {
-    const parsed = sqsEvent.safeParse(event);
-    if (!parsed.success) {
-      // Not an SQS batch at all: nothing to report per record, so the invocation fails.
-      const issues = formatIssues(parsed.error.issues);
-      throw new ValidationError(`not an SQS event: ${issues.join('; ')}`, 'lambda event', issues);
-    }
-    const provisioner = createAlertProvisioner({
-      backend: options.backend ?? clientsOf(context).backend(serviceId),
-      logger,
-      mutex,
-      versions,
-      versionScope: scope,
-    });
-    const outcome = await provisionBatch(parsed.data.Records, provisioner, { logger });
-    logger.info('batch done', {
-      records: outcome.records.length,
-      failed: outcome.batchItemFailures.length,
-    });
-    return { batchItemFailures: outcome.batchItemFailures };
-  });
+  return handler.handler(
+    async function provisionAlerts(event, context, opts): Promise<SQSBatchResponse> {
+      const parsed = sqsEvent.safeParse(event);
+      if (!parsed.success) {
+        // Not an SQS batch at all: nothing to report per record, so the invocation fails.
+        const issues = formatIssues(parsed.error.issues);
+        throw new ValidationError(`not an SQS event: ${issues.join('; ')}`, 'lambda event', issues);
+      }
+      const provisioner = createAlertProvisioner({
+        backend: options.backend ?? clientsOf(context).backend(serviceId),
+        logger,
+        mutex,
+        versions,
+        versionScope: scope,
+      });
+      const records = parsed.data.Records.map((r) => ({
+        messageId: r.messageId,
+        body: r.body,
+        receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1') || 1,
+      }));
+      const signal = deadlineSignal(context, opts);
+      const outcome = await provisionBatch(records, provisioner, { logger, signal });
+      logger.info('batch done', {
+        records: outcome.records.length,
+        failed: outcome.batchItemFailures.length,
+      });
+      return { batchItemFailures: outcome.batchItemFailures };
+    },
+  );
 }
 
 let instance: ReturnType<typeof createHandler> | undefined;

@@ -13,6 +13,7 @@ import { readConnectionEnv } from '../../lib/config';
 import { runSyncFunction, type SyncFunctionSummary } from '../../lib/dashboards/function-run';
 import { createLogger } from '../../lib/log';
 import { clientsMiddleware, clientsOf } from '../connect';
+import { deadlineSignal } from '../deadline';
 import { readSyncDashboardsSettings } from './config';
 
 export interface SyncDashboardsHandlerOptions {
@@ -49,8 +50,10 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
         logger,
       }),
     )
-    .handler(function syncDashboards(event, context): Promise<SyncFunctionSummary> {
+    .handler(function syncDashboards(event, context, opts): Promise<SyncFunctionSummary> {
       return runSyncFunction(event, {
+        // Writes stop before the Lambda's timeout; the next run finishes what is left.
+        signal: deadlineSignal(context, opts),
         settings,
         s3,
         eventBridge,

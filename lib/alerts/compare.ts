@@ -1,5 +1,5 @@
 /** Alert fields as cloudops declares them, read back from the service, and compared. */
-import type { Alert, CreateAlertBody } from '../schemas';
+import { alertLinks, wireSource, type Alert, type CreateAlertBody } from '../schemas';
 import { stripMarker } from './marker';
 
 /** The declarable fields, normalized so "absent", null and "" compare equal. */
@@ -7,8 +7,10 @@ export interface AlertFields {
   name: string;
   message: string;
   threshold: number | undefined;
+  thresholdMax: number | undefined;
   interval: string | undefined;
   thresholdType: string | undefined;
+  /** `tile` or `saved_search` (the spec's `search` compares as `saved_search`). */
   source: string | undefined;
   channelType: string | undefined;
   webhookId: string | undefined;
@@ -17,37 +19,43 @@ export interface AlertFields {
   savedSearchId: string | undefined;
 }
 
-const opt = (v: string | null | undefined) => (v === null || v === '' ? undefined : v);
+const opt = <T>(v: T | null | undefined): T | undefined => (v === null || v === '' ? undefined : v);
 
 export function fieldsOfBody(body: CreateAlertBody): AlertFields {
+  const source = wireSource(body.source);
   return {
     name: body.name,
     message: stripMarker(body.message),
     threshold: body.threshold,
+    thresholdMax: opt(body.thresholdMax),
     interval: body.interval,
     thresholdType: body.thresholdType,
-    source: body.source,
+    source,
     channelType: body.channel.type,
     webhookId: opt(body.channel.webhookId),
-    dashboardId: body.source === 'tile' ? opt(body.dashboardId) : undefined,
-    tileId: body.source === 'tile' ? opt(body.tileId) : undefined,
-    savedSearchId: body.source === 'search' ? opt(body.savedSearchId) : undefined,
+    dashboardId: source === 'tile' ? opt(body.dashboardId) : undefined,
+    tileId: source === 'tile' ? opt(body.tileId) : undefined,
+    savedSearchId: source === 'saved_search' ? opt(body.savedSearchId) : undefined,
   };
 }
 
+/** What the service holds, whichever names its links use (current or spec). */
 export function fieldsOfAlert(alert: Alert): AlertFields {
+  const source = opt(alert.source) === undefined ? undefined : wireSource(alert.source!);
+  const links = alertLinks(alert);
   return {
     name: alert.name ?? '',
     message: stripMarker(alert.message),
-    threshold: alert.threshold,
-    interval: alert.interval,
-    thresholdType: alert.thresholdType,
-    source: alert.source,
-    channelType: alert.channel?.type,
+    threshold: opt(alert.threshold),
+    thresholdMax: opt(alert.thresholdMax),
+    interval: opt(alert.interval),
+    thresholdType: opt(alert.thresholdType),
+    source,
+    channelType: opt(alert.channel?.type),
     webhookId: opt(alert.channel?.webhookId),
-    dashboardId: alert.source === 'tile' ? opt(alert.dashboard) : undefined,
-    tileId: alert.source === 'tile' ? opt(alert.tileId) : undefined,
-    savedSearchId: alert.source === 'search' ? opt(alert.savedSearch) : undefined,
+    dashboardId: source === 'tile' ? links.dashboardId : undefined,
+    tileId: source === 'tile' ? links.tileId : undefined,
+    savedSearchId: source === 'saved_search' ? links.savedSearchId : undefined,
   };
 }
 
@@ -56,14 +64,14 @@ export function diffFields(a: AlertFields, b: AlertFields): string[] {
   return (Object.keys(a) as (keyof AlertFields)[]).filter((k) => a[k] !== b[k]);
 }
 
-/** Rebuilds a create/update body from an alert read back (to copy a newer duplicate's content). */
+/** Rebuilds a full create/update body from an alert read back (to copy a newer duplicate's content). */
 export function bodyOfAlert(alert: Alert): CreateAlertBody | undefined {
   const f = fieldsOfAlert(alert);
   if (
     f.threshold === undefined ||
     f.interval === undefined ||
     f.thresholdType === undefined ||
-    (f.source !== 'tile' && f.source !== 'search') ||
+    (f.source !== 'tile' && f.source !== 'saved_search') ||
     f.channelType === undefined
   ) {
     return undefined;
@@ -72,6 +80,7 @@ export function bodyOfAlert(alert: Alert): CreateAlertBody | undefined {
     name: f.name,
     message: f.message,
     threshold: f.threshold,
+    ...(f.thresholdMax !== undefined ? { thresholdMax: f.thresholdMax } : {}),
     interval: f.interval as CreateAlertBody['interval'],
     thresholdType: f.thresholdType as CreateAlertBody['thresholdType'],
     source: f.source,

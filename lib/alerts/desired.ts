@@ -1,5 +1,6 @@
 /** What an event asks for: the alerts it declares, each with its owner and the event's version. */
-import type { CreateAlertBody } from '../schemas';
+import { createHash } from 'node:crypto';
+import { wireSource, type CreateAlertBody } from '../schemas';
 import type { AlertEvent, DashboardSyncedDetail } from '../events/schemas';
 import { ownerId, type AlertOwner } from './marker';
 
@@ -26,7 +27,17 @@ export function desiredFromEvent(event: AlertEvent): DesiredSet {
     const owner: AlertOwner = { kind: 'request', key: event.detail.key };
     return {
       version: event.time,
-      alerts: [{ owner, id: ownerId(owner), body: event.detail.alert }],
+      // The service's word for a saved-search source is `saved_search`; events may say `search`.
+      alerts: [
+        {
+          owner,
+          id: ownerId(owner),
+          body: {
+            ...event.detail.alert,
+            source: wireSource(event.detail.alert.source) as CreateAlertBody['source'],
+          },
+        },
+      ],
       blocked: [],
     };
   }
@@ -76,6 +87,7 @@ function desiredFromDashboard(detail: DashboardSyncedDetail): DesiredSet {
         tileId,
         name: declared.name,
         threshold: declared.threshold,
+        ...(declared.thresholdMax !== undefined ? { thresholdMax: declared.thresholdMax } : {}),
         thresholdType: declared.thresholdType,
         interval: declared.interval,
         channel: declared.channel,
@@ -94,4 +106,32 @@ export function versionOwner(event: AlertEvent): string {
   return event['detail-type'] === 'Dashboard Synced'
     ? `d/${encodeURIComponent(event.detail.dashboardKey)}`
     : `r/${encodeURIComponent(event.detail.key)}`;
+}
+
+/**
+ * A fingerprint of what an event asks for (owners, bodies, blocked declarations), without its
+ * version: two events with the same digest want the same alerts.
+ */
+export function desiredDigest(set: DesiredSet): string {
+  const canonical = JSON.stringify({
+    dashboardKey: set.dashboardKey ?? null,
+    alerts: set.alerts
+      .map((a) => [a.id, sortKeys(a.body)] as const)
+      .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)),
+    blocked: set.blocked.map((b) => b.id).sort(),
+  });
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => [k, sortKeys(v)]),
+    );
+  }
+  return value;
 }

@@ -1,46 +1,43 @@
 /**
- * Reconciles the service's alerts with one event (DESIGN.md "Events"), idempotently although
- * the create API has no idempotency: every alert cloudops writes carries an ownership marker
- * (marker.ts), and before and after creating, cloudops lists alerts and matches markers.
+ * Applies alert events (DESIGN.md "Events"): the executor around planAlerts() (plan.ts).
+ * Idempotent although the create API is not: every alert cloudops writes carries an ownership
+ * marker (marker.ts), and the plan matches markers in the alert list.
  *
- * Races between instances (EventBridge -> SQS delivers at least once, Lambda runs copies in
- * parallel) are settled without coordination: after its creates every writer re-lists, and of
- * several alerts with one owner the oldest (createdAt, then id) is kept, with the newest
- * content among the copies; the others are deleted. Every writer picks the same survivor, so
- * the copies converge on exactly one alert. Within one process a keyed mutex also serializes
- * work per owner, so concurrent copies there never even race.
+ * Cost: a session (one SQS batch, one CLI run, or one provision() call) lists the alerts at
+ * most once up front, keeps that snapshot current with its own writes, and lists once more
+ * after its creates (per round) to confirm them and to catch copies made by racers; copies are
+ * settled deterministically (plan.ts). An event whose declarations equal those of the last
+ * complete apply of its owner (the version store's `settled` record) costs no request at all.
+ *
+ * A create whose answer was lost (timeout, reset, 5xx) may still land after the re-list; when
+ * it had to be made again, the event fails so that its redelivery (after the queue's
+ * visibility timeout) lists again and removes a late copy.
  *
  * Order between events of one owner comes from the version store (versions.ts): an event
  * first claims its version, and only then writes. Claiming before applying keeps "nothing
  * lost on a crash": a retry of the same event finds its own version stored ("current") and
- * applies again, while any older event is refused from then on, even if every later event
- * changed nothing. Before each write the store is read again, so an event overtaken while
- * it works stops instead of overwriting what the newer one provisions.
+ * applies again, while any older event is refused from then on. Before each write the store is
+ * read again, so an event overtaken while it works stops instead of overwriting the newer one.
  */
 import { ApiError, isNotFound, TransportError, type ObservabilityBackend } from '../api';
 import { CloudOpsError, ValidationError } from '../errors';
 import type { AlertEvent } from '../events/schemas';
 import { silentLogger, type Logger } from '../log';
 import { redactText } from '../redact';
-import type { Alert, CreateAlertBody } from '../schemas';
-import { bodyOfAlert, diffFields, fieldsOfAlert, fieldsOfBody } from './compare';
-import { desiredFromEvent, versionOwner, type DesiredAlert, type DesiredSet } from './desired';
-import { compareVersions, ownerId, parseMarker, withMarker, type Marker } from './marker';
+import type { Alert } from '../schemas';
+import {
+  desiredDigest,
+  desiredFromEvent,
+  versionOwner,
+  type DesiredAlert,
+  type DesiredSet,
+} from './desired';
+import { compareVersions } from './marker';
 import { KeyedMutex } from './mutex';
+import { planAlerts, type AlertOutcome, type AlertStep } from './plan';
 import { claimVersion, MemoryVersionStore, versionMillis, type VersionStore } from './versions';
 
-export type AlertAction =
-  'created' | 'updated' | 'unchanged' | 'deleted' | 'duplicate-removed' | 'stale' | 'failed';
-
-export interface AlertOutcome {
-  action: AlertAction;
-  /** ownerId of the declaration (marker identity). */
-  owner: string;
-  name: string;
-  alertId?: string;
-  /** Changed fields, the reason for a failure, or why nothing was written. */
-  detail?: string;
-}
+export type { AlertAction, AlertOutcome } from './plan';
 
 export interface ProvisionResult {
   /** e.g. `Dashboard Synced event 5d1c…` */
@@ -92,59 +89,448 @@ export interface ProvisionOptions {
   /** Names the event in errors (the SQS message id); default the envelope id. */
   ref?: string;
   signal?: AbortSignal;
+  /**
+   * A redelivery (SQS receive count > 1): never skipped as already settled, and even when
+   * stale it removes duplicates its earlier attempt may have left.
+   */
+  redelivered?: boolean;
+}
+
+export interface SessionOptions {
+  signal?: AbortSignal;
+}
+
+/** Several events applied with one alert list (an SQS batch, a CLI run). */
+export interface AlertSession {
+  /** Applies one event's plan (creates unconfirmed). Throws for an event that cannot start. */
+  add(event: AlertEvent, options?: Omit<ProvisionOptions, 'signal'>): Promise<void>;
+  /** Confirms creates (re-lists), settles copies; one result or error per added event, in order. */
+  finish(): Promise<({ ok: true; result: ProvisionResult } | { ok: false; error: Error })[]>;
 }
 
 export interface AlertProvisioner {
   provision(event: AlertEvent, options?: ProvisionOptions): Promise<ProvisionResult>;
-}
-
-interface Owned {
-  alert: Alert;
-  marker: Marker;
+  session(options?: SessionOptions): AlertSession;
 }
 
 export function createAlertProvisioner(options: AlertProvisionerOptions): AlertProvisioner {
-  const mutex = options.mutex ?? new KeyedMutex();
-  const versions = options.versions ?? new MemoryVersionStore();
-  const log = options.logger ?? silentLogger;
-  const maxRounds = options.maxCreateRounds ?? 4;
-  const maxSkew = options.maxClockSkewMs ?? 5 * 60_000;
-  const now = options.now ?? Date.now;
-  return {
-    provision(event, opts = {}) {
-      const owner = versionOwner(event);
-      const key = options.versionScope ? `${options.versionScope}#${owner}` : owner;
-      const label = `${event['detail-type']} event ${opts.ref ?? event.id ?? '(no id)'}`;
-      const eventLog = log.child({ event: label });
-      return mutex.run(owner, async () => {
-        const desired = desiredFromEvent(event);
-        refuseFuture(event, label, desired.version, now() + maxSkew);
-        const claim = await claimVersion(versions, key, desired.version);
-        if (claim.status === 'stale') {
-          eventLog.info('older than the newest event seen; skipped', {
-            version: desired.version,
-            newest: claim.newest,
-          });
-          return staleResult(label, desired, `newer event ${claim.newest} already seen`);
-        }
-        const overtaken = async () => {
-          const newest = await versions.get(key);
-          return newest !== undefined && compareVersions(newest, desired.version) > 0
-            ? newest
-            : undefined;
-        };
-        return reconcile(
-          desired,
-          label,
-          options.backend,
-          eventLog,
-          maxRounds,
-          opts.signal,
-          overtaken,
-        );
-      });
-    },
+  const config: Config = {
+    backend: options.backend,
+    log: options.logger ?? silentLogger,
+    mutex: options.mutex ?? new KeyedMutex(),
+    versions: options.versions ?? new MemoryVersionStore(),
+    scope: options.versionScope ?? '',
+    maxRounds: options.maxCreateRounds ?? 4,
+    maxSkew: options.maxClockSkewMs ?? 5 * 60_000,
+    now: options.now ?? Date.now,
   };
+  return {
+    async provision(event, opts = {}) {
+      const session = new Session(config, opts.signal, false);
+      // One event: hold its owner for the whole apply, so copies in this process never race.
+      const [outcome] = await config.mutex.run(versionOwner(event), async () => {
+        await session.add(event, opts);
+        return session.finish();
+      });
+      if (!outcome.ok) throw outcome.error;
+      return outcome.result;
+    },
+    session: (opts = {}) => new Session(config, opts.signal, true),
+  };
+}
+
+interface Config {
+  backend: ObservabilityBackend;
+  log: Logger;
+  mutex: KeyedMutex;
+  versions: VersionStore;
+  scope: string;
+  maxRounds: number;
+  maxSkew: number;
+  now: () => number;
+}
+
+/** The alert list of a session, kept current with the session's own writes. */
+class AlertSnapshot {
+  private alerts: Alert[] | undefined;
+  lists = 0;
+
+  constructor(
+    private readonly backend: ObservabilityBackend,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  async get(): Promise<readonly Alert[]> {
+    return (this.alerts ??= await this.list());
+  }
+
+  async refresh(): Promise<readonly Alert[]> {
+    this.alerts = await this.list();
+    return this.alerts;
+  }
+
+  put(alert: Alert): void {
+    if (!this.alerts) return;
+    this.alerts = [...this.alerts.filter((a) => a.id !== alert.id), alert];
+  }
+
+  remove(id: string): void {
+    if (this.alerts) this.alerts = this.alerts.filter((a) => a.id !== id);
+  }
+
+  private list(): Promise<Alert[]> {
+    this.lists += 1;
+    return this.backend.listAlerts({ signal: this.signal });
+  }
+}
+
+/** One event inside a session. */
+interface Entry {
+  label: string;
+  key: string;
+  owner: string;
+  desired: DesiredSet;
+  digest: string;
+  result: ProvisionResult;
+  log: Logger;
+  /** Owners created (or whose create outcome is unknown) and not yet confirmed by a re-list. */
+  pending: Map<string, { desired: DesiredAlert; unknown: boolean; attempts: number }>;
+  /** A create was made again after an unknown outcome: the first may still land. */
+  lateCopyRisk: string[];
+  overtaken?: string;
+  /** Thrown before or outside the plan (validation, a failed list): the event fails with it. */
+  error?: Error;
+  /** Settled without listing, or stale: nothing to confirm, nothing to record. */
+  skipped: boolean;
+}
+
+/** Thrown before a write when a newer event claimed the owner meanwhile. */
+class Overtaken extends Error {
+  constructor(readonly newest: string) {
+    super(`overtaken by event ${newest}`);
+  }
+}
+
+class Session implements AlertSession {
+  private readonly snapshot: AlertSnapshot;
+  private readonly entries: Entry[] = [];
+
+  constructor(
+    private readonly c: Config,
+    private readonly signal: AbortSignal | undefined,
+    /** false when the caller already holds the owner's lock (provision()). */
+    private readonly lock: boolean,
+  ) {
+    this.snapshot = new AlertSnapshot(c.backend, signal);
+  }
+
+  private locked<T>(owner: string, work: () => Promise<T>): Promise<T> {
+    return this.lock ? this.c.mutex.run(owner, work) : work();
+  }
+
+  async add(event: AlertEvent, opts: Omit<ProvisionOptions, 'signal'> = {}): Promise<void> {
+    this.signal?.throwIfAborted();
+    const owner = versionOwner(event);
+    const key = this.c.scope ? `${this.c.scope}#${owner}` : owner;
+    const label = `${event['detail-type']} event ${opts.ref ?? event.id ?? '(no id)'}`;
+    const desired = desiredFromEvent(event);
+    const entry: Entry = {
+      label,
+      key,
+      owner,
+      desired,
+      digest: desiredDigest(desired),
+      result: { event: label, version: desired.version, outcomes: [], errors: [], writes: 0 },
+      log: this.c.log.child({ event: label }),
+      pending: new Map(),
+      lateCopyRisk: [],
+      skipped: false,
+    };
+    this.entries.push(entry);
+    try {
+      refuseFuture(event, label, desired.version, this.c.now() + this.c.maxSkew);
+      await this.locked(owner, () => this.start(entry, opts.redelivered === true));
+    } catch (error) {
+      entry.error = error instanceof Error ? error : new Error(String(error));
+    }
+  }
+
+  private async start(entry: Entry, redelivered: boolean): Promise<void> {
+    const { versions } = this.c;
+    const { desired } = entry;
+    const claim = await claimVersion(versions, entry.key, desired.version);
+    if (claim.status === 'stale') {
+      entry.log.info('older than the newest event seen; skipped', {
+        version: desired.version,
+        newest: claim.newest,
+      });
+      entry.skipped = true;
+      const detail = `newer event ${claim.newest} already seen`;
+      for (const d of desired.alerts) this.outcome(entry, stale(d, detail));
+      // Its earlier attempt may have left a late copy: remove duplicates, change nothing else.
+      if (redelivered) {
+        const steps = planAlerts({
+          desired,
+          observed: await this.snapshot.get(),
+          dedupeOnly: true,
+        });
+        // Removing a copy is right whatever the newer event wants: no version check.
+        await this.execute(entry, steps, undefined, false);
+      }
+      return;
+    }
+    const settled = redelivered ? undefined : await versions.settled?.(entry.key);
+    const base = claim.status === 'advanced' ? claim.previous : desired.version;
+    if (settled && settled.digest === entry.digest && settled.version === base) {
+      // Same declarations as the last complete apply: nothing to list, nothing to write.
+      entry.skipped = true;
+      for (const d of desired.alerts) {
+        this.outcome(entry, {
+          action: 'unchanged',
+          owner: d.id,
+          name: d.body.name,
+          detail: 'as last applied',
+        });
+      }
+      if (claim.status === 'advanced') {
+        await versions.markSettled?.(entry.key, { version: desired.version, digest: entry.digest });
+      }
+      return;
+    }
+    const steps = planAlerts({ desired, observed: await this.snapshot.get() });
+    await this.execute(entry, steps);
+  }
+
+  async finish(): Promise<({ ok: true; result: ProvisionResult } | { ok: false; error: Error })[]> {
+    for (let round = 1; this.entries.some((e) => e.pending.size > 0 && !e.error); round += 1) {
+      this.signal?.throwIfAborted();
+      // One re-list for every event of the session: confirms creates, shows racers' copies.
+      const observed = await this.snapshot.refresh().catch((error: unknown) => {
+        for (const e of this.entries) if (e.pending.size > 0) e.error ??= asError(error);
+        return undefined;
+      });
+      if (!observed) break;
+      for (const entry of this.entries) {
+        if (entry.pending.size === 0 || entry.error) continue;
+        await this.locked(entry.owner, () => this.confirm(entry, round));
+      }
+    }
+    const out: ({ ok: true; result: ProvisionResult } | { ok: false; error: Error })[] = [];
+    for (const entry of this.entries) out.push(await this.close(entry));
+    return out;
+  }
+
+  private async confirm(entry: Entry, round: number): Promise<void> {
+    const pending = entry.pending;
+    entry.pending = new Map();
+    const observed = await this.snapshot.get();
+    const steps = planAlerts({ desired: entry.desired, observed, only: new Set(pending.keys()) });
+    const missing = new Set(steps.filter((s) => s.kind === 'create').map((s) => s.desired.id));
+    for (const [id, p] of pending) {
+      if (missing.has(id) || !p.unknown) continue;
+      const alertId = observed.find((a) => a.message?.includes(`[cloudops:${id}@`))?.id;
+      this.outcome(entry, {
+        action: 'created',
+        owner: id,
+        name: p.desired.body.name,
+        ...(alertId ? { alertId } : {}),
+        detail: 'confirmed by re-list',
+      });
+    }
+    const retry: AlertStep[] = [];
+    for (const step of steps) {
+      if (step.kind !== 'create') {
+        retry.push(step);
+        continue;
+      }
+      const p = pending.get(step.desired.id)!;
+      if (round >= this.c.maxRounds) {
+        this.fail(
+          entry,
+          step.desired.id,
+          step.desired.body.name,
+          `${describe(step.desired)}: create not confirmed after ${this.c.maxRounds} attempts`,
+        );
+        continue;
+      }
+      // Made again: an earlier attempt whose answer was lost may still land later.
+      if (p.unknown) entry.lateCopyRisk.push(describe(step.desired));
+      retry.push(step);
+    }
+    await this.execute(entry, retry, pending);
+  }
+
+  private async close(
+    entry: Entry,
+  ): Promise<{ ok: true; result: ProvisionResult } | { ok: false; error: Error }> {
+    const { result } = entry;
+    if (entry.error) {
+      if (entry.error instanceof Overtaken) return { ok: true, result };
+      return { ok: false, error: entry.error };
+    }
+    for (const what of entry.lateCopyRisk) {
+      result.errors.push(
+        `${what}: an earlier create timed out and may still land; retry the event to remove a late copy`,
+      );
+    }
+    if (result.errors.length > 0) return { ok: false, error: new AlertProvisionError(result) };
+    if (!entry.skipped && !entry.overtaken) {
+      await this.c.versions.markSettled?.(entry.key, {
+        version: entry.desired.version,
+        digest: entry.digest,
+      });
+    }
+    return { ok: true, result };
+  }
+
+  /** Runs steps in order; stops the event (the rest stale) when a newer event overtakes it. */
+  private async execute(
+    entry: Entry,
+    steps: readonly AlertStep[],
+    attempts?: ReadonlyMap<string, { attempts: number; unknown: boolean }>,
+    checkVersion = true,
+  ): Promise<void> {
+    try {
+      for (const step of steps) {
+        this.signal?.throwIfAborted();
+        await this.step(entry, step, attempts, checkVersion);
+      }
+    } catch (error) {
+      if (!(error instanceof Overtaken)) throw error;
+      this.overtake(entry, error.newest);
+    }
+  }
+
+  private async step(
+    entry: Entry,
+    step: AlertStep,
+    attempts: ReadonlyMap<string, { attempts: number; unknown: boolean }> | undefined,
+    checkVersion: boolean,
+  ): Promise<void> {
+    const call = { signal: this.signal };
+    const { backend } = this.c;
+    if (step.kind === 'report') {
+      if (step.outcome.action === 'failed') {
+        this.fail(entry, step.outcome.owner, step.outcome.name, step.outcome.detail ?? 'failed');
+      } else this.outcome(entry, step.outcome);
+      return;
+    }
+    if (checkVersion) await this.checkNotOvertaken(entry);
+    entry.result.writes += 1;
+    if (step.kind === 'create') {
+      const d = step.desired;
+      const tries = (attempts?.get(d.id)?.attempts ?? 0) + 1;
+      const wasUnknown = attempts?.get(d.id)?.unknown ?? false;
+      try {
+        const created = await backend.createAlert(step.body, call);
+        this.snapshot.put(created);
+        this.outcome(entry, {
+          action: 'created',
+          owner: d.id,
+          name: d.body.name,
+          alertId: created.id,
+        });
+        entry.pending.set(d.id, { desired: d, unknown: wasUnknown, attempts: tries });
+      } catch (error) {
+        if (isDefinite(error)) {
+          this.fail(entry, d.id, d.body.name, `${describe(d)}: create failed: ${message(error)}`);
+          return;
+        }
+        // It may have been applied (5xx, reset, truncated answer): the re-list will tell.
+        entry.log.warn('alert create outcome unknown; re-listing', {
+          owner: d.id,
+          error: message(error),
+        });
+        entry.pending.set(d.id, { desired: d, unknown: true, attempts: tries });
+      }
+      return;
+    }
+    if (step.kind === 'update') {
+      const d = step.desired;
+      try {
+        const updated = await backend.updateAlert(step.alertId, step.body, call);
+        this.snapshot.put(updated);
+        this.outcome(entry, {
+          action: step.action,
+          owner: d.id,
+          name: d.body.name,
+          alertId: step.alertId,
+          detail: step.detail,
+        });
+      } catch (error) {
+        this.fail(
+          entry,
+          d.id,
+          d.body.name,
+          `${describe(d)}: update of alert ${step.alertId} failed: ${message(error)}`,
+        );
+      }
+      return;
+    }
+    if (step.action === 'duplicate-removed') {
+      entry.log.warn('duplicate alert found; removing', {
+        owner: step.owner,
+        removed: step.alertId,
+        why: step.detail,
+      });
+    }
+    try {
+      await backend.deleteAlert(step.alertId, call);
+    } catch (error) {
+      // Already gone (another instance removed it, or its tile was deleted): the goal holds.
+      if (!isNotFound(error)) {
+        this.fail(
+          entry,
+          step.owner,
+          step.name,
+          `delete of alert ${step.alertId} (${step.owner}) failed: ${message(error)}`,
+        );
+        return;
+      }
+    }
+    this.snapshot.remove(step.alertId);
+    this.outcome(entry, {
+      action: step.action,
+      owner: step.owner,
+      name: step.name,
+      alertId: step.alertId,
+      detail: step.detail,
+    });
+  }
+
+  /** Called before every POST, PUT and DELETE. */
+  private async checkNotOvertaken(entry: Entry): Promise<void> {
+    const newest = await this.c.versions.get(entry.key);
+    if (newest !== undefined && compareVersions(newest, entry.desired.version) > 0) {
+      throw new Overtaken(newest);
+    }
+  }
+
+  private overtake(entry: Entry, newest: string): void {
+    // The newer event owns the alerts now; what this one left undone is not wanted anymore.
+    entry.log.warn('a newer event claimed these alerts while this one was applied; stopped', {
+      version: entry.desired.version,
+      newest,
+    });
+    entry.overtaken = newest;
+    entry.pending.clear();
+    entry.lateCopyRisk = [];
+    const done = new Set(entry.result.outcomes.map((o) => o.owner));
+    for (const d of entry.desired.alerts) {
+      if (!done.has(d.id))
+        this.outcome(entry, stale(d, `newer event ${newest} arrived during apply`));
+    }
+  }
+
+  private outcome(entry: Entry, o: AlertOutcome): void {
+    entry.result.outcomes.push(o);
+    if (o.action !== 'unchanged') entry.log.info(`alert ${o.action}`, { ...o });
+  }
+
+  private fail(entry: Entry, owner: string, name: string, reason: string): void {
+    entry.result.errors.push(reason);
+    this.outcome(entry, { action: 'failed', owner, name, detail: reason });
+  }
 }
 
 function refuseFuture(event: AlertEvent, label: string, version: string, limit: number): void {
@@ -154,288 +540,8 @@ function refuseFuture(event: AlertEvent, label: string, version: string, limit: 
   throw new ValidationError(`${label}: ${why}`, label, [why]);
 }
 
-function staleResult(label: string, desired: DesiredSet, detail: string): ProvisionResult {
-  return {
-    event: label,
-    version: desired.version,
-    outcomes: desired.alerts.map((d) => ({
-      action: 'stale' as const,
-      owner: d.id,
-      name: d.body.name,
-      detail,
-    })),
-    errors: [],
-    writes: 0,
-  };
-}
-
-/** Thrown before a write when a newer event claimed the owner meanwhile: stop, write nothing more. */
-class Overtaken extends Error {
-  constructor(readonly newest: string) {
-    super(`overtaken by event ${newest}`);
-  }
-}
-
-async function reconcile(
-  desired: DesiredSet,
-  label: string,
-  backend: ObservabilityBackend,
-  log: Logger,
-  maxRounds: number,
-  signal: AbortSignal | undefined,
-  overtaken: () => Promise<string | undefined>,
-): Promise<ProvisionResult> {
-  const version = desired.version;
-  const result: ProvisionResult = { event: label, version, outcomes: [], errors: [], writes: 0 };
-  const call = { signal };
-  const outcome = (o: AlertOutcome) => {
-    result.outcomes.push(o);
-    if (o.action !== 'unchanged') log.info(`alert ${o.action}`, { ...o });
-  };
-  const fail = (owner: string, name: string, reason: string) => {
-    result.errors.push(reason);
-    outcome({ action: 'failed', owner, name, detail: reason });
-  };
-
-  try {
-    await apply();
-  } catch (error) {
-    if (!(error instanceof Overtaken)) throw error;
-    // The newer event owns the alerts now; what this one left undone is not wanted anymore.
-    log.warn('a newer event claimed these alerts while this one was applied; stopped', {
-      version,
-      newest: error.newest,
-    });
-    const done = new Set(result.outcomes.map((o) => o.owner));
-    for (const d of desired.alerts) {
-      if (done.has(d.id)) continue;
-      outcome({
-        action: 'stale',
-        owner: d.id,
-        name: d.body.name,
-        detail: `newer event ${error.newest} arrived during apply`,
-      });
-    }
-    return result;
-  }
-  if (result.errors.length > 0) throw new AlertProvisionError(result);
-  return result;
-
-  /** Called before every POST, PUT and DELETE. */
-  async function checkNotOvertaken(): Promise<void> {
-    const newest = await overtaken();
-    if (newest !== undefined) throw new Overtaken(newest);
-  }
-
-  async function apply(): Promise<void> {
-    let marked = ownedAlerts(await backend.listAlerts(call));
-
-    if (desired.dashboardKey !== undefined) {
-      const key = desired.dashboardKey;
-      const mine = marked.filter(
-        (m) => m.marker.owner.kind === 'dashboard' && m.marker.owner.dashboardKey === key,
-      );
-      // A dashboard event is a snapshot: one older than what a newer snapshot wrote is stale.
-      const newest = mine.reduce<string | undefined>(
-        (max, m) =>
-          max === undefined || compareVersions(m.marker.version, max) > 0 ? m.marker.version : max,
-        undefined,
-      );
-      if (newest !== undefined && compareVersions(version, newest) < 0) {
-        for (const d of desired.alerts) {
-          outcome({
-            action: 'stale',
-            owner: d.id,
-            name: d.body.name,
-            detail: `newer sync ${newest} already applied`,
-          });
-        }
-        return;
-      }
-      for (const b of desired.blocked) fail(b.id, b.name, b.reason);
-      const wanted = new Set([
-        ...desired.alerts.map((a) => a.id),
-        ...desired.blocked.map((b) => b.id),
-      ]);
-      for (const m of mine) {
-        if (wanted.has(ownerId(m.marker.owner))) continue;
-        await remove(m, 'deleted', 'declaration or tile removed');
-      }
-    }
-
-    // Existing owners: settle (dedupe, update when different). Missing: create below.
-    let pending: DesiredAlert[] = [];
-    for (const d of desired.alerts) {
-      const owned = ownedBy(marked, d.id);
-      if (owned.length === 0) pending.push(d);
-      else await settle(d, owned);
-    }
-
-    for (let round = 1; pending.length > 0; round += 1) {
-      signal?.throwIfAborted();
-      if (round > maxRounds) {
-        for (const d of pending) {
-          fail(
-            d.id,
-            d.body.name,
-            `${describe(d)}: create not confirmed after ${maxRounds} attempts`,
-          );
-        }
-        break;
-      }
-      const attempted: DesiredAlert[] = [];
-      const unconfirmed = new Set<DesiredAlert>();
-      for (const d of pending) {
-        await checkNotOvertaken();
-        try {
-          result.writes += 1;
-          const created = await backend.createAlert(withOwnerMarker(d), call);
-          outcome({ action: 'created', owner: d.id, name: d.body.name, alertId: created.id });
-          attempted.push(d);
-        } catch (error) {
-          if (isDefinite(error)) {
-            fail(d.id, d.body.name, `${describe(d)}: create failed: ${message(error)}`);
-          } else {
-            // It may have been applied (5xx, reset, truncated answer): the re-list will tell.
-            log.warn('alert create outcome unknown; re-listing', {
-              owner: d.id,
-              error: message(error),
-            });
-            attempted.push(d);
-            unconfirmed.add(d);
-          }
-        }
-      }
-      if (attempted.length === 0) break;
-      // Re-list after creating: finds creates whose answer was lost and duplicates from racers.
-      marked = ownedAlerts(await backend.listAlerts(call));
-      pending = [];
-      for (const d of attempted) {
-        const owned = ownedBy(marked, d.id);
-        if (owned.length === 0) {
-          pending.push(d);
-          continue;
-        }
-        if (unconfirmed.has(d)) {
-          const alertId = owned[0].alert.id;
-          outcome({
-            action: 'created',
-            owner: d.id,
-            name: d.body.name,
-            alertId,
-            detail: 'confirmed by re-list',
-          });
-        }
-        await settle(d, owned, true);
-      }
-    }
-  }
-
-  function withOwnerMarker(d: DesiredAlert): CreateAlertBody {
-    return { ...d.body, message: withMarker(d.body.message, { owner: d.owner, version }) };
-  }
-
-  /** Keeps the oldest copy with the newest content; deletes the other copies. */
-  async function settle(d: DesiredAlert, owned: Owned[], justCreated = false): Promise<void> {
-    const [winner, ...duplicates] = owned as [Owned, ...Owned[]];
-    let target: { version: string; body: CreateAlertBody; from?: string } = {
-      version,
-      body: d.body,
-    };
-    for (const o of owned) {
-      const body =
-        compareVersions(o.marker.version, target.version) > 0 ? bodyOfAlert(o.alert) : undefined;
-      if (body) target = { version: o.marker.version, body, from: o.alert.id };
-    }
-    const current = fieldsOfAlert(winner.alert);
-    const changed = diffFields(current, fieldsOfBody(target.body));
-    const markerStale = compareVersions(winner.marker.version, target.version) < 0;
-    if (changed.length > 0) {
-      await checkNotOvertaken();
-      try {
-        result.writes += 1;
-        const body = {
-          ...target.body,
-          message: withMarker(target.body.message, { owner: d.owner, version: target.version }),
-        };
-        await backend.updateAlert(winner.alert.id, body, call);
-        outcome({
-          action: 'updated',
-          owner: d.id,
-          name: d.body.name,
-          alertId: winner.alert.id,
-          detail: `${changed.join(', ')}${target.from ? ` (from newer copy ${target.from})` : ''}`,
-        });
-      } catch (error) {
-        fail(
-          d.id,
-          d.body.name,
-          `${describe(d)}: update of alert ${winner.alert.id} failed: ${message(error)}`,
-        );
-        return;
-      }
-    } else if (!justCreated) {
-      const differsFromEvent = diffFields(current, fieldsOfBody(d.body)).length > 0;
-      outcome({
-        action: differsFromEvent ? 'stale' : 'unchanged',
-        owner: d.id,
-        name: d.body.name,
-        alertId: winner.alert.id,
-        // Same content: the marker keeps its older version (no write just to bump it).
-        ...(differsFromEvent
-          ? { detail: `newer declaration ${winner.marker.version} already applied` }
-          : {}),
-        ...(!differsFromEvent && markerStale ? { detail: 'same content' } : {}),
-      });
-    }
-    for (const dup of duplicates) {
-      log.warn('duplicate alert found; removing', {
-        owner: d.id,
-        kept: winner.alert.id,
-        removed: dup.alert.id,
-      });
-      await remove(dup, 'duplicate-removed', `duplicate of ${winner.alert.id}`);
-    }
-  }
-
-  async function remove(m: Owned, action: 'deleted' | 'duplicate-removed', why: string) {
-    const owner = ownerId(m.marker.owner);
-    const name = m.alert.name ?? '';
-    await checkNotOvertaken();
-    try {
-      result.writes += 1;
-      await backend.deleteAlert(m.alert.id, call);
-    } catch (error) {
-      // Already gone (another instance removed it, or its tile was deleted): the goal holds.
-      if (!isNotFound(error)) {
-        fail(owner, name, `delete of alert ${m.alert.id} (${owner}) failed: ${message(error)}`);
-        return;
-      }
-    }
-    outcome({ action, owner, name, alertId: m.alert.id, detail: why });
-  }
-}
-
-/** Alerts with a readable cloudops marker; hand-made ones (no marker) are never touched. */
-function ownedAlerts(alerts: readonly Alert[]): Owned[] {
-  const out: Owned[] = [];
-  for (const alert of alerts) {
-    const marker = parseMarker(alert.message);
-    if (marker) out.push({ alert, marker });
-  }
-  return out;
-}
-
-/** The copies owned by one declaration, oldest first: every instance agrees on the order. */
-function ownedBy(marked: readonly Owned[], id: string): Owned[] {
-  return marked
-    .filter((m) => ownerId(m.marker.owner) === id)
-    .sort((a, b) => {
-      const at = a.alert.createdAt ?? '';
-      const bt = b.alert.createdAt ?? '';
-      if (at !== bt) return at < bt ? -1 : 1;
-      return a.alert.id < b.alert.id ? -1 : a.alert.id > b.alert.id ? 1 : 0;
-    });
+function stale(d: DesiredAlert, detail: string): AlertOutcome {
+  return { action: 'stale', owner: d.id, name: d.body.name, detail };
 }
 
 /** A create that surely did not happen: a 4xx other than 429, or a local validation error. */
@@ -454,4 +560,8 @@ function describe(d: DesiredAlert): string {
 
 function message(error: unknown): string {
   return redactText(error instanceof Error ? error.message : String(error));
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }

@@ -13,9 +13,13 @@ import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-
 import * as z from 'zod';
 import { ValidationError } from '../errors';
 import { formatIssues } from '../format-issues';
-import { VERSION_TABLE_KEY, versionMillis, type VersionStore } from './versions';
+import { VERSION_TABLE_KEY, versionMillis, type Settled, type VersionStore } from './versions';
 
 const storedItem = z.looseObject({ version: z.iso.datetime({ offset: true }) });
+const settledItem = z.looseObject({
+  settledVersion: z.string().optional(),
+  settledDigest: z.string().optional(),
+});
 
 export interface DynamoVersionStoreOptions {
   client: DynamoDBClient;
@@ -85,6 +89,45 @@ export class DynamoVersionStore implements VersionStore {
       if (error instanceof ConditionalCheckFailedException) return false;
       // The document client may surface the error by name only (a different SDK copy).
       if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+
+  async settled(key: string): Promise<Settled | undefined> {
+    const out = await this.doc.send(
+      new GetCommand({
+        TableName: this.table,
+        Key: { [VERSION_TABLE_KEY]: key },
+        ConsistentRead: true,
+        ProjectionExpression: 'settledVersion, settledDigest',
+      }),
+    );
+    const parsed = settledItem.safeParse(out.Item ?? {});
+    if (!parsed.success || !parsed.data.settledVersion || !parsed.data.settledDigest) {
+      return undefined;
+    }
+    return { version: parsed.data.settledVersion, digest: parsed.data.settledDigest };
+  }
+
+  /** Conditional on the stored version: a newer claim since then keeps its own state. */
+  async markSettled(key: string, settled: Settled): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { [VERSION_TABLE_KEY]: key },
+          UpdateExpression: 'SET settledVersion = :version, settledDigest = :digest',
+          ConditionExpression: '#ms = :ms',
+          ExpressionAttributeNames: { '#ms': 'versionMs' },
+          ExpressionAttributeValues: {
+            ':ms': versionMillis(settled.version),
+            ':version': settled.version,
+            ':digest': settled.digest,
+          },
+        }),
+      );
+    } catch (error) {
+      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return;
       throw error;
     }
   }

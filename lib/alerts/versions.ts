@@ -23,6 +23,19 @@ export interface VersionStore {
    * same or newer.
    */
   advance(key: string, version: string): Promise<boolean>;
+  /**
+   * What the last complete apply of `key` wanted (its version and desiredDigest()). Optional:
+   * a store without it makes every event list the alerts.
+   */
+  settled?(key: string): Promise<Settled | undefined>;
+  /** Records a complete apply; ignored unless `version` is still the newest recorded for `key`. */
+  markSettled?(key: string, settled: Settled): Promise<void>;
+}
+
+/** An apply that finished with every declaration in place (no failure, no unconfirmed create). */
+export interface Settled {
+  version: string;
+  digest: string;
 }
 
 /** What an event may do, by its version against the newest one recorded for its owner. */
@@ -77,6 +90,7 @@ export async function claimVersion(
 export class MemoryVersionStore implements VersionStore {
   readonly label = 'memory';
   protected readonly versions = new Map<string, string>();
+  protected readonly done = new Map<string, Settled>();
 
   get(key: string): Promise<string | undefined> {
     return Promise.resolve(this.versions.get(key));
@@ -89,6 +103,18 @@ export class MemoryVersionStore implements VersionStore {
     }
     this.versions.set(key, version);
     return Promise.resolve(true);
+  }
+
+  settled(key: string): Promise<Settled | undefined> {
+    return Promise.resolve(this.done.get(key));
+  }
+
+  markSettled(key: string, settled: Settled): Promise<void> {
+    const stored = this.versions.get(key);
+    if (stored !== undefined && compareVersions(stored, settled.version) === 0) {
+      this.done.set(key, settled);
+    }
+    return Promise.resolve();
   }
 }
 

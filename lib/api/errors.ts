@@ -150,6 +150,81 @@ export function asServiceIdle(error: unknown, serviceId: string): unknown {
   });
 }
 
+/**
+ * The server's rate-limit reset (or the limiter's pause it caused) ends after the request's
+ * deadline: failing now beats waiting out a reset whose answer would come too late.
+ */
+export class RateLimitedError extends ApiError {
+  override name = 'RateLimitedError';
+  /** How long the reset still was when we gave up. */
+  readonly resetMs: number;
+  /** What was left of the request's deadline. */
+  readonly remainingMs: number;
+
+  constructor(
+    details: ApiErrorDetails & { resetMs: number; remainingMs: number },
+    options?: { cause?: unknown },
+  ) {
+    const id = details.requestId ? ` (requestId ${details.requestId})` : '';
+    super(
+      { ...details, retryAfterMs: details.retryAfterMs ?? details.resetMs },
+      `${details.method} ${details.path} is rate limited for ${Math.ceil(details.resetMs / 1000)} s, ` +
+        `longer than the ${Math.max(0, Math.round(details.remainingMs / 1000))} s left of its deadline${id}`,
+      options,
+    );
+    this.resetMs = details.resetMs;
+    this.remainingMs = details.remainingMs;
+  }
+
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+/**
+ * The answer is larger than the client's cap (`maxResponseBytes`). Reading stopped at the cap
+ * and the connection was dropped, so a runaway body never fills memory; never retried (the
+ * same request would earn the same body).
+ */
+export class ResponseTooLargeError extends CloudOpsError {
+  override name = 'ResponseTooLargeError';
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly limitBytes: number;
+  /** Bytes received before giving up (the declared Content-Length when it alone exceeded). */
+  readonly bytesRead: number;
+  readonly declaredBytes: number | undefined;
+
+  constructor(
+    ref: RequestRef & {
+      status: number;
+      limitBytes: number;
+      bytesRead: number;
+      declaredBytes?: number;
+    },
+  ) {
+    const size =
+      ref.declaredBytes !== undefined
+        ? `declares ${ref.declaredBytes} bytes`
+        : `passed ${ref.bytesRead} bytes`;
+    super(
+      `${ref.method} ${ref.path} answered ${ref.status} with a body that ${size}, over the ` +
+        `${ref.limitBytes}-byte response cap (maxResponseBytes)`,
+    );
+    this.method = ref.method;
+    this.path = ref.path;
+    this.status = ref.status;
+    this.limitBytes = ref.limitBytes;
+    this.bytesRead = ref.bytesRead;
+    this.declaredBytes = ref.declaredBytes;
+  }
+
+  get retryable(): boolean {
+    return false;
+  }
+}
+
 export type TransportErrorKind = 'timeout' | 'reset' | 'refused' | 'aborted' | 'network';
 
 /** No HTTP answer: timeout, connection reset/refused, DNS failure, or the caller aborted. */

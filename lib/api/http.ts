@@ -10,6 +10,8 @@ import { systemClock, type Clock } from './clock';
 import {
   ApiError,
   isUnauthorized,
+  RateLimitedError,
+  ResponseTooLargeError,
   ResponseValidationError,
   TransportError,
   UnexpectedResponseError,
@@ -20,6 +22,7 @@ import {
 import { joinUrl, type ApiPath } from './paths';
 import type { RateLimiterRegistry } from './rate-limiter';
 import {
+  PausedPastDeadline,
   sharedRateLimiters,
   type RateLimitConfig,
   type SlidingWindowLimiter,
@@ -37,6 +40,8 @@ export interface FetchResponseLike {
   readonly status: number;
   readonly headers: { get(name: string): string | null };
   text(): Promise<string>;
+  /** The body as a stream (node-fetch); read chunk by chunk so the size cap holds. */
+  readonly body?: AsyncIterable<Uint8Array | string> | null;
 }
 export interface FetchInitLike {
   method: string;
@@ -52,6 +57,13 @@ export type EnvelopeKind = 'management' | 'observability';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_DEADLINE_MS = 60_000;
+/**
+ * The largest real answer is an unpaginated management list. A 500-tile dashboard (the
+ * service's maximum) in the `config` form serialises to about 0.2 MB and a full 1000-alert
+ * `/api/v2` page to about 0.6 MB (field lists of API-FACTS, realistic values). 32 MiB holds a
+ * list of ~150 maximal dashboards, while a runaway body stops long before it can fill a Lambda.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 const AGENT_OPTIONS = { keepAlive: true, maxSockets: 16, timeout: 4_000 } as const;
 
 export interface HttpCoreOptions {
@@ -65,6 +77,8 @@ export interface HttpCoreOptions {
   readonly timeoutMs?: number;
   /** Overall, across retries. @default 60000 */
   readonly deadlineMs?: number;
+  /** Answers larger than this fail with ResponseTooLargeError. @default 32 MiB */
+  readonly maxResponseBytes?: number;
   readonly retry?: Partial<RetryPolicy>;
   readonly logger?: Logger;
   readonly fetch?: FetchLike;
@@ -84,6 +98,8 @@ export interface ApiRequest<T> {
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
   readonly deadlineMs?: number;
+  /** Return the whole parsed envelope (e.g. `{ data, meta }` of a paginated list), not its payload. */
+  readonly keepEnvelope?: boolean;
 }
 
 /** Options every client forwards to the core (per-call overrides). */
@@ -123,6 +139,7 @@ export class HttpCore {
   private readonly httpAgent = new http.Agent(AGENT_OPTIONS);
   private readonly httpsAgent = new https.Agent(AGENT_OPTIONS);
   private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
 
   constructor(private readonly options: HttpCoreOptions) {
     this.fetch = options.fetch ?? nodeFetch;
@@ -134,6 +151,7 @@ export class HttpCore {
       deadlineMs: options.deadlineMs ?? options.retry?.deadlineMs ?? DEFAULT_DEADLINE_MS,
     };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.limiter =
       options.rateLimit === false
         ? undefined
@@ -156,7 +174,8 @@ export class HttpCore {
     let lastError: Error | undefined;
 
     for (;;) {
-      const slot = await this.guardAbort(ref, req.signal, () => this.limiter?.acquire(req.signal));
+      const deadlineAt = (firstStart ?? this.clock.now()) + policy.deadlineMs;
+      const slot = await this.acquire(ref, req.signal, deadlineAt, lastError);
       const now = this.clock.now();
       firstStart ??= now;
       const remaining = policy.deadlineMs - (now - firstStart);
@@ -195,10 +214,25 @@ export class HttpCore {
           });
           continue;
         }
+        const elapsed = this.clock.now() - firstStart;
         if (error instanceof ApiError && error.status === 429 && error.retryAfterMs !== undefined) {
           this.limiter?.pauseUntil(this.clock.now() + error.retryAfterMs);
+          const remainingMs = policy.deadlineMs - elapsed;
+          if (error.retryAfterMs > remainingMs) {
+            throw new RateLimitedError(
+              {
+                ...ref,
+                status: 429,
+                code: error.code,
+                apiMessage: error.apiMessage,
+                requestId: error.requestId,
+                resetMs: error.retryAfterMs,
+                remainingMs,
+              },
+              { cause: error },
+            );
+          }
         }
-        const elapsed = this.clock.now() - firstStart;
         const delay = nextDelay(attempt, error, policy, elapsed, idempotency, this.options.random);
         if (delay === undefined) throw error;
         this.logger.info('api retry', {
@@ -212,6 +246,27 @@ export class HttpCore {
       }
       slot?.settle();
       return result;
+    }
+  }
+
+  /**
+   * A limiter slot. When an earlier 429 paused the bucket past this request's deadline, fails
+   * at once with RateLimitedError instead of waiting out a reset it cannot use.
+   */
+  private async acquire(
+    ref: RequestRef,
+    signal: AbortSignal | undefined,
+    deadlineAt: number,
+    lastError: Error | undefined,
+  ) {
+    try {
+      return await this.guardAbort(ref, signal, () => this.limiter?.acquire(signal, deadlineAt));
+    } catch (error) {
+      if (!(error instanceof PausedPastDeadline)) throw error;
+      throw new RateLimitedError(
+        { ...ref, status: 429, resetMs: error.pausedForMs, remainingMs: error.remainingMs },
+        { cause: lastError },
+      );
     }
   }
 
@@ -265,10 +320,13 @@ export class HttpCore {
         agent: (url) => (url.protocol === 'http:' ? this.httpAgent : this.httpsAgent),
       });
       status = response.status;
-      const text = await response.text();
+      const text = await readCapped(response, ref, this.maxResponseBytes, () =>
+        // Drop the connection rather than drain the rest of a runaway body into the pool.
+        timeout.abort(new Error('response too large')),
+      );
       return this.interpret(req, ref, response, text);
     } catch (error) {
-      if (error instanceof ApiError) throw error;
+      if (error instanceof ApiError || error instanceof ResponseTooLargeError) throw error;
       throw classifyTransport(ref, error, req.signal, timeout.signal, timeoutMs);
     } finally {
       clearTimeout(timer);
@@ -324,6 +382,7 @@ export class HttpCore {
         });
       }
       const unwrapped = parsed.data as Record<string, unknown>;
+      if (req.keepEnvelope) return unwrapped as T;
       return (this.options.envelope === 'management' ? unwrapped.result : unwrapped.data) as T;
     }
 
@@ -345,6 +404,44 @@ export class HttpCore {
     const { code, message } = splitErrorText(errorText);
     throw new ApiError({ ...details, code, apiMessage: message });
   }
+}
+
+/**
+ * The body as text, counting bytes as they arrive: a body over `limit` fails as soon as it
+ * passes it (or at once when its Content-Length says so), never buffered whole.
+ */
+async function readCapped(
+  response: FetchResponseLike,
+  ref: RequestRef,
+  limit: number,
+  drop: () => void,
+): Promise<string> {
+  const tooLarge = (bytesRead: number, declaredBytes?: number) => {
+    drop();
+    return new ResponseTooLargeError({
+      ...ref,
+      status: response.status,
+      limitBytes: limit,
+      bytesRead,
+      declaredBytes,
+    });
+  };
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(0, declared);
+  if (!response.body) {
+    const text = await response.text();
+    if (Buffer.byteLength(text) > limit) throw tooLarge(Buffer.byteLength(text));
+    return text;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of response.body) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+    total += buffer.length;
+    if (total > limit) throw tooLarge(total);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {

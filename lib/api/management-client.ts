@@ -11,6 +11,7 @@ import {
   dashboardWrite,
   dataSource,
   keyRecord,
+  webhook,
   pipe,
   pipeSettings,
   pipeStateCommandBody,
@@ -30,9 +31,10 @@ import {
   type PipeStateCommand,
   type UpdateAlertBody,
   type UpdateKeyRequest,
+  type Webhook,
 } from '../schemas';
 import { basicAuth } from './auth';
-import { asServiceIdle } from './errors';
+import { ApiError, asServiceIdle } from './errors';
 import type { Clock } from './clock';
 import { HttpCore, type ApiRequest, type CallOptions, type FetchLike } from './http';
 import { managementPaths as P } from './paths';
@@ -57,6 +59,8 @@ export interface ManagementClientOptions {
   readonly timeoutMs?: number;
   /** @default 60000 across retries */
   readonly deadlineMs?: number;
+  /** Answers larger than this fail with ResponseTooLargeError. @default 32 MiB */
+  readonly maxResponseBytes?: number;
   readonly retry?: Partial<RetryPolicy>;
   readonly logger?: Logger;
   readonly fetch?: FetchLike;
@@ -70,6 +74,22 @@ const pipeStateResult = z
   .transform((value): Pipe | undefined => (value && 'id' in value ? (value as Pipe) : undefined))
   .optional();
 
+/** The 400 texts that mean "already there": `pipe is already running`, `Current state: Stopped`. */
+const ALREADY: Partial<Record<PipeStateCommand, RegExp>> = {
+  start: /already running|current state:\s*running\b/i,
+  stop: /already stopped|current state:\s*(stopped|stopping)\b/i,
+};
+
+function alreadyInState(error: unknown, command: PipeStateCommand): boolean {
+  const pattern = ALREADY[command];
+  return (
+    pattern !== undefined &&
+    error instanceof ApiError &&
+    error.status === 400 &&
+    pattern.test(error.apiMessage ?? '')
+  );
+}
+
 export type ManagementClient = ReturnType<typeof createManagementClient>;
 
 /** Client for the management API (`/v1`, HTTP Basic with a management key). */
@@ -82,6 +102,7 @@ export function createManagementClient(options: ManagementClientOptions) {
     limiters: options.limiters,
     timeoutMs: options.timeoutMs,
     deadlineMs: options.deadlineMs,
+    maxResponseBytes: options.maxResponseBytes,
     retry: options.retry,
     logger: options.logger?.child({ api: 'management' }),
     fetch: options.fetch,
@@ -141,7 +162,11 @@ export function createManagementClient(options: ManagementClientOptions) {
         opts,
       );
     },
-    /** start | stop | resync; resolves to the pipe record when the server returns one. */
+    /**
+     * start | stop | resync; resolves to the pipe record when the server returns one.
+     * Idempotent: a start that finds the pipe already running (say, our own earlier attempt
+     * whose answer was lost) and a stop that finds it stopped succeed with no record.
+     */
     async pipeStateCommand(
       serviceId: string,
       pipeId: string,
@@ -150,7 +175,23 @@ export function createManagementClient(options: ManagementClientOptions) {
     ): Promise<Pipe | undefined> {
       const path = P.pipeState(await org(), serviceId, pipeId);
       const body = validateBody(pipeStateCommandBody, { command }, 'PATCH', path);
-      return pipeCall(serviceId, { method: 'PATCH', path, body, schema: pipeStateResult }, opts);
+      try {
+        return await pipeCall(
+          serviceId,
+          { method: 'PATCH', path, body, schema: pipeStateResult },
+          opts,
+        );
+      } catch (error) {
+        if (alreadyInState(error, command)) {
+          options.logger?.info('pipe already in the requested state', {
+            serviceId,
+            pipeId,
+            command,
+          });
+          return undefined;
+        }
+        throw error;
+      }
     },
 
     // Keys (spec 4.3, 4.4 and API-FACTS extras)
@@ -262,6 +303,11 @@ export function createManagementClient(options: ManagementClientOptions) {
     async listSources(serviceId: string, opts?: CallOptions): Promise<DataSource[]> {
       const path = P.observability(await org(), serviceId, 'sources');
       return call({ method: 'GET', path, schema: z.array(dataSource) }, opts);
+    },
+    /** The management list is a plain array (not paginated). */
+    async listWebhooks(serviceId: string, opts?: CallOptions): Promise<Webhook[]> {
+      const path = P.observability(await org(), serviceId, 'webhooks');
+      return call({ method: 'GET', path, schema: z.array(webhook) }, opts);
     },
   };
 }

@@ -4,7 +4,9 @@ import type {
   CreateAlertBody,
   Dashboard,
   DashboardWrite,
+  DataSource,
   UpdateAlertBody,
+  Webhook,
 } from '../schemas';
 import type { CallOptions } from './http';
 import type { ManagementClient } from './management-client';
@@ -23,6 +25,11 @@ export interface ObservabilityBackend {
   createAlert(body: CreateAlertBody, opts?: CallOptions): Promise<Alert>;
   updateAlert(id: string, body: UpdateAlertBody, opts?: CallOptions): Promise<Alert>;
   deleteAlert(id: string, opts?: CallOptions): Promise<void>;
+  // Optional so test fakes need not list them; both real backends do (a NameDirectory).
+  /** The sources a series may name (`sourceId`, or `source: <name>` in a file). */
+  listSources?(opts?: CallOptions): Promise<DataSource[]>;
+  /** The webhooks an alert channel may name (`webhookId`, or `webhook: <name>`). */
+  listWebhooks?(opts?: CallOptions): Promise<Webhook[]>;
 }
 
 /** CLOUDOPS_OBSERVABILITY_MODE. */
@@ -30,22 +37,27 @@ export type ObservabilityMode = 'managed' | 'open-source';
 
 export interface ObservabilityBackendOptions {
   readonly mode: ObservabilityMode;
-  /** Required in managed mode. */
+  /** Required in managed mode: every call goes through it (one credential, the Basic key). */
   readonly management?: ManagementClient;
-  readonly observability: ObservabilityClient;
+  /** Required in open-source mode; unused in managed mode (the bearer token is optional). */
+  readonly observability?: ObservabilityClient;
   /** Required in managed mode: the service whose observability objects are managed. */
   readonly serviceId?: string;
 }
 
 /**
- * managed: list/create/get/delete through the management API for one service, updates
- * (PUT) through `/api/v2` (spec 4.6, 4.7). open-source: everything through `/api/v2`.
+ * managed: everything through the management API for one service, updates included (its PUT
+ * takes the same Basic key, API-FACTS), so no bearer token is needed. open-source: everything
+ * through `/api/v2` with the bearer token.
  */
 export function createObservabilityBackend(
   options: ObservabilityBackendOptions,
 ): ObservabilityBackend {
-  const obs = options.observability;
   if (options.mode === 'open-source') {
+    const obs = options.observability;
+    if (!obs) {
+      throw new ConfigError('observability mode "open-source" needs an observability client');
+    }
     return {
       mode: 'open-source',
       listDashboards: (o) => obs.listDashboards(o),
@@ -58,6 +70,8 @@ export function createObservabilityBackend(
       createAlert: (body, o) => obs.createAlert(body, o),
       updateAlert: (id, body, o) => obs.updateAlert(id, body, o),
       deleteAlert: (id, o) => obs.deleteAlert(id, o),
+      listSources: (o) => obs.listSources(o),
+      listWebhooks: (o) => obs.listWebhooks(o),
     };
   }
   if (options.mode !== 'managed') {
@@ -74,12 +88,14 @@ export function createObservabilityBackend(
     listDashboards: (o) => mgmt.listDashboards(sid, o),
     getDashboard: (id, o) => mgmt.getDashboard(sid, id, o),
     createDashboard: (body, o) => mgmt.createDashboard(sid, body, o),
-    updateDashboard: (id, body, o) => obs.updateDashboard(id, body, o),
+    updateDashboard: (id, body, o) => mgmt.updateDashboard(sid, id, body, o),
     deleteDashboard: (id, o) => mgmt.deleteDashboard(sid, id, o),
     listAlerts: (o) => mgmt.listAlerts(sid, o),
     getAlert: (id, o) => mgmt.getAlert(sid, id, o),
     createAlert: (body, o) => mgmt.createAlert(sid, body, o),
-    updateAlert: (id, body, o) => obs.updateAlert(id, body, o),
+    updateAlert: (id, body, o) => mgmt.updateAlert(sid, id, body, o),
     deleteAlert: (id, o) => mgmt.deleteAlert(sid, id, o),
+    listSources: (o) => mgmt.listSources(sid, o),
+    listWebhooks: (o) => mgmt.listWebhooks(sid, o),
   };
 }

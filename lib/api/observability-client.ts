@@ -5,19 +5,26 @@ import {
   alert,
   createAlertBody,
   dashboard,
+  dataSource,
+  webhook,
   dashboardWrite,
+  lenient,
+  pageMeta,
   updateAlertBody,
+  wireSource,
   type Alert,
   type CreateAlertBody,
   type Dashboard,
   type DashboardWrite,
+  type DataSource,
   type ObservabilityTokenSecret,
+  type Webhook,
   type UpdateAlertBody,
 } from '../schemas';
 import { bearerAuth } from './auth';
 import type { Clock } from './clock';
 import { HttpCore, type ApiRequest, type CallOptions, type FetchLike } from './http';
-import { observabilityPaths as P } from './paths';
+import { observabilityPaths as P, type ApiPath } from './paths';
 import {
   OBSERVABILITY_RATE_LIMIT,
   type RateLimitConfig,
@@ -35,11 +42,66 @@ export interface ObservabilityClientOptions {
   readonly limiters?: RateLimiterRegistry;
   readonly timeoutMs?: number;
   readonly deadlineMs?: number;
+  /** Answers larger than this fail with ResponseTooLargeError. @default 32 MiB */
+  readonly maxResponseBytes?: number;
   readonly retry?: Partial<RetryPolicy>;
   readonly logger?: Logger;
   readonly fetch?: FetchLike;
   readonly clock?: Clock;
   readonly random?: () => number;
+}
+
+/** The service's maximum page size (API-FACTS: default and maximum limit 1000). */
+const PAGE_LIMIT = 1000;
+/** A bound against a server whose `total` never comes within reach. */
+const MAX_PAGES = 1000;
+
+/** A page of a list; the payload was already validated by the core. */
+const alertPage = z.looseObject({ data: z.array(z.custom<Alert>()), meta: pageMeta.optional() });
+
+/** Sends the current service's source word (`saved_search`, never the spec's `search`). */
+function onTheWire<T extends { source?: string }>(body: T): T {
+  return body.source === undefined ? body : { ...body, source: wireSource(body.source) };
+}
+
+/** `meta` of a paged `/api/v2` list; read leniently (it only steers paging). */
+const listMeta = lenient(
+  z.looseObject({
+    total: lenient(z.number()),
+    limit: lenient(z.number()),
+    offset: lenient(z.number()),
+  }),
+);
+
+/**
+ * Reads every page of a `/api/v2` list (`{ data, meta: { total, limit, offset } }`, `limit` and
+ * `offset` query parameters). An answer without `meta` is the whole list (the spec's unpaged
+ * form); paging stops at `meta.total`, at a short or empty page, or after MAX_PAGES, so a
+ * server that ignores `offset` cannot loop forever.
+ */
+export async function readAllPages<T>(
+  core: Pick<HttpCore, 'request'>,
+  path: ApiPath,
+  item: z.ZodType<T>,
+  opts: CallOptions = {},
+): Promise<T[]> {
+  const out: T[] = [];
+  let offset = 0;
+  for (let pages = 0; pages < MAX_PAGES; pages += 1) {
+    const page = (await core.request({
+      method: 'GET',
+      path: { ...path, path: `${path.path}?limit=${PAGE_LIMIT}&offset=${offset}` },
+      schema: z.array(item),
+      keepEnvelope: true,
+      ...opts,
+    })) as unknown as { data: T[]; meta?: unknown };
+    const meta = listMeta.parse(page.meta);
+    out.push(...page.data);
+    offset += page.data.length;
+    if (!meta || page.data.length === 0 || page.data.length < (meta.limit ?? PAGE_LIMIT)) break;
+    if (meta.total !== undefined && offset >= meta.total) break;
+  }
+  return out;
 }
 
 export type ObservabilityClient = ReturnType<typeof createObservabilityClient>;
@@ -57,6 +119,7 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
     limiters: options.limiters,
     timeoutMs: options.timeoutMs,
     deadlineMs: options.deadlineMs,
+    maxResponseBytes: options.maxResponseBytes,
     retry: options.retry,
     logger: options.logger?.child({ api: 'observability' }),
     fetch: options.fetch,
@@ -97,25 +160,59 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
       return call({ method: 'DELETE', path: P.item('dashboards', id), schema: null }, opts);
     },
 
+    /**
+     * Every alert, page by page: `/api/v2` lists are paginated (`{ data, meta: { total, limit,
+     * offset } }`, at most 1000 a page); an answer without `meta` is the whole list (spec).
+     */
     async listAlerts(opts?: CallOptions): Promise<Alert[]> {
-      return call({ method: 'GET', path: P.collection('alerts'), schema: z.array(alert) }, opts);
+      const base = P.collection('alerts');
+      const all: Alert[] = [];
+      for (let page = 0; page < MAX_PAGES; page += 1) {
+        // The first page at the server's default (limit 1000, offset 0), the next ones by offset.
+        const path =
+          page === 0
+            ? base
+            : { ...base, path: `${base.path}?limit=${PAGE_LIMIT}&offset=${all.length}` };
+        const answer = await call(
+          { method: 'GET', path, schema: z.array(alert), keepEnvelope: true },
+          opts,
+        );
+        const { data, meta } = alertPage.parse(answer);
+        all.push(...data);
+        // Stop on a page without meta (unpaginated), an empty page, or once `total` is reached.
+        if (!meta || data.length === 0 || meta.total === undefined) break;
+        if (all.length >= meta.total) break;
+      }
+      return all;
     },
     async createAlert(body: CreateAlertBody, opts?: CallOptions): Promise<Alert> {
       const path = P.collection('alerts');
       const valid = validateBody(createAlertBody, body, 'POST', path);
-      return call({ method: 'POST', path, body: valid, schema: alert }, opts);
+      return call({ method: 'POST', path, body: onTheWire(valid), schema: alert }, opts);
     },
     async getAlert(id: string, opts?: CallOptions): Promise<Alert> {
       return call({ method: 'GET', path: P.item('alerts', id), schema: alert }, opts);
     },
-    /** Spec 4.6. */
+    /**
+     * Spec 4.6. The current service replaces the alert with the body (no merge): send the full
+     * alert (a CreateAlertBody), as lib/alerts does; a partial body is what the spec allowed.
+     */
     async updateAlert(id: string, body: UpdateAlertBody, opts?: CallOptions): Promise<Alert> {
       const path = P.item('alerts', id);
       const valid = validateBody(updateAlertBody, body, 'PUT', path);
-      return call({ method: 'PUT', path, body: valid, schema: alert }, opts);
+      return call({ method: 'PUT', path, body: onTheWire(valid), schema: alert }, opts);
     },
     async deleteAlert(id: string, opts?: CallOptions): Promise<void> {
       return call({ method: 'DELETE', path: P.item('alerts', id), schema: null }, opts);
+    },
+
+    /** The team's sources (not paginated): what a series' `sourceId` names. */
+    async listSources(opts?: CallOptions): Promise<DataSource[]> {
+      return call({ method: 'GET', path: P.list('sources'), schema: z.array(dataSource) }, opts);
+    },
+    /** Every webhook, page by page: what an alert channel's `webhookId` names. */
+    async listWebhooks(opts?: CallOptions): Promise<Webhook[]> {
+      return readAllPages(core, P.list('webhooks'), webhook, opts);
     },
   };
 }

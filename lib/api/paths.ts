@@ -14,9 +14,12 @@ export const SEGMENTS = {
   dashboards: 'dashboards',
   alerts: 'alerts',
   sources: 'sources',
+  webhooks: 'webhooks',
 } as const;
 
 export type ObservabilityResource = 'dashboards' | 'alerts';
+/** Lists that files refer to by name (`source:`, `webhook:`). */
+export type NamedListResource = 'sources' | 'webhooks';
 
 /** A concrete path plus its route template (`/v1/organizations/{organizationId}/keys`). */
 export interface ApiPath {
@@ -74,13 +77,14 @@ export const managementPaths = {
     build(S.managementPrefix, [...pipe(o, s, p), S.settings]),
   pipeState: (o: string, s: string, p: string) =>
     build(S.managementPrefix, [...pipe(o, s, p), S.state]),
-  observability: (o: string, s: string, resource: ObservabilityResource | 'sources') =>
+  observability: (o: string, s: string, resource: ObservabilityResource | NamedListResource) =>
     build(S.managementPrefix, [...service(o, s), S.observability, resource]),
   observabilityItem: (o: string, s: string, resource: ObservabilityResource, id: string) =>
     build(S.managementPrefix, [...service(o, s), S.observability, resource, param('id', id)]),
 };
 
 export const observabilityPaths = {
+  list: (resource: NamedListResource) => build(S.observabilityPrefix, [resource]),
   collection: (resource: ObservabilityResource) => build(S.observabilityPrefix, [resource]),
   item: (resource: ObservabilityResource, id: string) =>
     build(S.observabilityPrefix, [resource, param('id', id)]),

@@ -1,4 +1,17 @@
+import { CloudOpsError } from '../errors';
 import { systemClock, type Clock } from './clock';
+
+/** The bucket is paused (a server 429 reset) until after the waiter's deadline. */
+export class PausedPastDeadline extends CloudOpsError {
+  override name = 'PausedPastDeadline';
+  readonly pausedForMs: number;
+  readonly remainingMs: number;
+  constructor(message: string, fields: { pausedForMs: number; remainingMs: number }) {
+    super(message);
+    this.pausedForMs = fields.pausedForMs;
+    this.remainingMs = fields.remainingMs;
+  }
+}
 
 export interface RateLimitConfig {
   /** At most this many requests... */
@@ -60,9 +73,15 @@ export class SlidingWindowLimiter {
     this.margin = config.marginMs ?? defaultMargin(config.windowMs);
   }
 
-  /** Resolves when this caller may start a request (and counts that start). */
-  acquire(signal?: AbortSignal): Promise<RateLimitSlot> {
-    const turn = this.tail.then(() => this.waitForSlot(signal));
+  /**
+   * Resolves when this caller may start a request (and counts that start). With `deadlineAt`
+   * (clock time), rejects with PausedPastDeadline instead of waiting out a pause that ends
+   * after it; ordinary queueing for the window is not bounded by it.
+   */
+  acquire(signal?: AbortSignal, deadlineAt?: number): Promise<RateLimitSlot> {
+    const tooLong = this.pastDeadline(deadlineAt);
+    if (tooLong) return Promise.reject(tooLong);
+    const turn = this.tail.then(() => this.waitForSlot(signal, deadlineAt));
     // A waiter that aborted must not block the ones behind it.
     this.tail = turn.then(
       () => undefined,
@@ -100,9 +119,23 @@ export class SlidingWindowLimiter {
     return { settle: () => done(true), release: () => done(false) };
   }
 
-  private async waitForSlot(signal?: AbortSignal): Promise<RateLimitSlot> {
+  private pastDeadline(deadlineAt: number | undefined): PausedPastDeadline | undefined {
+    if (deadlineAt === undefined) return undefined;
+    const now = this.clock.now();
+    if (this.pausedUntil <= deadlineAt || this.pausedUntil <= now) return undefined;
+    const pausedForMs = this.pausedUntil - now;
+    const remainingMs = Math.max(0, deadlineAt - now);
+    return new PausedPastDeadline(
+      `rate limit paused for ${Math.round(pausedForMs)} ms, past the deadline (${Math.round(remainingMs)} ms left)`,
+      { pausedForMs, remainingMs },
+    );
+  }
+
+  private async waitForSlot(signal?: AbortSignal, deadlineAt?: number): Promise<RateLimitSlot> {
     for (;;) {
       signal?.throwIfAborted();
+      const tooLong = this.pastDeadline(deadlineAt);
+      if (tooLong) throw tooLong;
       const now = this.clock.now();
       this.prune(now);
       let wait = this.pausedUntil - now;

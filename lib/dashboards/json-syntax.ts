@@ -6,19 +6,32 @@
 export interface JsonSyntaxError {
   offset: number;
   message: string;
+  /** True for a syntax error; false for a rule JSON.parse lets pass (duplicate key, depth). */
+  json: boolean;
 }
 
 class JsonScanError extends Error {
   constructor(
     readonly offset: number,
     message: string,
+    readonly json = true,
   ) {
     super(message);
   }
 }
 
-export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
+/**
+ * Also reports a duplicate key (JSON.parse silently keeps the last one) and nesting deeper
+ * than `maxDepth` (so neither this scan nor any later walk can exhaust the stack).
+ */
+const LITERAL = /true|false|null|-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+
+export function findJsonSyntaxError(
+  text: string,
+  maxDepth = Infinity,
+): JsonSyntaxError | undefined {
   let i = 0;
+  let depth = 0;
   const fail = (message: string): never => {
     throw new JsonScanError(i, message);
   };
@@ -30,7 +43,8 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
     i++;
   };
   const describeAt = () => (i >= text.length ? ' but the file ended' : `, found '${text[i]}'`);
-  const string = () => {
+  const string = (): string => {
+    const start = i + 1;
     expect('"');
     while (i < text.length && text[i] !== '"') {
       const c = text[i];
@@ -45,17 +59,27 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
       else i++;
     }
     expect('"');
+    return text.slice(start, i - 1);
+  };
+  const nest = () => {
+    if (++depth > maxDepth)
+      throw new JsonScanError(i, `nesting deeper than ${maxDepth} levels`, false);
   };
   const value = (): void => {
     ws();
     const c = text[i];
     if (c === '{') {
+      nest();
       i++;
       ws();
-      if (text[i] === '}') return void i++;
+      if (text[i] === '}') return void (i++, depth--);
+      const keys = new Set<string>();
       for (;;) {
         ws();
-        string();
+        const at = i;
+        const key = string();
+        if (keys.has(key)) throw new JsonScanError(at, 'duplicate key in object', false);
+        keys.add(key);
         ws();
         expect(':');
         value();
@@ -66,13 +90,15 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
           if (text[i] === '}') fail('trailing comma in object');
           continue;
         }
-        return expect('}');
+        expect('}');
+        return void depth--;
       }
     }
     if (c === '[') {
+      nest();
       i++;
       ws();
-      if (text[i] === ']') return void i++;
+      if (text[i] === ']') return void (i++, depth--);
       for (;;) {
         value();
         ws();
@@ -82,11 +108,13 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
           if (text[i] === ']') fail('trailing comma in array');
           continue;
         }
-        return expect(']');
+        expect(']');
+        return void depth--;
       }
     }
-    if (c === '"') return string();
-    const literal = /^(true|false|null|-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?)/.exec(text.slice(i));
+    if (c === '"') return void string();
+    LITERAL.lastIndex = i;
+    const literal = LITERAL.exec(text);
     if (!literal) fail(`unexpected ${i >= text.length ? 'end of file' : `'${c}'`}`);
     i += literal![0].length;
   };
@@ -96,7 +124,8 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
     if (i < text.length) fail(`unexpected '${text[i]}' after the end of the value`);
     return undefined;
   } catch (error) {
-    if (error instanceof JsonScanError) return { offset: error.offset, message: error.message };
+    if (error instanceof JsonScanError)
+      return { offset: error.offset, message: error.message, json: error.json };
     throw error;
   }
 }

@@ -5,6 +5,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ValidationError } from '../errors';
+import type { CallOptions } from '../api/http';
+import { FILE_LIMITS } from './parse';
+import { resolveNames, type NameDirectory } from './resolve';
 import type { DesiredDashboard, FileIssue, SourceFile } from './types';
 import { formatFileIssue, validateFiles, type ValidateOptions } from './validate';
 
@@ -14,6 +17,8 @@ export interface DashboardSource {
   /** Every file under the root, relative, with `/` separators. */
   list(): Promise<string[]>;
   read(file: string): Promise<string>;
+  /** Bytes of a file, when known without reading it (an oversized file is then never read). */
+  size?(file: string): Promise<number | undefined>;
 }
 
 const DASHBOARD_FILE = /\.(ya?ml|json)$/i;
@@ -35,13 +40,21 @@ export function directorySource(root: string): DashboardSource {
         .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
     },
     read: (file) => readFile(path.join(root, file), 'utf8'),
+    size: async (file) => (await stat(path.join(root, file))).size,
   };
 }
 
 /** Reads every dashboard file of a source (README and dot-files are skipped). */
 export async function readSource(source: DashboardSource): Promise<SourceFile[]> {
   const files = (await source.list()).filter(isDashboardFile).sort();
-  return Promise.all(files.map(async (file) => ({ file, text: await source.read(file) })));
+  return Promise.all(
+    files.map(async (file): Promise<SourceFile> => {
+      const bytes = await source.size?.(file);
+      // Not read at all: parseFile reports the size from `bytes`.
+      if (bytes !== undefined && bytes > FILE_LIMITS.maxFileBytes) return { file, text: '', bytes };
+      return { file, text: await source.read(file) };
+    }),
+  );
 }
 
 /** A set of dashboard files with problems; `issues` lists every one (`file:line:col path: message`). */
@@ -65,9 +78,20 @@ export class DashboardFilesError extends ValidationError {
  * write happens unless every file is good. An empty source is refused: with prune it would
  * delete every owned dashboard.
  */
+export interface LoadOptions extends ValidateOptions {
+  /**
+   * The service's sources and webhooks lists: `source:` / `webhook:` names are resolved and
+   * webhook ids checked (each list read once, only when a file needs it). Without it, names
+   * stay unresolved (offline validation). A function is called only once the files are
+   * valid and a file needs a list, so bad files fail before any connection is made.
+   */
+  readonly directory?: NameDirectory | (() => NameDirectory);
+  readonly call?: CallOptions;
+}
+
 export async function loadDashboards(
   source: DashboardSource,
-  options: ValidateOptions = {},
+  options: LoadOptions = {},
 ): Promise<DesiredDashboard[]> {
   const files = await readSource(source);
   if (files.length === 0) {
@@ -77,5 +101,8 @@ export async function loadDashboards(
   }
   const { dashboards, issues } = validateFiles(files, options);
   if (issues.length > 0) throw new DashboardFilesError(source.label, issues);
-  return dashboards;
+  if (!options.directory) return dashboards;
+  const resolved = await resolveNames(dashboards, options.directory, files, options.call);
+  if (resolved.issues.length > 0) throw new DashboardFilesError(source.label, resolved.issues);
+  return resolved.dashboards;
 }

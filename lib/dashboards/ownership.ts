@@ -1,29 +1,45 @@
 /**
  * Ownership marker. Dashboards have no annotations, only tags (≤ 50 of ≤ 32 chars), so
- * cloudops writes two tags: `cloudops` (a human-visible "managed by" flag, also handy as a
- * filter in the UI) and `cloudops:<20 hex of sha256(key)>` (the identity). Only the second
- * one decides ownership: a hand-made dashboard that merely carries `cloudops` is not owned.
+ * cloudops writes:
+ * - `cloudops`: a human-visible "managed by" flag (also a filter in the UI);
+ * - `cloudops:<20 hex of sha256(key)>`: the identity; only this one decides "owned";
+ * - `cloudops@<owner>`: the owner (one repo, stack or deployment). Absent means the default
+ *   owner, so state written before owners existed belongs to the default owner unchanged;
+ * - `cloudops:alerts`: the file declares alerts, so plan must read the alert list for it
+ *   (a dashboard without it costs no alert request).
  * The hash is not reversible, which is fine: pruning only needs "owned, and no file has this key".
  */
 import { createHash } from 'node:crypto';
 
 export const MANAGED_TAG = 'cloudops';
+export const ALERTS_TAG = 'cloudops:alerts';
 const IDENTITY_PREFIX = 'cloudops:';
+const OWNER_PREFIX = 'cloudops@';
 const IDENTITY_TAG = /^cloudops:[0-9a-f]{20}$/;
-export const MARKER_TAG_COUNT = 2;
+/** cloudops, identity, owner, alerts. */
+export const MARKER_TAG_COUNT = 4;
+
+/** The owner of dashboards written without `--owner` (and of all state from before owners). */
+export const DEFAULT_OWNER = 'default';
+/** An owner id fits a tag: `cloudops@` + up to 23 characters. */
+export const OWNER_ID = /^[A-Za-z0-9._-]{1,23}$/;
 
 /** `cloudops:` + 20 hex chars = 29 chars (80 bits: collisions are not a practical concern). */
 export function identityTag(key: string): string {
   return IDENTITY_PREFIX + createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 20);
 }
 
-export function markerTags(key: string): string[] {
-  return [MANAGED_TAG, identityTag(key)];
+export function markerTags(key: string, owner: string = DEFAULT_OWNER): string[] {
+  return [
+    MANAGED_TAG,
+    identityTag(key),
+    ...(owner === DEFAULT_OWNER ? [] : [OWNER_PREFIX + owner]),
+  ];
 }
 
 /** Tags a user may not write themselves: they would forge or break ownership. */
 export function isReservedTag(tag: string): boolean {
-  return tag === MANAGED_TAG || tag.startsWith(IDENTITY_PREFIX);
+  return tag === MANAGED_TAG || tag.startsWith(IDENTITY_PREFIX) || tag.startsWith(OWNER_PREFIX);
 }
 
 /** The identity tag of an owned dashboard, or undefined for one cloudops does not own. */
@@ -31,7 +47,20 @@ export function ownerTag(tags: readonly string[]): string | undefined {
   return tags.find((tag) => IDENTITY_TAG.test(tag));
 }
 
+/** The owner recorded on an owned dashboard (the default owner when none is recorded). */
+export function ownerOf(tags: readonly string[]): string {
+  const tag = tags.find((t) => t.startsWith(OWNER_PREFIX));
+  return tag ? tag.slice(OWNER_PREFIX.length) : DEFAULT_OWNER;
+}
+
 /** Desired tags as written: the user's tags plus the marker, deduplicated and sorted. */
-export function withMarker(userTags: readonly string[], key: string): string[] {
-  return [...new Set([...userTags, ...markerTags(key)])].sort();
+export function withMarker(
+  userTags: readonly string[],
+  key: string,
+  owner: string = DEFAULT_OWNER,
+  hasAlerts = false,
+): string[] {
+  return [
+    ...new Set([...userTags, ...markerTags(key, owner), ...(hasAlerts ? [ALERTS_TAG] : [])]),
+  ].sort();
 }

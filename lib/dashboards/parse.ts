@@ -1,8 +1,15 @@
 /**
  * Turns one file's text into a plain value plus a way to find the line of any field path.
- * YAML and JSON both go through the `yaml` parser for positions (valid JSON is YAML); JSON's
- * verdict on syntax comes from JSON.parse, located by findJsonSyntaxError.
+ *
+ * Each file is parsed once: JSON by JSON.parse (after a bounded scan that finds syntax errors,
+ * duplicate keys and over-deep nesting with their position, which JSON.parse cannot), YAML by
+ * js-yaml (measured faster than `yaml` for this). The `yaml` parser, which keeps positions, runs
+ * only when a problem has to be located, i.e. never for a good file.
+ *
+ * Limits (issue 16 §8), each failure one line naming the file: size, nesting depth, and the
+ * size a YAML file's aliases expand to (a billion-laughs file is a few hundred bytes).
  */
+import { CORE_SCHEMA, load as loadYaml, YAMLException } from 'js-yaml';
 import { isMap, isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import { findJsonSyntaxError } from './json-syntax';
 import type { FileIssue, SourceFile } from './types';
@@ -16,48 +23,144 @@ export interface ParsedFile {
   issues: FileIssue[];
 }
 
+export const FILE_LIMITS = {
+  /** Bytes of one file. */
+  maxFileBytes: 1024 * 1024,
+  /** Bytes (as JSON) a file's value may reach once its aliases are expanded. */
+  maxExpandedBytes: 4 * 1024 * 1024,
+  /** Objects/arrays inside one another (a dashboard file needs about 8). */
+  maxDepth: 32,
+} as const;
+
 export function isJsonFile(file: string): boolean {
   return file.toLowerCase().endsWith('.json');
 }
 
+const MiB = (n: number) => `${(n / (1024 * 1024)).toFixed(n % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
+
 export function parseFile(source: SourceFile): ParsedFile {
   const { file, text } = source;
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const locate = locator(doc, lineCounter);
-  const issue = (offset: number, message: string): FileIssue => {
-    const pos = lineCounter.linePos(offset);
-    return { file, line: pos.line, column: pos.col, path: '', message };
-  };
+  const locate = lazyLocator(text);
+  const fail = (message: string, pos: { line?: number; column?: number } = {}): ParsedFile => ({
+    file,
+    locate,
+    issues: [{ file, ...pos, path: '', message }],
+  });
 
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short texts skip the exact count.
+  const bytes =
+    source.bytes ??
+    (text.length * 3 <= FILE_LIMITS.maxFileBytes ? text.length : Buffer.byteLength(text, 'utf8'));
+  if (bytes > FILE_LIMITS.maxFileBytes)
+    return fail(`file is ${MiB(bytes)}, over the ${MiB(FILE_LIMITS.maxFileBytes)} limit`);
+
+  let value: unknown;
   if (isJsonFile(file)) {
-    const syntax = findJsonSyntaxError(text);
+    const syntax = findJsonSyntaxError(text, FILE_LIMITS.maxDepth);
     if (syntax) {
-      const pos = lineOf(text, syntax.offset);
-      return {
-        file,
-        locate,
-        issues: [{ file, ...pos, path: '', message: `JSON syntax: ${syntax.message}` }],
-      };
+      const where = lineOf(text, syntax.offset);
+      return fail(syntax.json ? `JSON syntax: ${syntax.message}` : syntax.message, where);
     }
-    const duplicates = doc.errors.filter((e) => e.code === 'DUPLICATE_KEY');
-    if (duplicates.length > 0) {
-      return {
-        file,
-        locate,
-        issues: duplicates.map((e) => issue(e.pos[0], 'duplicate key in object')),
-      };
+    value = JSON.parse(text) as unknown;
+  } else {
+    try {
+      value = loadYaml(text, { schema: CORE_SCHEMA, filename: file });
+    } catch (error) {
+      if (error instanceof YAMLException) {
+        const pos = error.mark ? { line: error.mark.line + 1, column: error.mark.column + 1 } : {};
+        return fail(`YAML syntax: ${error.reason}`, pos);
+      }
+      // js-yaml recurses per nesting level: a stack overflow means absurdly deep nesting.
+      if (error instanceof RangeError)
+        return fail(`nesting deeper than ${FILE_LIMITS.maxDepth} levels`);
+      throw error;
     }
-    return { file, value: JSON.parse(text) as unknown, locate, issues: [] };
+    const size = measure(value);
+    if (size.depth > FILE_LIMITS.maxDepth)
+      return fail(`nesting deeper than ${FILE_LIMITS.maxDepth} levels`);
+    if (size.bytes > FILE_LIMITS.maxExpandedBytes)
+      return fail(
+        `aliases expand this file to more than the ${MiB(FILE_LIMITS.maxExpandedBytes)} limit`,
+      );
   }
+  return { file, value, locate, issues: [] };
+}
 
-  if (doc.errors.length > 0) {
-    const issues = doc.errors.map((e) =>
-      issue(e.pos[0], `YAML syntax: ${e.message.split('\n')[0]}`),
-    );
-    return { file, locate, issues };
+/**
+ * Depth and JSON size of a YAML value, counting a shared (aliased) node every time it is
+ * used, in time linear in the number of distinct nodes (memoised), without recursion on
+ * the JS stack. Stops early once over a limit.
+ */
+function measure(root: unknown): { depth: number; bytes: number } {
+  const memo = new Map<object, { depth: number; bytes: number }>();
+  const tooDeep = { depth: FILE_LIMITS.maxDepth + 1, bytes: 0 };
+  const tooBig = { depth: 0, bytes: FILE_LIMITS.maxExpandedBytes + 1 };
+  type Frame = { node: object; children: unknown[]; keyBytes: number; i: number };
+  const leaf = (v: unknown): number =>
+    typeof v === 'string' ? v.length + 2 : typeof v === 'number' ? String(v).length : 5;
+  if (root === null || typeof root !== 'object') return { depth: 0, bytes: leaf(root) };
+
+  const frame = (node: object): Frame => {
+    const isArray = Array.isArray(node);
+    const children = isArray ? (node as unknown[]) : Object.values(node);
+    const keyBytes = isArray ? 0 : Object.keys(node).reduce((n, k) => n + k.length + 4, 0);
+    return { node, children, keyBytes, i: 0 };
+  };
+  const stack: Frame[] = [frame(root)];
+  const acc: { depth: number; bytes: number }[] = [{ depth: 0, bytes: 0 }];
+  while (stack.length > 0) {
+    if (stack.length > FILE_LIMITS.maxDepth) return tooDeep;
+    const top = stack[stack.length - 1];
+    const sum = acc[acc.length - 1];
+    if (top.i < top.children.length) {
+      const child = top.children[top.i++];
+      if (child === null || typeof child !== 'object') {
+        sum.bytes += leaf(child) + 1;
+      } else {
+        const known = memo.get(child);
+        if (known) {
+          sum.bytes += known.bytes + 1;
+          sum.depth = Math.max(sum.depth, known.depth);
+        } else {
+          stack.push(frame(child));
+          acc.push({ depth: 0, bytes: 0 });
+        }
+      }
+      if (sum.bytes > FILE_LIMITS.maxExpandedBytes) return tooBig;
+      continue;
+    }
+    stack.pop();
+    acc.pop();
+    const done = { depth: sum.depth + 1, bytes: sum.bytes + top.keyBytes + 2 };
+    memo.set(top.node, done);
+    const parent = acc[acc.length - 1];
+    if (!parent) return done;
+    parent.bytes += done.bytes + 1;
+    parent.depth = Math.max(parent.depth, done.depth);
+    if (parent.bytes > FILE_LIMITS.maxExpandedBytes) return tooBig;
   }
-  return { file, value: doc.toJS({ maxAliasCount: 100 }) as unknown, locate, issues: [] };
+  return tooBig;
+}
+
+/** Line and column of a field path in a file's text (for problems found after parsing). */
+export function locateIn(text: string, path: readonly PropertyKey[]) {
+  return lazyLocator(text)(path);
+}
+
+/**
+ * Positions come from the `yaml` parser (valid JSON is YAML), built on the first call only:
+ * good files never pay for it.
+ */
+function lazyLocator(text: string): Locate {
+  let located: Locate | undefined;
+  return (path) => {
+    if (!located) {
+      const lineCounter = new LineCounter();
+      const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
+      located = locator(doc, lineCounter);
+    }
+    return located(path);
+  };
 }
 
 /** Line of the deepest node on the path that exists (a missing field points at its parent). */
@@ -66,11 +169,11 @@ function locator(doc: Document, lineCounter: LineCounter): Locate {
     for (let n = path.length; n >= 0; n--) {
       const part = path.slice(0, n);
       const node: unknown = n === 0 ? doc.contents : doc.getIn(part, true);
-      // For a missing value under an existing key, the key itself is the better anchor.
       if (isNode(node) && node.range) {
         const pos = lineCounter.linePos(node.range[0]);
         return { line: pos.line, column: pos.col };
       }
+      // For a missing value under an existing key, the key itself is the better anchor.
       if (n > 0) {
         const parent: unknown = n === 1 ? doc.contents : doc.getIn(path.slice(0, n - 1), true);
         if (isMap(parent)) {
@@ -94,9 +197,14 @@ function lineOf(text: string, offset: number): { line: number; column: number } 
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
+const VAR = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
 /**
- * `${NAME}` in any string value is replaced from `vars` (explicit: never the whole
- * environment, so a file cannot pull a secret into a dashboard). `$${` escapes a literal `${`.
+ * `${NAME}` in any string value of the parsed file is replaced from `vars` (explicit: never
+ * the whole environment, so a file cannot pull a secret into a dashboard). `$${` escapes a
+ * literal `${`. Substituting into parsed values (not the text) means a placeholder works
+ * anywhere a string scalar does, flow maps included, and a value can never break the syntax
+ * (a `}` or a quote in it) nor inject fields.
  */
 export function substituteVars(
   value: unknown,
@@ -105,25 +213,25 @@ export function substituteVars(
   path: PropertyKey[] = [],
 ): unknown {
   if (typeof value === 'string') {
-    return value.replace(
-      /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g,
-      (whole, escape: string, name: string) => {
-        if (escape) return whole.slice(1);
-        const replacement = vars[name];
-        if (replacement === undefined) {
-          onMissing(path, name);
-          return whole;
-        }
-        return replacement;
-      },
-    );
+    if (!value.includes('$')) return value;
+    return value.replace(VAR, (whole, escape: string, name: string) => {
+      if (escape) return whole.slice(1);
+      const replacement = vars[name];
+      if (replacement === undefined) {
+        onMissing(path, name);
+        return whole;
+      }
+      return replacement;
+    });
   }
   if (Array.isArray(value))
     return value.map((v, i) => substituteVars(v, vars, onMissing, [...path, i]));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, substituteVars(v, vars, onMissing, [...path, k])]),
-    );
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = substituteVars(v, vars, onMissing, [...path, k]);
+    }
+    return out;
   }
   return value;
 }

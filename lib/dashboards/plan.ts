@@ -1,16 +1,35 @@
 /**
- * The plan, as data: what apply would do to each dashboard and each tile. Computing it
- * prints nothing (render.ts draws it). Costs one request (the list) unless a tile removal or
- * a delete is planned, in which case the alert list is read to name the alerts it would kill.
+ * The plan, as data: what apply would do to each dashboard, each tile and each tile alert,
+ * with old → new values. Computing it prints nothing (render.ts draws it).
+ *
+ * Requests: one (the dashboard list) unless alerts matter; the alert list is read too when a
+ * file declares alerts, an owned dashboard carries the alerts tag, or a tile removal or a
+ * delete is planned (to name the alerts it would kill).
+ *
+ * Ownership is per owner (`--owner`): only this owner's dashboards are updated or pruned;
+ * another owner's dashboard with the same key is a conflict, never taken over.
  */
 import type { ObservabilityBackend } from '../api/observability-backend';
 import type { CallOptions } from '../api/http';
-import type { Alert, Dashboard, DashboardWrite } from '../schemas';
-import { normalizeTags, normalizeTile, tileDiff, tileWrite, type TileField } from './normalize';
-import { identityTag, ownerTag, withMarker } from './ownership';
-import type { DesiredDashboard } from './types';
+import { ownerId as alertOwnerId, parseMarker, stripMarker } from '../alerts/marker';
+import { alertLinks, type Alert, type Dashboard, type DashboardWrite } from '../schemas';
+import { diffValues, type FieldChange } from './diff';
+import type { FileAlert } from './file-schema';
+import { normalizeTags, normalizeTile, tileWrite } from './normalize';
+import {
+  ALERTS_TAG,
+  DEFAULT_OWNER,
+  identityTag,
+  ownerOf,
+  isReservedTag,
+  ownerTag,
+  withMarker,
+} from './ownership';
+import type { DesiredDashboard, DesiredTile } from './types';
 
-export type DashboardAction = 'create' | 'update' | 'delete' | 'unchanged';
+export type { FieldChange } from './diff';
+
+export type DashboardAction = 'create' | 'update' | 'delete' | 'unchanged' | 'conflict';
 
 export interface AlertRef {
   id: string;
@@ -19,14 +38,39 @@ export interface AlertRef {
 }
 
 export interface TileChange {
-  kind: 'added' | 'changed' | 'moved' | 'removed';
+  kind: 'added' | 'changed' | 'moved' | 'renamed' | 'removed';
   name: string;
-  /** The current id (changed, moved, removed): kept by the write except for removed. */
+  /** For renamed: the name on the service. */
+  from?: string;
+  /** The current id (changed, moved, renamed, removed): kept by the write except for removed. */
   id?: string;
-  /** For changed/moved: which fields differ. */
-  fields?: TileField[];
+  /** For changed/moved/renamed: which top-level fields differ. */
+  fields?: string[];
+  /** For changed/moved/renamed: every differing leaf, old → new. */
+  changes?: FieldChange[];
   /** For removed: alerts the service deletes with the tile. */
   alerts?: AlertRef[];
+  /** For removed: why this looks like a rename that loses alerts. */
+  warning?: string;
+}
+
+/** One tile alert to create, update or delete (declared in the file on a tile). */
+export interface AlertChange {
+  action: 'create' | 'update' | 'delete';
+  /** Alert name. */
+  name: string;
+  /** Tile name (desired for create/update, as on the service for delete). */
+  tile: string;
+  /** Tile identity in the marker: the tile's key, else its name. */
+  tileIdentity: string;
+  /** The alert id on the service (update, delete). */
+  id?: string;
+  /** Update: what differs, old → new. Create: every field as new. */
+  changes: FieldChange[];
+  /** Create/update: the declaration. */
+  want?: FileAlert;
+  /** Update: a hand-made alert taken over with its dashboard (--adopt); it gets the marker. */
+  adopt?: boolean;
 }
 
 export interface DashboardChange {
@@ -35,20 +79,31 @@ export interface DashboardChange {
   key?: string;
   name: string;
   sourceFile?: string;
-  /** The service id (update, delete, unchanged). */
+  /** The service id (update, delete, unchanged, conflict). */
   id?: string;
   /** True when a hand-made dashboard is taken over (--adopt). */
   adopted?: boolean;
   /** Dashboard-level differences, e.g. `name`, `tags`. */
-  fields: { name?: { from: string; to: string }; tags?: { added: string[]; removed: string[] } };
+  fields: {
+    name?: { from: string; to: string };
+    tags?: { added: string[]; removed: string[] };
+    /** The ownership marker tags are written (adoption, a new owner or alerts tag). */
+    marker?: boolean;
+  };
   tiles: TileChange[];
-  /** Every alert this change deletes (removed tiles, or the whole dashboard). */
+  /** Tile alerts to create/update/delete (also on an otherwise unchanged dashboard). */
+  alerts: AlertChange[];
+  /** Every alert this change deletes with tiles (removed tiles, or the whole dashboard). */
   alertsDeleted: AlertRef[];
-  /** Why a delete is planned. */
+  /** Why a delete or a conflict is planned. */
   reason?: string;
   /** Internal: the desired file and the dashboard as the plan saw it (apply compares). */
   desired?: DesiredDashboard;
   seen?: Dashboard;
+  /** Internal: the current tile id per desired tile (by index), kept by the write. */
+  tileIds?: (string | undefined)[];
+  /** Internal: the alerts of this dashboard as the plan saw them (saved plans compare). */
+  seenAlerts?: Alert[];
 }
 
 export interface PlanOptions {
@@ -56,50 +111,95 @@ export interface PlanOptions {
   readonly prune?: boolean;
   /** Take over a hand-made dashboard with the same name instead of creating a new one. @default false */
   readonly adopt?: boolean;
+  /** Whose dashboards these are. @default DEFAULT_OWNER */
+  readonly owner?: string;
+  /** Only these dashboard keys (and, with prune, only orphans with these keys). */
+  readonly targets?: readonly string[];
 }
 
 export interface Plan {
   changes: DashboardChange[];
   counts: Record<DashboardAction, number>;
+  alertCounts: { create: number; update: number; delete: number };
   /** Things apply will not touch but a person should know (orphans without --prune, name clashes). */
   notes: string[];
-  /** True when apply would write anything. */
+  /** True when apply would write anything (dashboards or alerts). */
   pending: boolean;
+  /** The owner planned for. */
+  owner: string;
+  /** True when the alert list was read (alert changes are then complete). */
+  alertsRead: boolean;
 }
 
-/** Reads the service and plans. Steady state: exactly one request (the dashboard list). */
+type PlanBackend = Pick<ObservabilityBackend, 'listDashboards' | 'listAlerts'>;
+
+/** Reads the service and plans. Steady state without alerts: exactly one request. */
 export async function planDashboards(
   desired: readonly DesiredDashboard[],
-  backend: Pick<ObservabilityBackend, 'listDashboards' | 'listAlerts'>,
+  backend: PlanBackend,
   options: PlanOptions = {},
   call: CallOptions = {},
 ): Promise<Plan> {
   const actual = await backend.listDashboards(call);
-  const plan = computePlan(desired, actual, options);
-  const removesTiles = plan.changes.some(
-    (c) => c.action === 'delete' || c.tiles.some((t) => t.kind === 'removed'),
-  );
-  return removesTiles ? withAlerts(plan, await backend.listAlerts(call)) : plan;
+  const first = computePlan(desired, actual, options);
+  if (!needsAlerts(first, desired, actual, options)) return first;
+  return computePlan(desired, actual, options, await backend.listAlerts(call));
 }
 
+function needsAlerts(
+  plan: Plan,
+  desired: readonly DesiredDashboard[],
+  actual: readonly Dashboard[],
+  options: PlanOptions,
+): boolean {
+  const owner = options.owner ?? DEFAULT_OWNER;
+  return (
+    desired.some((d) => d.tiles.some((t) => t.alerts.length > 0)) ||
+    actual.some(
+      (d) => ownerTag(d.tags) && ownerOf(d.tags) === owner && d.tags.includes(ALERTS_TAG),
+    ) ||
+    plan.changes.some((c) => c.action === 'delete' || c.tiles.some((t) => t.kind === 'removed'))
+  );
+}
+
+/**
+ * Pure planner. `alerts` is the service's alert list, or undefined when it was not read
+ * (then no alert changes are planned and removals name no alerts).
+ */
 export function computePlan(
   desired: readonly DesiredDashboard[],
   actual: readonly Dashboard[],
   options: PlanOptions = {},
+  alerts?: readonly Alert[],
 ): Plan {
+  const owner = options.owner ?? DEFAULT_OWNER;
+  const targets =
+    options.targets && options.targets.length > 0 ? new Set(options.targets) : undefined;
+  const targetTags = targets ? new Set([...targets].map(identityTag)) : undefined;
   const owned = new Map<string, Dashboard[]>();
+  const foreign = new Map<string, Dashboard>();
   const handMade: Dashboard[] = [];
   for (const d of [...actual].sort((a, b) => a.id.localeCompare(b.id))) {
     const tag = ownerTag(d.tags);
-    if (tag) owned.set(tag, [...(owned.get(tag) ?? []), d]);
-    else handMade.push(d);
+    if (!tag) handMade.push(d);
+    else if (ownerOf(d.tags) === owner) owned.set(tag, [...(owned.get(tag) ?? []), d]);
+    else if (!foreign.has(tag)) foreign.set(tag, d);
   }
   const changes: DashboardChange[] = [];
   const notes: string[] = [];
   const adoptedIds = new Set<string>();
   const claimed = new Set<string>();
+  const wanted = [...desired]
+    .filter((d) => !targets || targets.has(d.key))
+    .sort((a, b) => a.key.localeCompare(b.key));
+  if (targets) {
+    const known = new Set(desired.map((d) => d.key));
+    for (const t of targets)
+      if (!known.has(t) && !owned.has(identityTag(t)))
+        notes.push(`--target "${t}" matches no dashboard file and no owned dashboard`);
+  }
 
-  for (const want of [...desired].sort((a, b) => a.key.localeCompare(b.key))) {
+  for (const want of wanted) {
     const tag = identityTag(want.key);
     claimed.add(tag);
     const [mine, ...duplicates] = owned.get(tag) ?? [];
@@ -110,6 +210,11 @@ export function computePlan(
         notes.push(
           `dashboard "${dup.name}" (${dup.id}) duplicates "${want.key}"; --prune deletes it`,
         );
+    }
+    const other = foreign.get(tag);
+    if (!mine && other) {
+      changes.push(conflictChange(want, other));
+      continue;
     }
     const sameName = handMade.filter((d) => d.name === want.name && !adoptedIds.has(d.id));
     let target = mine;
@@ -130,26 +235,53 @@ export function computePlan(
         );
       }
     }
-    changes.push(target ? diffChange(want, target, adopted) : createChange(want));
+    changes.push(
+      target ? diffChange(want, target, adopted, owner, alerts) : createChange(want, alerts),
+    );
   }
 
   for (const [tag, list] of owned) {
-    if (claimed.has(tag)) continue;
+    if (claimed.has(tag) || (targetTags && !targetTags.has(tag))) continue;
     for (const d of list) {
-      if (options.prune) changes.push(deleteChange(d, 'no dashboard file declares it'));
+      if (options.prune) changes.push(deleteChange(d, 'no dashboard file declares it', alerts));
       else notes.push(`owned dashboard "${d.name}" (${d.id}) has no file; --prune deletes it`);
     }
   }
-  return summarize(changes, notes);
+  return summarize(changes, notes, owner, alerts !== undefined);
 }
 
-function summarize(changes: DashboardChange[], notes: string[]): Plan {
-  const counts: Record<DashboardAction, number> = { create: 0, update: 0, delete: 0, unchanged: 0 };
-  for (const c of changes) counts[c.action] += 1;
-  return { changes, counts, notes, pending: counts.create + counts.update + counts.delete > 0 };
+function summarize(
+  changes: DashboardChange[],
+  notes: string[],
+  owner: string,
+  alertsRead: boolean,
+): Plan {
+  const counts: Record<DashboardAction, number> = {
+    create: 0,
+    update: 0,
+    delete: 0,
+    unchanged: 0,
+    conflict: 0,
+  };
+  const alertCounts = { create: 0, update: 0, delete: 0 };
+  for (const c of changes) {
+    counts[c.action] += 1;
+    for (const a of c.alerts) alertCounts[a.action] += 1;
+  }
+  const pending =
+    counts.create + counts.update + counts.delete > 0 ||
+    alertCounts.create + alertCounts.update + alertCounts.delete > 0;
+  return { changes, counts, alertCounts, notes, pending, owner, alertsRead };
 }
 
-function createChange(want: DesiredDashboard): DashboardChange {
+/** The identity a tile's alerts are marked with: its key, else its name. */
+export function tileIdentity(t: { key?: string; name: string }): string {
+  return t.key ?? t.name;
+}
+
+const hasAlerts = (want: DesiredDashboard) => want.tiles.some((t) => t.alerts.length > 0);
+
+function createChange(want: DesiredDashboard, alerts?: readonly Alert[]): DashboardChange {
   return {
     action: 'create',
     key: want.key,
@@ -157,61 +289,186 @@ function createChange(want: DesiredDashboard): DashboardChange {
     sourceFile: want.sourceFile,
     fields: {},
     tiles: want.tiles.map((t) => ({ kind: 'added', name: t.name })),
+    alerts:
+      alerts === undefined && !hasAlerts(want)
+        ? []
+        : want.tiles.flatMap((t) => t.alerts.map((a) => createAlertChange(t, a))),
     alertsDeleted: [],
     desired: want,
+    tileIds: want.tiles.map(() => undefined),
   };
 }
 
-function deleteChange(d: Dashboard, reason: string): DashboardChange {
+function conflictChange(want: DesiredDashboard, other: Dashboard): DashboardChange {
+  return {
+    action: 'conflict',
+    key: want.key,
+    name: want.name,
+    sourceFile: want.sourceFile,
+    id: other.id,
+    fields: {},
+    tiles: [],
+    alerts: [],
+    alertsDeleted: [],
+    reason: `key "${want.key}" is owned by "${ownerOf(other.tags)}" (dashboard "${other.name}", ${other.id}); not taken over`,
+  };
+}
+
+function deleteChange(d: Dashboard, reason: string, alerts?: readonly Alert[]): DashboardChange {
+  const tileNames = new Map(d.tiles.map((t) => [t.id, t.name]));
   return {
     action: 'delete',
     name: d.name,
     id: d.id,
     fields: {},
     tiles: [],
-    alertsDeleted: [],
+    alerts: [],
+    alertsDeleted: (alerts ?? [])
+      .filter((a) => dashboardOf(a) === d.id)
+      .map((a) => ref(a, tileNames)),
     reason,
     seen: d,
+    ...(alerts ? { seenAlerts: alerts.filter((a) => dashboardOf(a) === d.id) } : {}),
   };
 }
 
-/** Matches tiles by name: the first actual tile of a name keeps its id, later ones are removed. */
-export function matchTiles(want: DesiredDashboard, actual: Dashboard): Map<string, string> {
-  const ids = new Map<string, string>();
-  for (const t of actual.tiles) if (!ids.has(t.name)) ids.set(t.name, t.id);
-  const wanted = new Set(want.tiles.map((t) => t.name));
-  for (const name of [...ids.keys()]) if (!wanted.has(name)) ids.delete(name);
-  return ids;
+/** The dashboard an alert watches: `dashboardId` today, `dashboard` in the spec snapshot. */
+export function dashboardOf(a: Alert): string | undefined {
+  return alertLinks(a).dashboardId;
 }
 
-function diffChange(want: DesiredDashboard, actual: Dashboard, adopted: boolean): DashboardChange {
+/** The tile an alert watches, under either spelling (`tileId` today, `tile` in older answers). */
+export function tileOf(a: Alert): string | undefined {
+  return alertLinks(a).tileId;
+}
+
+function ref(a: Alert, tileNames: Map<string, string>): AlertRef {
+  const tileId = tileOf(a);
+  const tileName = tileId ? tileNames.get(tileId) : undefined;
+  return {
+    id: a.id,
+    ...(a.name != null ? { name: a.name } : {}),
+    ...(tileName !== undefined ? { tileName } : {}),
+  };
+}
+
+/**
+ * The current tile id for each desired tile (by index). A tile with a `key` is found by the
+ * alert marked with that key (its identity survives a rename), then by name; a tile without
+ * a key by name. The first actual tile of a name wins; an id is used once.
+ */
+export function matchTiles(
+  want: DesiredDashboard,
+  actual: Dashboard,
+  alerts: readonly Alert[] = [],
+): (string | undefined)[] {
+  const byName = new Map<string, string>();
+  for (const t of actual.tiles) if (!byName.has(t.name)) byName.set(t.name, t.id);
+  const existing = new Set(actual.tiles.map((t) => t.id));
+  const byKey = new Map<string, string>();
+  for (const a of alerts) {
+    const marker = parseMarker(a.message);
+    if (marker?.owner.kind !== 'dashboard' || marker.owner.dashboardKey !== want.key) continue;
+    const tileId = tileOf(a);
+    if (tileId && existing.has(tileId) && !byKey.has(marker.owner.tileName))
+      byKey.set(marker.owner.tileName, tileId);
+  }
+  const used = new Set<string>();
+  const ids = want.tiles.map((t) => {
+    const id = (t.key !== undefined ? byKey.get(t.key) : undefined) ?? undefined;
+    if (id !== undefined && !used.has(id)) {
+      used.add(id);
+      return id;
+    }
+    return undefined;
+  });
+  return want.tiles.map((t, i) => {
+    if (ids[i] !== undefined) return ids[i];
+    const id = byName.get(t.name);
+    if (id === undefined || used.has(id)) return undefined;
+    used.add(id);
+    return id;
+  });
+}
+
+function diffChange(
+  want: DesiredDashboard,
+  actual: Dashboard,
+  adopted: boolean,
+  owner: string,
+  alerts?: readonly Alert[],
+): DashboardChange {
   const fields: DashboardChange['fields'] = {};
   if (want.name !== actual.name) fields.name = { from: actual.name, to: want.name };
-  const wantTags = withMarker(want.tags, want.key);
   const haveTags = normalizeTags(actual.tags);
+  // The alerts tag only decides whether plan reads alerts: a missing one alone is no change.
+  const declares = hasAlerts(want);
+  const wantTags = withMarker(want.tags, want.key, owner, declares);
   const added = wantTags.filter((t) => !haveTags.includes(t));
   const removed = haveTags.filter((t) => !wantTags.includes(t));
-  if (added.length + removed.length > 0) fields.tags = { added, removed };
 
-  const kept = matchTiles(want, actual);
+  const onDashboard = (alerts ?? []).filter((a) => dashboardOf(a) === actual.id);
+  const tileIds = matchTiles(want, actual, onDashboard);
   const byId = new Map(actual.tiles.map((t) => [t.id, t]));
+  const tileNames = new Map(actual.tiles.map((t) => [t.id, t.name]));
   const tiles: TileChange[] = [];
-  for (const t of want.tiles) {
-    const id = kept.get(t.name);
+  want.tiles.forEach((t, i) => {
+    const id = tileIds[i];
     if (id === undefined) {
       tiles.push({ kind: 'added', name: t.name });
-      continue;
+      return;
     }
-    const diff = tileDiff(normalizeTile(t), normalizeTile(byId.get(id)!));
-    if (diff.length === 0) continue;
-    const moved = diff.every((f) => f === 'x' || f === 'y');
-    tiles.push({ kind: moved ? 'moved' : 'changed', name: t.name, id, fields: diff });
-  }
-  const keptIds = new Set(kept.values());
+    const current = byId.get(id)!;
+    const { name: _a, ...wantShape } = normalizeTile(t);
+    const { name: _b, ...haveShape } = normalizeTile(current);
+    const leafs = diffValues(haveShape, wantShape);
+    const top = [...new Set(leafs.map((c) => c.path.split(/[.[]/)[0]))];
+    if (current.name !== t.name) {
+      tiles.push({
+        kind: 'renamed',
+        name: t.name,
+        from: current.name,
+        id,
+        fields: ['name', ...top],
+        changes: [{ path: 'name', from: current.name, to: t.name }, ...leafs],
+      });
+      return;
+    }
+    if (leafs.length === 0) return;
+    const moved = top.every((f) => f === 'x' || f === 'y');
+    tiles.push({
+      kind: moved ? 'moved' : 'changed',
+      name: t.name,
+      id,
+      fields: top,
+      changes: leafs,
+    });
+  });
+  const keptIds = new Set(tileIds.filter((id): id is string => id !== undefined));
+  const addedNames = tiles.filter((t) => t.kind === 'added').map((t) => t.name);
   for (const t of actual.tiles) {
-    if (!keptIds.has(t.id)) tiles.push({ kind: 'removed', name: t.name, id: t.id, alerts: [] });
+    if (keptIds.has(t.id)) continue;
+    const killed = onDashboard.filter((a) => tileOf(a) === t.id).map((a) => ref(a, tileNames));
+    const change: TileChange = { kind: 'removed', name: t.name, id: t.id, alerts: killed };
+    if (killed.length > 0 && addedNames.length > 0) {
+      change.warning =
+        `if "${t.name}" was renamed (to ${addedNames.map((n) => `"${n}"`).join(' or ')}), ` +
+        `its ${killed.length} alert(s) are deleted all the same: give the tile a \`key\` to keep them`;
+    }
+    tiles.push(change);
   }
-  const changed = fields.name !== undefined || fields.tags !== undefined || tiles.length > 0;
+  const alertChanges =
+    alerts === undefined ? [] : planAlerts(want, onDashboard, tileIds, actual, adopted);
+  // Marker tags are cloudops' business: written, but shown only as "ownership marker".
+  const user = (t: string) => !isReservedTag(t);
+  const userAdded = added.filter(user);
+  const userRemoved = removed.filter(user);
+  if (userAdded.length + userRemoved.length > 0)
+    fields.tags = { added: userAdded, removed: userRemoved };
+  const marker = added.some((t) => !user(t) && t !== ALERTS_TAG) || removed.some((t) => !user(t));
+  if (marker) fields.marker = true;
+  const changed =
+    fields.name !== undefined || fields.tags !== undefined || marker || tiles.length > 0;
   return {
     action: changed ? 'update' : 'unchanged',
     key: want.key,
@@ -221,40 +478,133 @@ function diffChange(want: DesiredDashboard, actual: Dashboard, adopted: boolean)
     ...(adopted ? { adopted } : {}),
     fields,
     tiles,
-    alertsDeleted: [],
+    alerts: alertChanges,
+    alertsDeleted: tiles.flatMap((t) => t.alerts ?? []),
     desired: want,
     seen: actual,
+    tileIds,
+    ...(alerts ? { seenAlerts: onDashboard } : {}),
   };
 }
 
-/** Names the alerts each removal would delete (the service deletes them with their tile). */
-export function withAlerts(plan: Plan, alerts: readonly Alert[]): Plan {
-  const changes = plan.changes.map((c) => {
-    if (c.id === undefined) return c;
-    const tileNames = new Map((c.seen?.tiles ?? []).map((t) => [t.id, t.name]));
-    const onDashboard = alerts.filter((a) => a.dashboard === c.id);
-    const ref = (a: Alert): AlertRef => ({
-      id: a.id,
-      ...(a.name !== undefined ? { name: a.name } : {}),
-      ...(a.tileId ? { tileName: tileNames.get(a.tileId) } : {}),
-    });
-    if (c.action === 'delete') return { ...c, alertsDeleted: onDashboard.map(ref) };
-    const tiles = c.tiles.map((t) =>
-      t.kind === 'removed'
-        ? { ...t, alerts: onDashboard.filter((a) => a.tileId === t.id).map(ref) }
-        : t,
-    );
-    return { ...c, tiles, alertsDeleted: tiles.flatMap((t) => t.alerts ?? []) };
+/** The comparable, declarable fields of an alert (what the file can say). */
+export function alertShape(a: FileAlert | Alert): Record<string, unknown> {
+  const channel = a.channel ?? undefined;
+  return {
+    name: a.name ?? '',
+    threshold: a.threshold,
+    thresholdType: a.thresholdType,
+    interval: a.interval,
+    channel: channel
+      ? { type: channel.type, ...(channel.webhookId ? { webhookId: channel.webhookId } : {}) }
+      : undefined,
+    message: stripMarker(a.message ?? undefined),
+  };
+}
+
+function createAlertChange(t: DesiredTile, a: FileAlert): AlertChange {
+  return {
+    action: 'create',
+    name: a.name,
+    tile: t.name,
+    tileIdentity: tileIdentity(t),
+    changes: diffValues({}, alertShape(a)),
+    want: a,
+  };
+}
+
+/**
+ * Alerts of one dashboard: the file's declarations against the alerts cloudops marked for this
+ * dashboard key. An alert is matched by the tile it watches (tile id) and its name, so a tile
+ * renamed with a key keeps its alerts; a marker naming the tile differently is re-marked.
+ * Alerts on tiles the write removes are left out: the service deletes those itself.
+ */
+function planAlerts(
+  want: DesiredDashboard,
+  onDashboard: readonly Alert[],
+  tileIds: readonly (string | undefined)[],
+  actual: Dashboard,
+  adopted: boolean,
+): AlertChange[] {
+  // Adopting a dashboard adopts its hand-made alerts too (matched by tile and name).
+  const managed = onDashboard.filter((a) => {
+    const m = parseMarker(a.message);
+    if (!m) return adopted;
+    return m.owner.kind === 'dashboard' && m.owner.dashboardKey === want.key;
   });
-  return { ...plan, changes };
+  const kept = new Set(tileIds.filter((id): id is string => id !== undefined));
+  const used = new Set<string>();
+  const out: AlertChange[] = [];
+  want.tiles.forEach((t, i) => {
+    const tileId = tileIds[i];
+    for (const a of t.alerts) {
+      const have =
+        tileId === undefined
+          ? undefined
+          : managed.find(
+              (m) => !used.has(m.id) && tileOf(m) === tileId && markerAlertName(m) === a.name,
+            );
+      if (!have) {
+        out.push(createAlertChange(t, a));
+        continue;
+      }
+      used.add(have.id);
+      const changes = diffValues(alertShape(have), alertShape(a));
+      const marker = parseMarker(have.message);
+      const wantOwner = alertOwnerId({
+        kind: 'dashboard',
+        dashboardKey: want.key,
+        tileName: tileIdentity(t),
+        alertName: a.name,
+      });
+      const adopt = marker === undefined;
+      if (marker && alertOwnerId(marker.owner) !== wantOwner)
+        changes.push({ path: 'marker', from: alertOwnerId(marker.owner), to: wantOwner });
+      if (changes.length > 0 || adopt)
+        out.push({
+          action: 'update',
+          name: a.name,
+          tile: t.name,
+          tileIdentity: tileIdentity(t),
+          id: have.id,
+          changes,
+          want: a,
+          ...(adopt ? { adopt } : {}),
+        });
+    }
+  });
+  const tileNames = new Map(actual.tiles.map((t) => [t.id, t.name]));
+  for (const m of managed) {
+    const marker = parseMarker(m.message);
+    // Unmatched hand-made alerts of an adopted dashboard stay: only marked ones are ours.
+    const tileId = tileOf(m);
+    if (used.has(m.id) || !tileId || !kept.has(tileId) || !marker) continue;
+    out.push({
+      action: 'delete',
+      name: markerAlertName(m),
+      tile: tileNames.get(tileId) ?? tileId,
+      tileIdentity: marker.owner.kind === 'dashboard' ? marker.owner.tileName : '',
+      id: m.id,
+      changes: [],
+    });
+  }
+  return out;
+}
+
+function markerAlertName(a: Alert): string {
+  const m = parseMarker(a.message);
+  return m?.owner.kind === 'dashboard' ? m.owner.alertName : (a.name ?? '');
 }
 
 /** The body a create or update sends: existing tiles carry their current id. */
-export function writeBody(want: DesiredDashboard, current?: Dashboard): DashboardWrite {
-  const ids = current ? matchTiles(want, current) : new Map<string, string>();
+export function writeBody(
+  want: DesiredDashboard,
+  tileIds: readonly (string | undefined)[] = [],
+  owner: string = DEFAULT_OWNER,
+): DashboardWrite {
   return {
     name: want.name,
-    tags: withMarker(want.tags, want.key),
-    tiles: want.tiles.map((t) => tileWrite(t, ids.get(t.name))),
+    tags: withMarker(want.tags, want.key, owner, hasAlerts(want)),
+    tiles: want.tiles.map((t, i) => tileWrite(t, tileIds[i])),
   };
 }

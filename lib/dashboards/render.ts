@@ -1,85 +1,252 @@
-/** Draws plans and apply results: for people ([+] [~] [-], counts) and as JSON for machines. */
-import type { ApplyResult } from './apply';
-import type { DashboardChange, Plan, TileChange } from './plan';
+/**
+ * Draws plans and apply results: a field tree for people (like `cdk diff`: per dashboard the
+ * changed fields old → new, tiles by name, alerts with their values), optionally coloured;
+ * markdown for a pull-request comment; JSON for machines.
+ */
+import type { ApplyResult, DashboardResult } from './apply';
+import { formatValue, type FieldChange } from './diff';
+import type { AlertChange, DashboardChange, Plan, TileChange } from './plan';
 
-const SIGN = { create: '[+]', update: '[~]', delete: '[-]', unchanged: '[=]' } as const;
-const TILE_SIGN = { added: '+', changed: '~', moved: '>', removed: '-' } as const;
+const SIGN = {
+  create: '[+]',
+  update: '[~]',
+  delete: '[-]',
+  unchanged: '[=]',
+  conflict: '[!]',
+} as const;
+const TILE_SIGN = { added: '+', changed: '~', moved: '>', renamed: '~', removed: '-' } as const;
+const ALERT_SIGN = { create: '+', update: '~', delete: '-' } as const;
 
-export function renderPlan(plan: Plan, options: { showUnchanged?: boolean } = {}): string {
+export interface RenderOptions {
+  showUnchanged?: boolean;
+  /** ANSI colour (only on a TTY without NO_COLOR: see useColor). */
+  color?: boolean;
+  /** Named in the header: which service and owner the plan is for. */
+  service?: string;
+}
+
+/** Colour on a terminal unless NO_COLOR is set (https://no-color.org). */
+export function useColor(isTTY: boolean, env: Record<string, string | undefined>): boolean {
+  return isTTY && (env.NO_COLOR === undefined || env.NO_COLOR === '');
+}
+
+type Paint = (kind: '+' | '-' | '~' | '!', text: string) => string;
+const CODES = { '+': 32, '-': 31, '~': 33, '!': 35 } as const;
+const painter =
+  (color: boolean): Paint =>
+  (kind, text) =>
+    color ? `\x1b[${CODES[kind]}m${text}\x1b[0m` : text;
+
+const arrow = (c: FieldChange) =>
+  c.from === undefined
+    ? `${formatValue(c.to)} (new)`
+    : c.to === undefined
+      ? `${formatValue(c.from)} → (removed)`
+      : `${formatValue(c.from)} → ${formatValue(c.to)}`;
+
+export function renderPlan(plan: Plan, options: RenderOptions = {}): string {
+  const paint = painter(options.color ?? false);
   const lines: string[] = [];
+  if (options.service) lines.push(`Service ${options.service}, owner "${plan.owner}":`);
   for (const c of plan.changes) {
-    if (c.action === 'unchanged' && !options.showUnchanged) continue;
-    lines.push(...renderChange(c));
+    if (c.action === 'unchanged' && c.alerts.length === 0 && !options.showUnchanged) continue;
+    lines.push(...renderChange(c, paint));
   }
   for (const note of plan.notes) lines.push(`note: ${note}`);
-  const { create, update, delete: del, unchanged } = plan.counts;
-  const deleted = plan.changes.reduce((n, c) => n + c.alertsDeleted.length, 0);
-  lines.push(
-    `Plan: ${create} to create, ${update} to update, ${del} to delete, ${unchanged} unchanged` +
-      (deleted > 0 ? `; ${deleted} alert(s) would be deleted` : '') +
-      (plan.pending ? '.' : '. No changes.'),
-  );
+  lines.push(summaryLine(plan));
   return lines.join('\n');
 }
 
-function renderChange(c: DashboardChange): string[] {
+export function summaryLine(plan: Plan): string {
+  const { create, update, delete: del, unchanged, conflict } = plan.counts;
+  const deleted = plan.changes.reduce((n, c) => n + c.alertsDeleted.length, 0);
+  const a = plan.alertCounts;
+  const alerts =
+    a.create + a.update + a.delete > 0
+      ? `; alerts: ${a.create} to create, ${a.update} to update, ${a.delete} to delete`
+      : '';
+  return (
+    `Plan: ${create} to create, ${update} to update, ${del} to delete, ${unchanged} unchanged` +
+    (conflict > 0 ? `, ${conflict} conflict(s)` : '') +
+    alerts +
+    (deleted > 0 ? `; ${deleted} alert(s) would be deleted with their tiles` : '') +
+    (plan.pending ? '.' : '. No changes.')
+  );
+}
+
+/** Draws `items` as a tree under `indent` (├─ / └─, children under │). */
+function tree(indent: string, items: { head: string; children: string[] }[]): string[] {
+  const out: string[] = [];
+  items.forEach((item, i) => {
+    const last = i === items.length - 1;
+    out.push(`${indent}${last ? '└─ ' : '├─ '}${item.head}`);
+    item.children.forEach((child, j) =>
+      out.push(
+        `${indent}${last ? '   ' : '│  '}${j === item.children.length - 1 ? '└─ ' : '├─ '}${child}`,
+      ),
+    );
+  });
+  return out;
+}
+
+function renderChange(c: DashboardChange, paint: Paint): string[] {
   const where = c.sourceFile ? ` (${c.sourceFile})` : '';
   const id = c.id ? ` id=${c.id}` : '';
-  const head = `${SIGN[c.action]} ${c.action} dashboard "${c.name}"${where}${id}${c.adopted ? ' [adopt]' : ''}`;
-  const lines = [head];
+  const action = c.action === 'unchanged' && c.alerts.length > 0 ? 'alerts of' : c.action;
+  const sign = c.action === 'unchanged' && c.alerts.length > 0 ? '[~]' : SIGN[c.action];
+  const kind = (sign[1] === '=' ? '~' : sign[1]) as '+' | '-' | '~' | '!';
+  const head = `${sign} ${action} dashboard "${c.name}"${where}${id}${c.adopted ? ' [adopt]' : ''}`;
+  const lines = [paint(kind, head)];
   if (c.reason) lines.push(`    reason: ${c.reason}`);
-  if (c.fields.name) lines.push(`    ~ name: "${c.fields.name.from}" -> "${c.fields.name.to}"`);
+  if (c.fields.name) lines.push(`    ~ name: "${c.fields.name.from}" → "${c.fields.name.to}"`);
   if (c.fields.tags) {
     const { added, removed } = c.fields.tags;
     lines.push(
       `    ~ tags: ${[...added.map((t) => `+${t}`), ...removed.map((t) => `-${t}`)].join(' ')}`,
     );
   }
-  if (c.action !== 'create') for (const t of c.tiles) lines.push(...renderTile(t));
-  else lines.push(`    + ${c.tiles.length} tile(s): ${c.tiles.map((t) => t.name).join(', ')}`);
+  if (c.fields.marker && c.action === 'update')
+    lines.push(
+      `    ~ ownership marker tags${c.adopted ? ' (adopted; no field changes unless listed)' : ''}`,
+    );
+  if (c.action === 'create') {
+    lines.push(`    + ${c.tiles.length} tile(s): ${c.tiles.map((t) => t.name).join(', ')}`);
+  } else if (c.tiles.length > 0) {
+    lines.push(
+      ...tree(
+        '    ',
+        c.tiles.map((t) => renderTile(t, paint)),
+      ),
+    );
+  }
+  if (c.alerts.length > 0) {
+    lines.push('    alerts:');
+    lines.push(
+      ...tree(
+        '    ',
+        c.alerts.map((a) => renderAlert(a, paint)),
+      ),
+    );
+  }
   if (c.action === 'delete' && c.alertsDeleted.length > 0) {
     lines.push(
-      `    ! deletes ${c.alertsDeleted.length} alert(s): ${c.alertsDeleted.map(alertLabel).join(', ')}`,
+      paint(
+        '!',
+        `    ! deletes ${c.alertsDeleted.length} alert(s): ${c.alertsDeleted.map(alertLabel).join(', ')}`,
+      ),
     );
   }
   return lines;
 }
 
-function renderTile(t: TileChange): string[] {
-  const fields = t.fields ? ` (${t.fields.join(', ')})` : '';
-  const lines = [`    ${TILE_SIGN[t.kind]} tile "${t.name}" ${t.kind}${fields}`];
+function renderTile(t: TileChange, paint: Paint): { head: string; children: string[] } {
+  const sign = TILE_SIGN[t.kind];
+  const what =
+    t.kind === 'renamed' ? `renamed from "${t.from}" (keeps id ${t.id} and its alerts)` : t.kind;
+  const children = (t.changes ?? [])
+    .filter((c) => t.kind !== 'renamed' || c.path !== 'name')
+    .map((c) => `${c.path}: ${arrow(c)}`);
   if (t.alerts && t.alerts.length > 0) {
-    lines.push(
-      `      ! WARNING: removing this tile deletes ${t.alerts.length} alert(s): ${t.alerts.map(alertLabel).join(', ')}`,
+    children.push(
+      paint(
+        '!',
+        `! WARNING: removing this tile deletes ${t.alerts.length} alert(s): ${t.alerts.map(alertLabel).join(', ')}`,
+      ),
     );
   }
-  return lines;
+  if (t.warning) children.push(paint('!', `! ${t.warning}`));
+  const head = paint(sign === '>' ? '~' : sign, `${sign} tile "${t.name}" ${what}`);
+  return { head, children };
+}
+
+function renderAlert(a: AlertChange, paint: Paint): { head: string; children: string[] } {
+  const sign = ALERT_SIGN[a.action];
+  const id = a.id ? ` (${a.id})` : '';
+  const adopted = a.adopt ? ' adopted (marker added; no field changes)' : '';
+  const head = paint(sign, `${sign} alert "${a.name}" on tile "${a.tile}"${id}${adopted}`);
+  const children =
+    a.action === 'create'
+      ? a.changes.map((c) => `${c.path}: ${formatValue(c.to)}`)
+      : a.changes.map((c) => `${c.path}: ${arrow(c)}`);
+  return { head, children };
 }
 
 const alertLabel = (a: { id: string; name?: string }) => (a.name ? `"${a.name}" (${a.id})` : a.id);
+
+/** A pull-request comment: a summary, then the tree in a diff block (+ green, - red on GitHub). */
+export function renderPlanMarkdown(plan: Plan, options: { service?: string } = {}): string {
+  const where = options.service ? ` for service \`${options.service}\`` : '';
+  const lines = [
+    `### cloudops dashboards plan${where} (owner \`${plan.owner}\`)`,
+    '',
+    `**${summaryLine(plan)}**`,
+  ];
+  const body = renderPlan({ ...plan, notes: [] }, {})
+    .split('\n')
+    .slice(0, -1);
+  if (body.length > 0) {
+    lines.push('', '```diff');
+    // diff colouring keys on the first column: move each line's sign there.
+    for (const line of body) {
+      const m = /^(\s*(?:[├└│ ]─?\s*)*)\[?([+\-~>!=])/.exec(line);
+      const sign = m?.[2] === '+' ? '+' : m?.[2] === '-' ? '-' : m?.[2] === '!' ? '!' : ' ';
+      lines.push(`${sign} ${line}`);
+    }
+    lines.push('```');
+  }
+  if (plan.notes.length > 0) lines.push('', ...plan.notes.map((n) => `- note: ${n}`));
+  return lines.join('\n');
+}
 
 /** The plan without internals (the desired file and the dashboard as seen). */
 export function planToJson(plan: Plan): unknown {
   return {
     pending: plan.pending,
+    owner: plan.owner,
     counts: plan.counts,
+    alertCounts: plan.alertCounts,
     notes: plan.notes,
-    changes: plan.changes.map(({ desired: _d, seen: _s, ...rest }) => rest),
+    changes: plan.changes.map(
+      ({ desired: _d, seen: _s, tileIds: _t, seenAlerts: _a, ...rest }) => ({
+        ...rest,
+        alerts: rest.alerts.map(({ want: _w, ...a }) => a),
+      }),
+    ),
   };
 }
 
 export function renderApply(result: ApplyResult): string {
-  const lines = result.results
-    .filter((r) => r.status !== 'unchanged')
-    .map((r) => {
-      const where = r.sourceFile ? ` (${r.sourceFile})` : '';
-      const msg = r.message ? `: ${r.message}` : '';
-      return `${r.status.padEnd(9)} "${r.name}"${where}${r.id ? ` id=${r.id}` : ''}${msg}`;
-    });
+  const lines: string[] = [];
+  for (const r of result.results) {
+    const alerts = r.alertResults ?? [];
+    if (r.status !== 'unchanged' || alerts.length > 0) lines.push(resultLine(r));
+    for (const a of alerts) {
+      const msg = a.message ? `: ${a.message}` : '';
+      lines.push(
+        `  alert ${a.action} "${a.name}" on tile "${a.tile}": ${a.status}${a.id ? ` id=${a.id}` : ''}${msg}`,
+      );
+    }
+  }
   const count = (s: string) => result.results.filter((r) => r.status === s).length;
   lines.push(
     `Apply: ${count('created')} created, ${count('updated')} updated, ${count('deleted')} deleted, ` +
-      `${count('unchanged')} unchanged, ${count('aborted')} aborted, ${count('failed')} failed.`,
+      `${count('unchanged')} unchanged, ${count('aborted')} aborted, ${count('failed')} failed` +
+      (count('not applied') > 0 ? `, ${count('not applied')} not applied` : '') +
+      '.',
   );
+  if (result.interrupted) {
+    const done = result.results.filter((r) => ['created', 'updated', 'deleted'].includes(r.status));
+    const left = result.results.filter((r) => r.status === 'not applied');
+    lines.push(
+      `Interrupted. Applied: ${done.map((r) => `"${r.name}"`).join(', ') || 'nothing'}. ` +
+        `Not applied: ${left.map((r) => `"${r.name}"`).join(', ') || 'nothing'}.`,
+    );
+  }
   return lines.join('\n');
+}
+
+function resultLine(r: DashboardResult): string {
+  const where = r.sourceFile ? ` (${r.sourceFile})` : '';
+  const msg = r.message ? `: ${r.message}` : '';
+  return `${r.status.padEnd(9)} "${r.name}"${where}${r.id ? ` id=${r.id}` : ''}${msg}`;
 }

@@ -24,8 +24,13 @@ export interface SyncOutcome {
 
 /** Throws DashboardFilesError (every problem in every file) before any request is made. */
 export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome> {
-  const desired = await loadDashboards(options.source, { vars: options.vars });
   const call = options.signal ? { signal: options.signal } : {};
+  // The backend is also the directory that resolves `source:` / `webhook:` names.
+  const desired = await loadDashboards(options.source, {
+    vars: options.vars,
+    directory: options.backend,
+    call,
+  });
   const plan = await planDashboards(desired, options.backend, options, call);
   if (options.mode === 'plan') return { plan };
   const apply = await applyPlan(plan, options.backend, options);

@@ -1,7 +1,24 @@
-import type { FileTile } from './file-schema';
+import type { FileAlert, FileSeries, FileTileConfig } from './file-schema';
 
-/** A tile as the files want it, defaults applied (the file schema's tile, optionals filled). */
-export type DesiredTile = Required<FileTile>;
+/**
+ * A tile as the files want it, defaults applied. Exactly one query form is set: `series`
+ * (non-empty) or `config` (a markdown tile is a `config` of displayType markdown). `source:` /
+ * `webhook:` names are still names until resolve.ts turns them into ids.
+ */
+export interface DesiredTile {
+  /** Stable identity across renames (optional in the file). */
+  key?: string;
+  name: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  asRatio: boolean;
+  /** Spec form; `[]` when the tile is written in the config form. */
+  series: FileSeries[];
+  config?: FileTileConfig;
+  alerts: FileAlert[];
+}
 
 /** One validated dashboard file. `tags` are the user's tags, without the ownership marker. */
 export interface DesiredDashboard {
@@ -26,4 +43,6 @@ export interface FileIssue {
 export interface SourceFile {
   file: string;
   text: string;
+  /** Set (with an empty text) when the file was too large to read. */
+  bytes?: number;
 }

@@ -1,16 +1,24 @@
 /**
- * Validates every file and collects every problem before anything is written: syntax,
- * the zod schema (types, bounds, tag limits, known aggFn/type, alert fields), then the rules
- * a schema cannot state (x + w, overlaps, unique names, one series type per tile, reserved
- * tags) and duplicate identities across files.
+ * Validates every file and collects every problem before anything is written: syntax and
+ * limits, the zod schema (types, bounds, tag limits, known aggFn/type, alert fields), then the
+ * rules a schema cannot state (x + w, overlaps, unique names and keys, one series type per
+ * tile, which fields each tile kind takes, threshold ranges, reserved tags) and duplicate
+ * identities across files. Everything here is offline; names of sources and webhooks are
+ * resolved against the service afterwards (resolve.ts).
  */
 import type * as z from 'zod';
 import { DASHBOARD_LIMITS } from '../schemas';
 import { formatPath } from '../format-issues';
-import { dashboardFile, dashboardKey, type DashboardFile } from './file-schema';
+import {
+  dashboardFile,
+  dashboardKey,
+  QUANTILE_LEVELS,
+  type DashboardFile,
+  type FileTile,
+} from './file-schema';
 import { isReservedTag } from './ownership';
 import { parseFile, substituteVars } from './parse';
-import type { DesiredDashboard, FileIssue, SourceFile } from './types';
+import type { DesiredDashboard, DesiredTile, FileIssue, SourceFile } from './types';
 
 export interface ValidateOptions {
   /** Values for `${NAME}` placeholders in the files. */
@@ -96,16 +104,27 @@ function toDesired(data: DashboardFile, key: string, sourceFile: string): Desire
     sourceFile,
     name: data.name,
     tags: [...new Set(data.tags ?? [])].sort(),
-    tiles: (data.tiles ?? []).map((t) => ({
-      name: t.name,
-      x: t.x,
-      y: t.y,
-      w: t.w,
-      h: t.h,
-      asRatio: t.asRatio ?? false,
-      series: t.series ?? [],
-      alerts: t.alerts ?? [],
-    })),
+    tiles: (data.tiles ?? []).map((t) => desiredTile(t)),
+  };
+}
+
+function desiredTile(t: FileTile): DesiredTile {
+  const config =
+    t.config ??
+    (t.markdown !== undefined
+      ? { displayType: 'markdown' as const, markdown: t.markdown }
+      : undefined);
+  return {
+    ...(t.key !== undefined ? { key: t.key } : {}),
+    name: t.name,
+    x: t.x,
+    y: t.y,
+    w: t.w,
+    h: t.h,
+    asRatio: t.asRatio ?? false,
+    series: t.series ?? [],
+    ...(config ? { config } : {}),
+    alerts: t.alerts ?? [],
   };
 }
 
@@ -141,6 +160,7 @@ function semanticIssues(value: unknown, at: At): FileIssue[] {
   }
   if (!Array.isArray(value.tiles)) return out;
   const names = new Map<string, number>();
+  const keys = new Map<string, number>();
   const boxes: { i: number; name: string; x: number; y: number; w: number; h: number }[] = [];
   value.tiles.forEach((tile: unknown, i) => {
     if (!isRecord(tile)) return;
@@ -185,17 +205,162 @@ function semanticIssues(value: unknown, at: At): FileIssue[] {
         );
       }
     }
-    if (Array.isArray(tile.alerts)) {
-      const alertNames = new Set<string>();
-      tile.alerts.forEach((a: unknown, j) => {
-        if (!isRecord(a) || typeof a.name !== 'string') return;
-        if (alertNames.has(a.name))
-          out.push(
-            at(['tiles', i, 'alerts', j, 'name'], `duplicate alert name "${a.name}" on this tile`),
-          );
-        alertNames.add(a.name);
-      });
+    if (typeof tile.key === 'string') {
+      const first = keys.get(tile.key);
+      if (first !== undefined)
+        out.push(
+          at(['tiles', i, 'key'], `duplicate tile key "${tile.key}" (also tiles[${first}])`),
+        );
+      else keys.set(tile.key, i);
     }
+    out.push(...tileRules(tile, i, at));
   });
   return out;
+}
+
+const FORMS = ['series', 'config', 'markdown'] as const;
+const CHART_TYPES = new Set(['line', 'stacked_bar', 'number']);
+
+/** The documented rules of each tile kind (API-FACTS "Observability objects"). */
+function tileRules(tile: Record<string, unknown>, i: number, at: At): FileIssue[] {
+  const out: FileIssue[] = [];
+  const here = (path: PropertyKey[], message: string) =>
+    out.push(at(['tiles', i, ...path], message));
+  const forms = FORMS.filter((f) => tile[f] !== undefined);
+  if (forms.length > 1)
+    here([forms[1]], `a tile has one of series, config or markdown (found ${forms.join(', ')})`);
+
+  let kind: string | undefined = forms.length === 0 ? undefined : 'markdown';
+  if (Array.isArray(tile.series)) {
+    tile.series.forEach((s: unknown, j) => {
+      if (isRecord(s)) seriesRules(s, (p, m) => here(['series', j, ...p], m));
+    });
+    const first: unknown = tile.series[0];
+    if (isRecord(first) && first.type === 'number' && tile.series.length > 1)
+      here(['series'], 'a number tile has exactly 1 series');
+    if (tile.asRatio === true && tile.series.length !== 2)
+      here(['asRatio'], 'needs exactly 2 series');
+    if (isRecord(first) && first.type === 'time')
+      kind = typeof first.displayType === 'string' ? first.displayType : 'line';
+    else if (isRecord(first) && typeof first.type === 'string') kind = first.type;
+  }
+  if (isRecord(tile.config)) {
+    configRules(tile.config, (p, m) => here(['config', ...p], m));
+    if (typeof tile.config.displayType === 'string') kind = tile.config.displayType;
+  }
+
+  if (Array.isArray(tile.alerts)) {
+    const alertNames = new Set<string>();
+    if (tile.alerts.length > 0 && kind !== undefined && !CHART_TYPES.has(kind))
+      here(['alerts'], `alerts are only for line, stacked_bar and number tiles (this is ${kind})`);
+    tile.alerts.forEach((a: unknown, j) => {
+      if (!isRecord(a)) return;
+      const alertAt = (p: PropertyKey[], m: string) => here(['alerts', j, ...p], m);
+      if (typeof a.name === 'string') {
+        if (alertNames.has(a.name))
+          alertAt(['name'], `duplicate alert name "${a.name}" on this tile`);
+        alertNames.add(a.name);
+      }
+      const ranged = a.thresholdType === 'between' || a.thresholdType === 'not_between';
+      if (ranged && a.thresholdMax === undefined)
+        alertAt(['thresholdMax'], `required when thresholdType is ${String(a.thresholdType)}`);
+      if (!ranged && a.thresholdMax !== undefined && typeof a.thresholdType === 'string')
+        alertAt(['thresholdMax'], 'only with thresholdType between or not_between');
+      if (ranged && isNum(a.thresholdMax) && isNum(a.threshold) && a.thresholdMax < a.threshold)
+        alertAt(['thresholdMax'], `must be >= threshold (${a.threshold})`);
+      const ch = a.channel;
+      if (isRecord(ch)) {
+        if (ch.webhookId !== undefined && ch.webhook !== undefined)
+          alertAt(['channel', 'webhook'], 'give webhookId or webhook (a name), not both');
+        else if (ch.type === 'webhook' && ch.webhookId === undefined && ch.webhook === undefined)
+          alertAt(
+            ['channel', 'webhookId'],
+            'webhookId (or webhook: <name>) is required when type is webhook',
+          );
+      }
+    });
+  }
+  return out;
+}
+
+type Here = (path: PropertyKey[], message: string) => void;
+
+function seriesRules(s: Record<string, unknown>, here: Here): void {
+  const type = s.type;
+  if (s.source !== undefined && s.sourceId !== undefined)
+    here(['source'], 'give sourceId or source (a name), not both');
+  const only = (field: string, types: string[]) => {
+    if (s[field] !== undefined && typeof type === 'string' && !types.includes(type))
+      here([field], `only on ${types.join(' or ')} series`);
+  };
+  only('displayType', ['time']);
+  only('sortOrder', ['table']);
+  only('fields', ['search']);
+  only('content', ['markdown']);
+  only('groupBy', ['time', 'table']);
+  only('aggFn', ['time', 'table', 'number']);
+  only('field', ['time', 'table', 'number']);
+  if (type === 'markdown' && s.content === undefined)
+    here(['content'], 'required on a markdown series');
+  if (s.level !== undefined && s.aggFn !== 'quantile') here(['level'], 'only with aggFn quantile');
+}
+
+function configRules(c: Record<string, unknown>, here: Here): void {
+  const type = c.displayType;
+  if (typeof type !== 'string') return;
+  if (c.source !== undefined && c.sourceId !== undefined)
+    here(['source'], 'give sourceId or source (a name), not both');
+  if (type === 'markdown') {
+    if (c.markdown === undefined) here(['markdown'], 'required on a markdown tile');
+    return;
+  }
+  if (c.markdown !== undefined) here(['markdown'], 'only on a markdown tile');
+  if (c.configType === 'sql') {
+    if (!['line', 'stacked_bar', 'table', 'number', 'pie', 'bar'].includes(type))
+      here(['configType'], `no raw-SQL variant for ${type} tiles`);
+    if (c.connectionId === undefined) here(['connectionId'], 'required with configType sql');
+    if (c.sqlTemplate === undefined) here(['sqlTemplate'], 'required with configType sql');
+    return;
+  }
+  if (c.source === undefined && c.sourceId === undefined)
+    here([], 'sourceId (or source: <name>) is required');
+  if (type === 'search') {
+    if (c.select !== undefined && typeof c.select !== 'string')
+      here(['select'], 'a search tile selects columns: a string');
+    if (c.whereLanguage === undefined) here(['whereLanguage'], 'required on a search tile');
+    return;
+  }
+  if (type === 'number' && c.groupBy !== undefined) here(['groupBy'], 'not on number tiles');
+  const select = c.select;
+  if (!Array.isArray(select)) {
+    if (type !== 'event_patterns') here(['select'], 'required: a list of aggregations');
+    return;
+  }
+  const exactlyOne = type === 'pie' || type === 'bar' || type === 'number' || type === 'heatmap';
+  if (exactlyOne && select.length !== 1)
+    here(['select'], `a ${type} tile has exactly 1 select item`);
+  if (c.asRatio === true) {
+    if (!['line', 'stacked_bar', 'table'].includes(type))
+      here(['asRatio'], 'only on line, stacked_bar and table tiles');
+    else if (select.length !== 2) here(['asRatio'], 'needs exactly 2 select items');
+  }
+  select.forEach((item: unknown, j) => {
+    if (!isRecord(item)) return;
+    const at = (p: string, m: string) => here(['select', j, p], m);
+    if (type === 'heatmap') {
+      if (item.aggFn !== undefined) at('aggFn', 'not on a heatmap tile');
+      if (item.valueExpression === undefined) at('valueExpression', 'required on a heatmap tile');
+      return;
+    }
+    if (item.aggFn === undefined) at('aggFn', 'required');
+    if (item.aggFn === 'count' && item.valueExpression !== undefined)
+      at('valueExpression', 'not with aggFn count');
+    if (item.aggFn !== 'count' && item.aggFn !== undefined && item.valueExpression === undefined)
+      at('valueExpression', `required with aggFn ${JSON.stringify(item.aggFn)}`);
+    if (item.level !== undefined) {
+      if (item.aggFn !== 'quantile') at('level', 'only with aggFn quantile');
+      else if (!(QUANTILE_LEVELS as readonly unknown[]).includes(item.level))
+        at('level', `one of ${QUANTILE_LEVELS.join(', ')}`);
+    }
+  });
 }

@@ -18,6 +18,8 @@ export const declaredAlert = z.looseObject({
   tileName: z.string().min(1),
   name: z.string().min(1),
   threshold: z.number(),
+  /** Upper bound of a `between` / `not_between` threshold. */
+  thresholdMax: z.number().optional(),
   thresholdType,
   interval: z.enum(ALERT_INTERVALS),
   channel: alertChannel,

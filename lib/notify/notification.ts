@@ -64,7 +64,8 @@ export function describeChange(
   options: { arrow?: string; mark?: (state: string) => string } = {},
 ): string {
   const mark = options.mark ?? ((s: string) => s);
-  if (n.from && n.to && n.from !== n.to) return `${mark(n.from)} ${options.arrow ?? '->'} ${mark(n.to)}`;
+  if (n.from && n.to && n.from !== n.to)
+    return `${mark(n.from)} ${options.arrow ?? '->'} ${mark(n.to)}`;
   const state = n.to || n.from;
   return state ? mark(state) : '';
 }
@@ -73,5 +74,8 @@ export function describeChange(
 export function subjectOf(n: PipeNotification): string {
   const what = n.pipeId ? `pipe ${n.pipeName}` : `service ${n.serviceId}`;
   const change = describeChange(n);
-  return `[${n.severity.toUpperCase()}] ${what} ${n.kind}${change ? `: ${change}` : ''}`.slice(0, 100);
+  return `[${n.severity.toUpperCase()}] ${what} ${n.kind}${change ? `: ${change}` : ''}`.slice(
+    0,
+    100,
+  );
 }

@@ -98,7 +98,12 @@ function entered(updatedAt: string | undefined, now: number): number {
   return Number.isFinite(at) && at <= now ? at : now;
 }
 
-function firstSight(observed: ObservedPipe, now: number, policy: WatchdogPolicy): Decision {
+function firstSight(
+  observed: ObservedPipe,
+  now: number,
+  policy: WatchdogPolicy,
+  baseline: boolean,
+): Decision {
   const { updatedAt, ...pipe } = observed;
   const c = classifyState(pipe.state, pipe.pipeId, policy);
   const since = entered(updatedAt, now);
@@ -124,7 +129,8 @@ function firstSight(observed: ObservedPipe, now: number, policy: WatchdogPolicy)
     };
     if (c.category === 'unknown') next.unknownNotified = pipe.state;
   }
-  if (!policy.announceNew && !problem) return { next, notifications: [] };
+  // A baseline (the service's first listing) records healthy pipes silently; problems are told.
+  if ((baseline || !policy.announceNew) && !problem) return { next, notifications: [] };
   next.lastNotifiedAt = now;
   const what = c.category === 'unknown' ? `an unknown state "${pipe.state}"` : pipe.state;
   return {
@@ -146,12 +152,18 @@ function firstSight(observed: ObservedPipe, now: number, policy: WatchdogPolicy)
   };
 }
 
+export interface DecideContext {
+  /** The service is listed for the first time: healthy new pipes are recorded silently. */
+  baseline?: boolean;
+}
+
 /** Decide the next record and the notifications for one pipe. */
 export function decide(
   previous: PipeRecord | undefined,
   observed: Observation,
   now: number,
   policy: WatchdogPolicy,
+  context: DecideContext = {},
 ): Decision {
   if ('gone' in observed) {
     if (!previous) throw new Error('a gone pipe needs its stored record');
@@ -181,7 +193,8 @@ export function decide(
       ],
     };
   }
-  if (!previous || previous.gone) return firstSight(observed, now, policy);
+  if (!previous || previous.gone)
+    return firstSight(observed, now, policy, !previous && context.baseline === true);
 
   const base: PipeRecord = { ...previous, pipeName: observed.pipeName, lastSeenAt: now };
   return observed.state === previous.state

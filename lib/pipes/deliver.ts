@@ -1,10 +1,27 @@
 /**
- * At-least-once delivery on top of the store: notifications are written as pending (claimed by
- * one run) before anything is sent, and removed per notifier only after that notifier took them.
+ * Pending deliveries, pure: notifications are written as pending (claimed by one run) before
+ * anything is sent, each notifier is struck off an entry as soon as it took it, and what is
+ * left is released for the next run, within bounds (attempts, age, size).
  */
-import type { Logger } from '../log';
+import * as z from 'zod';
 import type { Notifier } from '../notify/types';
 import type { PendingDelivery, PipeNotification } from './types';
+
+export const deliveryLimitsSchema = z.strictObject({
+  /** One notifier's call (or one batch) may take this long; then it is skipped for the run. */
+  notifierTimeoutMs: z.number().int().positive().default(10_000),
+  /** A pending delivery is dropped (logged as an error, counted) after this many runs tried it. */
+  maxAttempts: z.number().int().positive().default(10),
+  /** ...or once its notification is this old. */
+  maxAgeMs: z
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3_600_000),
+  /** At most this many pending entries per record (the oldest go first), far below 400 KB. */
+  maxPending: z.number().int().positive().default(50),
+});
+export type DeliveryLimits = z.output<typeof deliveryLimitsSchema>;
 
 /** Take over pending deliveries nobody holds (released, or the holder's lease ran out). */
 export function claimPending(
@@ -35,101 +52,70 @@ export function newPending(
   }));
 }
 
-export interface DeliveryOutcome {
-  /** notification id -> notifier names that took it */
-  delivered: Map<string, Set<string>>;
-  errors: { notificationId: string; notifier: string; message: string }[];
-}
-
-/**
- * Send every delivery this run claimed to each notifier still owed it. `groups` are the
- * pending lists of the records this run wrote (one per pipe / service). A notifier with
- * `sendBatch` gets everything owed to it at once (it makes as few calls as it can); any other
- * gets one `send` per notification, in order within a group, groups in parallel.
- */
-export async function sendClaimed(
-  groups: readonly (readonly PendingDelivery[])[],
-  runId: string,
-  notifiers: readonly Notifier[],
-  logger: Logger,
-  signal?: AbortSignal,
-): Promise<DeliveryOutcome> {
-  const outcome: DeliveryOutcome = { delivered: new Map(), errors: [] };
-  const claimed = groups.map((g) => g.filter((p) => p.claimedBy === runId));
-  for (const p of claimed.flat()) {
-    // A notifier no longer configured is owed nothing (else the entry would never settle).
-    const gone = p.remaining.filter((name) => !notifiers.some((n) => n.name === name));
-    outcome.delivered.set(p.notification.id, new Set(gone));
-  }
-  const owed = (list: readonly PendingDelivery[], notifier: Notifier) =>
-    list.filter((p) => p.remaining.includes(notifier.name)).map((p) => p.notification);
-  const record = (n: PipeNotification, notifier: Notifier, error?: unknown) => {
-    if (error === undefined) {
-      outcome.delivered.get(n.id)?.add(notifier.name);
-      return;
-    }
-    outcome.errors.push({
-      notificationId: n.id,
-      notifier: notifier.name,
-      message: (error as Error).message,
-    });
-    logger.warn('notification not delivered; it stays pending for the next run', {
-      notificationId: n.id,
-      notifier: notifier.name,
-      error,
-    });
-  };
-
-  await Promise.all(
-    notifiers.map(async (notifier) => {
-      if (notifier.sendBatch) {
-        const batch = owed(claimed.flat(), notifier);
-        if (batch.length === 0) return;
-        let results: unknown[];
-        try {
-          results = await notifier.sendBatch(batch, signal);
-          // Only a result per notification says which were taken.
-          if (results.length !== batch.length)
-            throw new Error(`${notifier.name}: ${results.length} results for ${batch.length}`);
-        } catch (error) {
-          results = batch.map(() => error ?? new Error('batch failed'));
-        }
-        batch.forEach((n, i) => record(n, notifier, results[i]));
-        return;
-      }
-      await Promise.all(
-        claimed.map(async (group) => {
-          for (const n of owed(group, notifier)) {
-            try {
-              await notifier.send(n, signal);
-              record(n, notifier);
-            } catch (error) {
-              record(n, notifier, error ?? new Error('send failed'));
-            }
-          }
-        }),
-      );
-    }),
-  );
-  return outcome;
-}
-
-/** Pending list after delivery: delivered notifiers removed, failures released for the next run. */
-export function settlePending(
+/** Strike `notifier` off the entries this run holds for `ids`; an entry owed nothing goes. */
+export function markDelivered(
   pending: PendingDelivery[],
   runId: string,
-  outcome: DeliveryOutcome,
+  notifier: string,
+  ids: ReadonlySet<string>,
 ): PendingDelivery[] {
-  const out: PendingDelivery[] = [];
+  return pending.flatMap((p) => {
+    if (p.claimedBy !== runId || !ids.has(p.notification.id)) return [p];
+    const remaining = p.remaining.filter((name) => name !== notifier);
+    return remaining.length > 0 ? [{ ...p, remaining }] : [];
+  });
+}
+
+/** Strike off notifiers no longer configured (else the entry would never settle). */
+export function dropUnknownNotifiers(
+  pending: PendingDelivery[],
+  notifiers: readonly Notifier[],
+): PendingDelivery[] {
+  const names = new Set(notifiers.map((n) => n.name));
+  return pending.flatMap((p) => {
+    const remaining = p.remaining.filter((name) => names.has(name));
+    return remaining.length > 0 ? [{ ...p, remaining }] : [];
+  });
+}
+
+export interface DroppedDelivery {
+  notification: PipeNotification;
+  remaining: string[];
+  reason: 'attempts' | 'age' | 'size';
+}
+
+/** Bounds on what stays pending: too many attempts, too old, or beyond the size cap (oldest go). */
+export function boundPending(
+  pending: PendingDelivery[],
+  now: number,
+  limits: DeliveryLimits,
+): { pending: PendingDelivery[]; dropped: DroppedDelivery[] } {
+  const dropped: DroppedDelivery[] = [];
+  const kept: PendingDelivery[] = [];
   for (const p of pending) {
-    const done = outcome.delivered.get(p.notification.id);
-    if (!done || p.claimedBy !== runId) {
-      out.push(p);
-      continue;
-    }
-    const remaining = p.remaining.filter((name) => !done.has(name));
-    if (remaining.length > 0)
-      out.push({ notification: p.notification, remaining, attempts: p.attempts + 1 });
+    const age = now - Date.parse(p.notification.at);
+    const reason =
+      p.attempts >= limits.maxAttempts ? 'attempts' : age >= limits.maxAgeMs ? 'age' : undefined;
+    if (reason) dropped.push({ notification: p.notification, remaining: p.remaining, reason });
+    else kept.push(p);
   }
-  return out;
+  if (kept.length > limits.maxPending) {
+    const byAge = [...kept].sort(
+      (a, b) => Date.parse(a.notification.at) - Date.parse(b.notification.at),
+    );
+    const cut = new Set(byAge.slice(0, kept.length - limits.maxPending));
+    for (const p of cut)
+      dropped.push({ notification: p.notification, remaining: p.remaining, reason: 'size' });
+    return { pending: kept.filter((p) => !cut.has(p)), dropped };
+  }
+  return { pending: kept, dropped };
+}
+
+/** After every notifier had its turn: what this run still holds is released for the next run. */
+export function releasePending(pending: PendingDelivery[], runId: string): PendingDelivery[] {
+  return pending.map((p) =>
+    p.claimedBy === runId
+      ? { notification: p.notification, remaining: p.remaining, attempts: p.attempts + 1 }
+      : p,
+  );
 }

@@ -6,6 +6,10 @@ export interface RunMetrics {
   apiErrors: number;
   notifyErrors: number;
   durationMs: number;
+  /** Services answering 424 (idle): not checked, not an error. */
+  servicesIdle: number;
+  /** Pending notifications given up (attempts, age or size): each also logged as an error. */
+  deliveriesDropped: number;
 }
 
 export type MetricsSink = (line: string) => void;
@@ -24,6 +28,8 @@ export function emfLine(
     ['apiErrors', 'ApiErrors', 'Count'],
     ['notifyErrors', 'NotifyErrors', 'Count'],
     ['durationMs', 'Duration', 'Milliseconds'],
+    ['servicesIdle', 'ServicesIdle', 'Count'],
+    ['deliveriesDropped', 'DeliveriesDropped', 'Count'],
   ];
   const line: Record<string, unknown> = {
     _aws: {

@@ -68,6 +68,12 @@ export const serviceRecord = z.object({
   lastError: z.string().optional(),
   /** Set once the failure streak has been announced, cleared when a listing works again. */
   announced: z.boolean().default(false),
+  /** The service answered 424 (idle, scaled to zero): announced once, cleared when active. */
+  idle: z.boolean().default(false),
+  /** When a listing first worked: before it, the pipes found are a silent baseline. */
+  baselineAt: z.number().optional(),
+  /** The fan-out run that last finished this service (a redelivered message skips it). */
+  lastRunId: z.string().optional(),
   pending: z.array(pendingDelivery).default([]),
   version: z.number().int().nonnegative(),
 });

@@ -1,25 +1,32 @@
 /**
- * One watchdog pass: list every configured service's pipes (one request each, services in
- * parallel), decide per pipe, claim the decision in the store, then notify.
+ * One watchdog pass, the executor around two pure deciders: per service, ONE listing (services
+ * in parallel, paced by the client's limiter) → `decideServiceHealth` → per pipe `decide` →
+ * a conditional write claiming the notifications (claims.ts) → delivery of that service's
+ * notifications at once, while the other services are still being listed.
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
+import { isServiceIdle } from '../api/errors';
 import { ValidationError } from '../errors';
 import { formatIssues } from '../format-issues';
 import { silentLogger, type Logger } from '../log';
 import type { Notifier } from '../notify/types';
 import { pipeSourceKind, type Pipe, type PipeStateCommand } from '../schemas';
+import type { Claim} from './claims';
+import { claimRecord, Delivery, type RecordIo, type Versioned, type Where } from './claims';
 import { decide, policySchema, type Observation } from './decide';
 import {
+  boundPending,
   claimPending,
+  deliveryLimitsSchema,
+  dropUnknownNotifiers,
   newPending,
-  sendClaimed,
-  settlePending,
-  type DeliveryOutcome,
+  type DroppedDelivery,
 } from './deliver';
+import { decideServiceHealth, type ListingOutcome } from './health';
 import { emfLine, type MetricsSink, type RunMetrics } from './metrics';
 import type { StateStore } from './store';
-import type { PendingDelivery, PipeNotification, PipeRecord, ServiceRecord } from './types';
+import type { PipeNotification, PipeRecord, ServiceRecord } from './types';
 
 export const watchdogConfigSchema = z.strictObject({
   organizationId: z.string().min(1),
@@ -44,6 +51,7 @@ export const watchdogConfigSchema = z.strictObject({
     .int()
     .positive()
     .default(5 * 60_000),
+  delivery: deliveryLimitsSchema.prefault({}),
 });
 export type WatchdogConfigInput = z.input<typeof watchdogConfigSchema>;
 export type WatchdogConfig = z.output<typeof watchdogConfigSchema>;
@@ -83,10 +91,19 @@ export interface WatchdogDeps {
   metricsSink?: MetricsSink;
   runId?: string;
   signal?: AbortSignal;
+  /** Only these services (a fan-out message's); default every configured one. */
+  serviceIds?: readonly string[];
+  /**
+   * Aborts when the run must stop taking on services (the Lambda's remaining time): services
+   * not listed by then are returned in `unfinished`, never half-done.
+   */
+  stopSignal?: AbortSignal;
+  /** Fan-out: mark each finished service with this id; a service already marked is skipped. */
+  resumeMarker?: string;
 }
 
 export interface WatchdogError {
-  stage: 'list' | 'store' | 'notify' | 'restart';
+  stage: 'list' | 'store' | 'notify' | 'restart' | 'dropped';
   serviceId: string;
   pipeId?: string;
   notifier?: string;
@@ -100,15 +117,16 @@ export interface WatchdogResult {
   notifications: PipeNotification[];
   errors: WatchdogError[];
   metrics: RunMetrics;
+  /** Services answering 424 (idle): not checked, not an error. */
+  idle: string[];
+  /** Services not checked before the stop signal (left for the next run). */
+  unfinished: string[];
+  /** Services a previous attempt of the same fan-out run already finished. */
+  skipped: string[];
 }
 
 /** Only auto-restart streaming / object-storage pipes: a database (CDC) pipe needs a person. */
 const RESTARTABLE = new Set(['kafka', 'objectStorage', 'kinesis']);
-
-interface Versioned {
-  version: number;
-  pending: PendingDelivery[];
-}
 
 export async function runWatchdog(
   config: WatchdogConfig,
@@ -129,92 +147,76 @@ export async function runWatchdog(
       apiErrors: 0,
       notifyErrors: 0,
       durationMs: 0,
+      servicesIdle: 0,
+      deliveriesDropped: 0,
     },
+    idle: [],
+    unfinished: [],
+    skipped: [],
   };
   const wanted = (pipeId: string) =>
     (!config.includePipes || config.includePipes.includes(pipeId)) &&
     !config.excludePipes.includes(pipeId);
-
-  /** Records this run wrote with notifications it claimed: delivered together after the pass. */
-  const claims: {
-    pending: PendingDelivery[];
-    where: { serviceId: string; pipeId?: string };
-    /** Record what was delivered (re-reads and retries when the version moved). */
-    settle(outcome: DeliveryOutcome): Promise<boolean>;
-  }[] = [];
+  const onDropped = (d: DroppedDelivery, where: Where) => {
+    result.metrics.deliveriesDropped += 1;
+    logger.error('pending notification dropped', {
+      ...where,
+      notificationId: d.notification.id,
+      reason: d.reason,
+      notifiers: d.remaining,
+    });
+    result.errors.push({
+      stage: 'dropped',
+      ...where,
+      message: `gave up delivering ${d.notification.id} to ${d.remaining.join(', ')} (${d.reason})`,
+    });
+  };
+  const delivery = new Delivery({
+    runId,
+    notifiers: deps.notifiers,
+    limits: config.delivery,
+    now: deps.now,
+    logger,
+    signal: deps.signal,
+    onError: (e) =>
+      result.errors.push({ stage: 'notify', ...e.where, notifier: e.notifier, message: e.message }),
+    onStoreError: (where, message) => result.errors.push({ stage: 'store', ...where, message }),
+    onDropped,
+  });
   /** Auto-restarts this run won, started once their notices went out. */
   const restarts: (() => Promise<void>)[] = [];
 
-  /**
-   * Write `candidate` (claims its new and reclaimed notifications) unless nothing changed; if
-   * the write wins, queue what this run claimed for delivery.
-   */
+  /** The record to write: its pending list claimed, extended and bounded. */
+  function withPending<R extends Versioned>(
+    next: R,
+    previous: R | undefined,
+    notifications: PipeNotification[],
+    now: number,
+    where: Where,
+  ): R {
+    const carried = dropUnknownNotifiers(
+      claimPending(previous?.pending ?? [], runId, now, config.leaseMs),
+      deps.notifiers,
+    );
+    const bounded = boundPending(
+      [...carried, ...newPending(notifications, deps.notifiers, runId, now)],
+      now,
+      config.delivery,
+    );
+    for (const d of bounded.dropped) onDropped(d, where);
+    return { ...next, pending: bounded.pending };
+  }
+
   async function claim<R extends Versioned>(
     previous: R | undefined,
     candidate: R,
-    io: { save(r: R): Promise<boolean>; reload(): Promise<R | undefined> },
-    where: { serviceId: string; pipeId?: string },
-  ): Promise<boolean> {
-    const same = (a: R, b: R) =>
-      JSON.stringify({ ...a, version: 0, lastSeenAt: 0 }) ===
-      JSON.stringify({ ...b, version: 0, lastSeenAt: 0 });
-    if (previous && same(previous, candidate)) return false;
-    if (!(await io.save(candidate))) {
-      logger.info('another run claimed this change; leaving it to that run', where);
-      return false;
-    }
-    const claimed = candidate.pending.filter((p) => p.claimedBy === runId);
-    if (claimed.length === 0) return true;
-    result.notifications.push(...claimed.map((p) => p.notification));
-    claims.push({
-      pending: candidate.pending,
-      where,
-      async settle(outcome) {
-        // A concurrent writer may have moved the version: re-read and retry.
-        let current: R | undefined = candidate;
-        for (let attempt = 0; current && attempt < 5; attempt++) {
-          const settled = {
-            ...current,
-            pending: settlePending(current.pending, runId, outcome),
-            version: current.version + 1,
-          };
-          if (await io.save(settled)) return true;
-          current = await io.reload();
-        }
-        return false;
-      },
-    });
-    return true;
-  }
-
-  /** One delivery for the whole pass (batching notifiers make as few calls as they can). */
-  async function deliverClaimed() {
-    if (claims.length === 0) return;
-    const outcome = await sendClaimed(
-      claims.map((c) => c.pending),
-      runId,
-      deps.notifiers,
-      logger,
-      deps.signal,
-    );
-    const whereOf = new Map(
-      claims.flatMap((c) => c.pending.map((p) => [p.notification.id, c.where] as const)),
-    );
-    for (const e of outcome.errors) {
-      const where = whereOf.get(e.notificationId) ?? { serviceId: '' };
-      result.errors.push({ stage: 'notify', ...where, notifier: e.notifier, message: e.message });
-    }
-    await Promise.all(
-      claims.map(async (c) => {
-        let message = 'could not record delivery; the notification may be sent again';
-        try {
-          if (await c.settle(outcome)) return;
-        } catch (error) {
-          message = `${message}: ${(error as Error).message}`;
-        }
-        result.errors.push({ stage: 'store', ...c.where, message });
-      }),
-    );
+    io: RecordIo<R>,
+    where: Where,
+  ): Promise<Claim | undefined> {
+    const outcome = await claimRecord(previous, candidate, io, where, runId, logger);
+    if (typeof outcome === 'string') return undefined;
+    result.notifications.push(...outcome.claimed.map((p) => p.notification));
+    return outcome;
   }
 
   async function checkPipe(
@@ -223,8 +225,9 @@ export async function runWatchdog(
     pipe: Pipe | undefined,
     serviceId: string,
     now: number,
-  ) {
-    const decision = decide(previous, observed, now, policy);
+    baseline: boolean,
+  ): Promise<Claim | undefined> {
+    const decision = decide(previous, observed, now, policy, { baseline });
     const next = decision.next;
     const notifications = [...decision.notifications];
     if (previous && !('gone' in observed) && previous.state !== observed.state)
@@ -236,15 +239,14 @@ export async function runWatchdog(
         : undefined;
     if (restart) notifications.push(restart);
 
-    const candidate: PipeRecord = {
-      ...next,
-      pending: [
-        ...claimPending(previous?.pending ?? [], runId, now, config.leaseMs),
-        ...newPending(notifications, deps.notifiers, runId, now),
-      ],
-      version: previous ? previous.version + 1 : 0,
-    };
     const where = { serviceId, pipeId: next.pipeId };
+    const candidate = withPending(
+      { ...next, version: previous ? previous.version + 1 : 0 },
+      previous,
+      notifications,
+      now,
+      where,
+    );
     const won = await claim(
       previous,
       candidate,
@@ -257,86 +259,36 @@ export async function runWatchdog(
     if (won && restart) {
       restarts.push(async () => {
         try {
-          await deps.api.pipeStateCommand(serviceId, next.pipeId, 'start', {
-            signal: deps.signal,
-          });
+          await deps.api.pipeStateCommand(serviceId, next.pipeId, 'start', { signal: deps.signal });
         } catch (error) {
           result.metrics.apiErrors += 1;
           result.errors.push({ stage: 'restart', ...where, message: (error as Error).message });
         }
       });
     }
+    return won;
   }
 
   async function serviceHealth(
     serviceId: string,
     previous: ServiceRecord | undefined,
-    failure: string | undefined,
+    outcome: ListingOutcome,
     now: number,
-  ) {
-    const base: ServiceRecord = previous ?? {
+  ): Promise<{ claim: Claim | undefined; baseline: boolean }> {
+    const decision = decideServiceHealth(previous, outcome, now, {
       organizationId: config.organizationId,
       serviceId,
-      consecutiveFailures: 0,
-      announced: false,
-      pending: [],
-      version: -1,
-    };
-    const notifications: PipeNotification[] = [];
-    const say = (
-      severity: PipeNotification['severity'],
-      kind: PipeNotification['kind'],
-      message: string,
-    ): PipeNotification => ({
-      id: `${config.organizationId}/${serviceId}/-/${kind}/${now}`,
-      kind,
-      severity,
-      organizationId: config.organizationId,
-      serviceId,
-      pipeId: '',
-      pipeName: '',
-      from: '',
-      to: '',
-      at: new Date(now).toISOString(),
-      since: new Date(now).toISOString(),
-      message,
+      selfWatchAfterFailures: config.selfWatchAfterFailures,
+      runId: deps.resumeMarker,
     });
-    let next: ServiceRecord;
-    if (failure !== undefined) {
-      const failures = base.consecutiveFailures + 1;
-      const announce = failures >= config.selfWatchAfterFailures && !base.announced;
-      if (announce) {
-        notifications.push(
-          say(
-            'critical',
-            'watchdog',
-            `The watchdog could not list the pipes of service ${serviceId} in ${failures} consecutive runs: ${failure}`,
-          ),
-        );
-      }
-      next = {
-        ...base,
-        consecutiveFailures: failures,
-        lastError: failure,
-        announced: base.announced || announce,
-      };
-    } else {
-      if (!previous) return;
-      if (base.announced)
-        notifications.push(
-          say('info', 'recovery', `The watchdog can list the pipes of service ${serviceId} again`),
-        );
-      next = { ...base, consecutiveFailures: 0, lastError: undefined, announced: false };
-    }
-    const candidate: ServiceRecord = {
-      ...next,
-      pending: [
-        ...claimPending(base.pending, runId, now, config.leaseMs),
-        ...newPending(notifications, deps.notifiers, runId, now),
-      ],
-      version: base.version + 1,
-    };
-    await claim(
+    const candidate = withPending(
+      { ...decision.next, version: (previous?.version ?? -1) + 1 },
+      previous,
+      decision.notifications,
+      now,
+      { serviceId },
+    );
+    const claimed = await claim(
       previous,
       candidate,
       {
@@ -345,33 +297,71 @@ export async function runWatchdog(
       },
       { serviceId },
     );
+    return { claim: claimed, baseline: decision.baseline };
+  }
+
+  async function list(serviceId: string): Promise<ListingOutcome | Pipe[] | 'stopped'> {
+    const signals = [deps.signal, deps.stopSignal].filter((s): s is AbortSignal => !!s);
+    try {
+      return await deps.api.listPipes(serviceId, {
+        signal: signals.length > 0 ? AbortSignal.any(signals) : undefined,
+      });
+    } catch (error) {
+      if (deps.stopSignal?.aborted && !deps.signal?.aborted) return 'stopped';
+      const message = (error as Error).message;
+      if (isServiceIdle(error)) return { kind: 'idle', message };
+      result.metrics.apiErrors += 1;
+      result.errors.push({ stage: 'list', serviceId, message });
+      logger.warn('could not list pipes', { serviceId, error });
+      return { kind: 'failed', message };
+    }
   }
 
   async function checkService(serviceId: string) {
-    const [listing, stored] = await Promise.allSettled([
-      deps.api.listPipes(serviceId, { signal: deps.signal }),
-      deps.store.loadService(config.organizationId, serviceId),
-    ]);
-    if (stored.status === 'rejected') {
-      result.errors.push({ stage: 'store', serviceId, message: (stored.reason as Error).message });
+    if (deps.stopSignal?.aborted) {
+      result.unfinished.push(serviceId);
       return;
     }
-    if (listing.status === 'rejected') {
-      const message = (listing.reason as Error).message;
-      result.metrics.apiErrors += 1;
-      result.errors.push({ stage: 'list', serviceId, message });
-      logger.warn('could not list pipes', { serviceId, error: listing.reason });
-      await serviceHealth(serviceId, stored.value.service, message, deps.now());
+    let stored;
+    try {
+      stored = await deps.store.loadService(config.organizationId, serviceId);
+    } catch (error) {
+      result.errors.push({ stage: 'store', serviceId, message: (error as Error).message });
+      return;
+    }
+    if (deps.resumeMarker && stored.service?.lastRunId === deps.resumeMarker) {
+      result.skipped.push(serviceId);
+      return;
+    }
+    const listing = await list(serviceId);
+    if (listing === 'stopped') {
+      result.unfinished.push(serviceId);
       return;
     }
     // Decisions use the time the listing answered (a paced run can take a while).
     const observedAt = deps.now();
-    await serviceHealth(serviceId, stored.value.service, undefined, observedAt);
-    const previous = new Map(stored.value.pipes.map((r) => [r.pipeId, r]));
-    const pipes = listing.value.filter((p) => wanted(p.id));
+    if (!Array.isArray(listing)) {
+      if (listing.kind === 'idle') {
+        result.metrics.servicesIdle += 1;
+        result.idle.push(serviceId);
+        logger.info('service idle; its pipes are not checked', { serviceId });
+      }
+      const { claim: claimed } = await serviceHealth(
+        serviceId,
+        stored.service,
+        listing,
+        observedAt,
+      );
+      if (claimed) delivery.add([claimed]);
+      return;
+    }
+    const previous = new Map(stored.pipes.map((r) => [r.pipeId, r]));
+    const pipes = listing.filter((p) => wanted(p.id));
     result.checked += pipes.length;
     const seen = new Set(pipes.map((p) => p.id));
-    const work: Promise<void>[] = pipes.map((p) =>
+    const health = await serviceHealth(serviceId, stored.service, { kind: 'listed' }, observedAt);
+    const baseline = health.baseline && stored.pipes.length === 0;
+    const work: Promise<Claim | undefined>[] = pipes.map((p) =>
       checkPipe(
         previous.get(p.id),
         {
@@ -385,6 +375,7 @@ export async function runWatchdog(
         p,
         serviceId,
         observedAt,
+        baseline,
       ),
     );
     for (const record of previous.values()) {
@@ -393,20 +384,21 @@ export async function runWatchdog(
         wanted(record.pipeId) &&
         (!record.gone || record.pending.length > 0)
       ) {
-        work.push(checkPipe(record, { gone: true }, undefined, serviceId, observedAt));
+        work.push(checkPipe(record, { gone: true }, undefined, serviceId, observedAt, false));
       }
     }
-    const outcomes = await Promise.allSettled(work);
-    for (const o of outcomes) {
+    const claims: Claim[] = health.claim ? [health.claim] : [];
+    for (const o of await Promise.allSettled(work)) {
       if (o.status === 'rejected')
         result.errors.push({ stage: 'store', serviceId, message: (o.reason as Error).message });
+      else if (o.value) claims.push(o.value);
     }
+    // This service is decided: its notifications go now, not after the whole pass.
+    delivery.add(claims);
   }
 
-  // Claim everything first, then deliver once: N notifications cost ceil(N / 10) calls per
-  // batching notifier instead of N.
-  await Promise.all(config.serviceIds.map((id) => checkService(id)));
-  await deliverClaimed();
+  await Promise.all((deps.serviceIds ?? config.serviceIds).map((id) => checkService(id)));
+  await delivery.drain();
   await Promise.all(restarts.map((start) => start()));
 
   result.metrics.pipesChecked = result.checked;

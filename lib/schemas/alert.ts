@@ -4,8 +4,33 @@ export const ALERT_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d
 export const alertInterval = z.enum(ALERT_INTERVALS);
 export type AlertInterval = z.infer<typeof alertInterval>;
 
-export const thresholdType = z.enum(['above', 'below']);
-export const alertSource = z.enum(['tile', 'search']);
+/** The current service's eight values (the spec snapshot knew only above and below). */
+export const THRESHOLD_TYPES = [
+  'above',
+  'below',
+  'above_exclusive',
+  'below_or_equal',
+  'equal',
+  'not_equal',
+  'between',
+  'not_between',
+] as const;
+export const thresholdType = z.enum(THRESHOLD_TYPES);
+export type ThresholdType = z.infer<typeof thresholdType>;
+/** Range types: they need `thresholdMax` >= `threshold`. */
+export const RANGE_THRESHOLD_TYPES: readonly ThresholdType[] = ['between', 'not_between'];
+
+/**
+ * `saved_search` is the service's word; the spec's `search` is accepted from files and events
+ * and sent as `saved_search` (see wireSource()).
+ */
+export const alertSource = z.enum(['tile', 'saved_search', 'search']);
+export type AlertSource = z.infer<typeof alertSource>;
+
+/** The word the current service expects for a source. */
+export function wireSource(source: string): string {
+  return source === 'search' ? 'saved_search' : source;
+}
 
 /** Only the webhook form is documented; other types pass as strings. */
 export const alertChannel = z.looseObject({
@@ -17,32 +42,66 @@ export type AlertChannel = z.infer<typeof alertChannel>;
 /** Read-only state; known values ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING. */
 export const alertState = z.string();
 
+const link = z.string().nullable().optional();
+
+/**
+ * An alert as read back. Tolerant: unknown fields pass, `name`/`message` may be null,
+ * `silenced` is an object today (`{ by, at, until }`) and was a boolean in the spec, and the
+ * links arrive as `dashboardId`/`tileId`/`savedSearchId`/`teamId` (current) or
+ * `dashboard`/`tile`/`savedSearch`/`team` (spec): read them through alertLinks().
+ */
 export const alert = z.looseObject({
   id: z.string().min(1),
-  name: z.string().optional(),
+  name: z.string().nullable().optional(),
   message: z.string().nullable().optional(),
-  threshold: z.number().optional(),
-  interval: z.string().optional(),
-  thresholdType: z.string().optional(),
-  source: z.string().optional(),
-  state: alertState.optional(),
-  channel: alertChannel.optional(),
-  team: z.string().optional(),
-  tileId: z.string().nullable().optional(),
-  dashboard: z.string().nullable().optional(),
-  savedSearch: z.string().nullable().optional(),
-  groupBy: z.string().nullable().optional(),
-  silenced: z.boolean().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
+  threshold: z.number().nullable().optional(),
+  thresholdMax: z.number().nullable().optional(),
+  interval: z.string().nullable().optional(),
+  thresholdType: z.string().nullable().optional(),
+  source: z.string().nullable().optional(),
+  state: alertState.nullable().optional(),
+  channel: alertChannel.nullable().optional(),
+  team: link,
+  teamId: link,
+  tile: link,
+  tileId: link,
+  dashboard: link,
+  dashboardId: link,
+  savedSearch: link,
+  savedSearchId: link,
+  groupBy: z.unknown().optional(),
+  silenced: z.unknown().optional(),
+  createdAt: z.string().nullable().optional(),
+  updatedAt: z.string().nullable().optional(),
 });
 export type Alert = z.infer<typeof alert>;
+
+export interface AlertLinks {
+  dashboardId: string | undefined;
+  tileId: string | undefined;
+  savedSearchId: string | undefined;
+  teamId: string | undefined;
+}
+
+const present = (...values: (string | null | undefined)[]) =>
+  values.find((v): v is string => typeof v === 'string' && v !== '');
+
+/** An alert's links under either spelling (current names first). */
+export function alertLinks(a: Alert): AlertLinks {
+  return {
+    dashboardId: present(a.dashboardId, a.dashboard),
+    tileId: present(a.tileId, a.tile),
+    savedSearchId: present(a.savedSearchId, a.savedSearch),
+    teamId: present(a.teamId, a.team),
+  };
+}
 
 const alertBodyFields = {
   dashboardId: z.string().min(1).optional(),
   tileId: z.string().min(1).optional(),
   savedSearchId: z.string().min(1).optional(),
   threshold: z.number(),
+  thresholdMax: z.number().optional(),
   interval: alertInterval,
   source: alertSource,
   thresholdType: thresholdType,
@@ -51,21 +110,44 @@ const alertBodyFields = {
   message: z.string().optional(),
 };
 
-/** Create-alert body (spec 2.4): a tile source needs dashboardId and tileId. */
+/**
+ * Create-alert body (spec 2.4, current service): a tile source needs dashboardId and tileId, a
+ * saved search its savedSearchId, a range threshold its thresholdMax. The service also wants
+ * the whole body on PUT (an update replaces rather than merges).
+ */
 export const createAlertBody = z.object(alertBodyFields).superRefine((body, ctx) => {
+  const need = (path: keyof typeof body, why: string) =>
+    ctx.addIssue({ code: 'custom', path: [path], message: `required when ${why}` });
   if (body.source === 'tile') {
-    if (!body.dashboardId)
+    if (!body.dashboardId) need('dashboardId', 'source is tile');
+    if (!body.tileId) need('tileId', 'source is tile');
+  } else if (!body.savedSearchId) {
+    need('savedSearchId', `source is ${body.source}`);
+  }
+  if (RANGE_THRESHOLD_TYPES.includes(body.thresholdType)) {
+    if (body.thresholdMax === undefined)
+      need('thresholdMax', `thresholdType is ${body.thresholdType}`);
+    else if (body.thresholdMax < body.threshold)
       ctx.addIssue({
         code: 'custom',
-        path: ['dashboardId'],
-        message: 'required when source is tile',
+        path: ['thresholdMax'],
+        message: `must be >= threshold (${body.threshold})`,
       });
-    if (!body.tileId)
-      ctx.addIssue({ code: 'custom', path: ['tileId'], message: 'required when source is tile' });
   }
 });
 export type CreateAlertBody = z.input<typeof createAlertBody>;
 
-/** Update-alert body (spec 4.6): no field is marked required. */
+/**
+ * Update-alert body as the spec snapshot (4.6) allows: no field required. The current service
+ * replaces the alert with what a PUT carries, so cloudops always sends the full body.
+ */
 export const updateAlertBody = z.object(alertBodyFields).partial();
 export type UpdateAlertBody = z.input<typeof updateAlertBody>;
+
+/** `/api/v2` list pagination: `{ data, meta: { total, limit, offset } }`. */
+export const pageMeta = z.looseObject({
+  total: z.number().int().nonnegative().optional(),
+  limit: z.number().int().optional(),
+  offset: z.number().int().optional(),
+});
+export type PageMeta = z.infer<typeof pageMeta>;

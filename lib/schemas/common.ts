@@ -15,15 +15,73 @@ export const expiry = z
   .optional()
   .transform((value) => (value ? value : null));
 
-/** Management API success envelope: `{ status, requestId, result }`. */
+/*
+ * Tolerant reading (API-FACTS, "The service as it stands today"): response schemas are loose
+ * objects (unknown fields pass), fields we use accept the service's real nullability, and a
+ * field we do not use can never fail a parse.
+ */
+
+/**
+ * A response field we only display or pass on: a value of the wrong shape, or null, reads as
+ * absent instead of failing the whole answer.
+ */
+export function lenient<T extends z.ZodType>(schema: T) {
+  return schema.optional().catch(undefined);
+}
+
+/** Like {@link lenient}, but keeps null (for fields where null has a meaning, e.g. "unset"). */
+export function lenientNullable<T extends z.ZodType>(schema: T) {
+  return schema.nullish().catch(undefined);
+}
+
+/** A string that may be absent or null on the wire, read as `fallback`. */
+export function stringOr(fallback: string) {
+  return z
+    .string()
+    .nullish()
+    .transform((value) => value ?? fallback);
+}
+
+/**
+ * A field that may arrive under either name: the current service's or the spec's. `names`
+ * maps the name we read to its other spellings; the read name wins when both are present.
+ * E.g. `aliased(schema, { dashboardId: ['dashboard'] })`.
+ */
+export function aliased<T extends z.ZodType>(
+  schema: T,
+  names: Readonly<Record<string, readonly string[]>>,
+) {
+  return z.preprocess((raw) => {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+    const record = raw as Record<string, unknown>;
+    let out: Record<string, unknown> | undefined;
+    for (const [name, others] of Object.entries(names)) {
+      if (record[name] !== undefined && record[name] !== null) continue;
+      const other = others.find((o) => record[o] !== undefined && record[o] !== null);
+      if (other === undefined) continue;
+      out ??= { ...record };
+      out[name] = record[other];
+    }
+    return out ?? raw;
+  }, schema);
+}
+
+/**
+ * Management API success envelope: `{ status, requestId, result }`. Only `result` is used;
+ * `status` and `requestId` are diagnostics and never fail a parse.
+ */
 export function managementEnvelope<T extends z.ZodType>(result: T) {
-  return z.looseObject({ status: z.number().int(), requestId: z.string(), result });
+  return z.looseObject({
+    status: lenient(z.number().int()),
+    requestId: lenient(z.string()),
+    result,
+  });
 }
 
 /** DELETE on the management API answers 200 with no `result`. */
 export const managementEmptyEnvelope = z.looseObject({
-  status: z.number().int(),
-  requestId: z.string(),
+  status: lenient(z.number().int()),
+  requestId: lenient(z.string()),
   result: z.unknown().optional(),
 });
 

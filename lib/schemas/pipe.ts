@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { uuid } from './common';
+import { lenient, lenientNullable } from './common';
 
 /** Every state string the real service is known to send (API-FACTS). Others stay valid. */
 export const KNOWN_PIPE_STATES = [
@@ -24,8 +24,15 @@ export type KnownPipeState = (typeof KNOWN_PIPE_STATES)[number];
 /** Any string: an unseen state is valid and classified as unknown by the watchdog. */
 export const pipeState = z.string().min(1);
 
+// Pipe records are read for id, name, state and which source they have; every other field is
+// display only, so it is lenient (a surprising value reads as absent, never fails the list).
 const int = z.number().int();
-const nullableInt = int.nullable().optional();
+const nullableInt = lenientNullable(int);
+const optInt = lenient(int);
+const str = lenient(z.string());
+const bool = lenient(z.boolean());
+const nullableBool = lenientNullable(z.boolean());
+const num = lenient(z.number());
 
 export const pipeSettings = z.looseObject({
   streaming_max_insert_wait_ms: nullableInt,
@@ -38,135 +45,146 @@ export const pipeSettings = z.looseObject({
   engine_min_insert_block_size_bytes: nullableInt,
   engine_max_download_threads: nullableInt,
   engine_parallel_distributed_insert_select: nullableInt,
-  object_storage_use_cluster_function: z.boolean().nullable().optional(),
-  engine_parallel_view_processing: z.boolean().nullable().optional(),
+  object_storage_use_cluster_function: nullableBool,
+  engine_parallel_view_processing: nullableBool,
 });
 export type PipeSettings = z.infer<typeof pipeSettings>;
 
 export const pipeScaling = z.looseObject({
-  replicas: int.optional(),
-  concurrency: int.optional(),
-  replicaCpuMillicores: int.optional(),
-  replicaMemoryGb: z.number().optional(),
+  replicas: optInt,
+  concurrency: optInt,
+  replicaCpuMillicores: optInt,
+  replicaMemoryGb: num,
 });
 
 export const kafkaSource = z.looseObject({
-  brokers: z.string().optional(),
-  topics: z.string().optional(),
-  consumerGroup: z.string().optional(),
-  iamRole: z.string().optional(),
-  offset: z.looseObject({ timestamp: z.string().optional() }).optional(),
+  brokers: str,
+  topics: str,
+  consumerGroup: str,
+  iamRole: str,
+  offset: lenient(z.looseObject({ timestamp: str })),
   schemaRegistry: z
     .looseObject({
-      url: z.string().optional(),
-      authentication: z.string().optional(),
-      caCertificate: z.string().optional(),
+      url: str,
+      authentication: str,
+      caCertificate: str,
     })
-    .optional(),
-  caCertificate: z.string().optional(),
-  reversePrivateEndpointIds: z.array(z.string()).optional(),
+    .optional()
+    .catch(undefined),
+  caCertificate: str,
+  reversePrivateEndpointIds: lenient(z.array(z.string())),
 });
 
 export const objectStorageSource = z.looseObject({
-  url: z.string().optional(),
-  delimiter: z.string().optional(),
-  compression: z.string().optional(),
-  isContinuous: z.boolean().optional(),
-  queueUrl: z.string().optional(),
-  iamRole: z.string().optional(),
+  url: str,
+  delimiter: str,
+  compression: str,
+  isContinuous: bool,
+  queueUrl: str,
+  iamRole: str,
   /** Contains credentials: redacted wherever it could be logged. */
-  connectionString: z.string().optional(),
-  path: z.string().optional(),
-  azureContainerName: z.string().optional(),
+  connectionString: str,
+  path: str,
+  azureContainerName: str,
 });
 
 export const kinesisSource = z.looseObject({
-  streamName: z.string().optional(),
-  region: z.string().optional(),
-  useEnhancedFanOut: z.boolean().optional(),
-  timestamp: int.optional(),
-  iamRole: z.string().optional(),
+  streamName: str,
+  region: str,
+  useEnhancedFanOut: bool,
+  timestamp: optInt,
+  iamRole: str,
 });
 
 export const postgresSource = z.looseObject({
-  host: z.string().optional(),
-  port: int.optional(),
-  database: z.string().optional(),
+  host: str,
+  port: optInt,
+  database: str,
   settings: z
     .looseObject({
-      syncIntervalSeconds: z.number().optional(),
-      pullBatchSize: z.number().optional(),
-      publicationName: z.string().optional(),
-      replicationSlotName: z.string().optional(),
-      allowNullableColumns: z.boolean().optional(),
-      initialLoadParallelism: z.number().optional(),
-      snapshotNumRowsPerPartition: z.number().optional(),
-      snapshotNumberOfParallelTables: z.number().optional(),
-      enableFailoverSlots: z.boolean().optional(),
+      syncIntervalSeconds: num,
+      pullBatchSize: num,
+      publicationName: str,
+      replicationSlotName: str,
+      allowNullableColumns: bool,
+      initialLoadParallelism: num,
+      snapshotNumRowsPerPartition: num,
+      snapshotNumberOfParallelTables: num,
+      enableFailoverSlots: bool,
     })
-    .optional(),
+    .optional()
+    .catch(undefined),
   tableMappings: z
     .array(
       z.looseObject({
-        sourceSchemaName: z.string().optional(),
-        sourceTable: z.string().optional(),
-        targetTable: z.string().optional(),
-        excludedColumns: z.array(z.string()).optional(),
-        useCustomSortingKey: z.boolean().optional(),
-        sortingKeys: z.array(z.string()).optional(),
+        sourceSchemaName: str,
+        sourceTable: str,
+        targetTable: str,
+        excludedColumns: lenient(z.array(z.string())),
+        useCustomSortingKey: bool,
+        sortingKeys: lenient(z.array(z.string())),
       }),
     )
-    .optional(),
+    .optional()
+    .catch(undefined),
 });
 
 /** Up to four members, one per kind of source; which one is present is not specified. */
 export const pipeSource = z.looseObject({
-  kafka: kafkaSource.optional(),
-  objectStorage: objectStorageSource.optional(),
-  kinesis: kinesisSource.optional(),
-  postgres: postgresSource.optional(),
+  kafka: lenient(kafkaSource),
+  objectStorage: lenient(objectStorageSource),
+  kinesis: lenient(kinesisSource),
+  postgres: lenient(postgresSource),
 });
 export type PipeSource = z.infer<typeof pipeSource>;
 
 export const pipeDestination = z.looseObject({
-  database: z.string().optional(),
-  table: z.string().optional(),
-  managedTable: z.boolean().optional(),
+  database: str,
+  table: str,
+  managedTable: bool,
   tableDefinition: z
     .looseObject({
       engine: z
         .looseObject({
-          versionColumnId: z.string().optional(),
-          columnIds: z.array(z.string()).optional(),
+          versionColumnId: str,
+          columnIds: lenient(z.array(z.string())),
         })
         .optional(),
-      sortingKey: z.array(z.string()).optional(),
-      partitionBy: z.string().optional(),
-      primaryKey: z.string().optional(),
+      sortingKey: lenient(z.array(z.string())),
+      partitionBy: str,
+      primaryKey: str,
     })
-    .optional(),
-  columns: z.array(z.looseObject({ name: z.string(), type: z.string() })).optional(),
+    .optional()
+    .catch(undefined),
+  columns: lenient(z.array(z.looseObject({ name: str, type: str }))),
 });
 
-export const fieldMapping = z.looseObject({
-  sourceField: z.string(),
-  destinationField: z.string(),
-});
+export const fieldMapping = z.looseObject({ sourceField: str, destinationField: str });
 
-export const pipe = z.looseObject({
-  id: uuid,
-  serviceId: uuid.optional(),
-  name: z.string(),
-  state: pipeState,
-  scaling: pipeScaling.optional(),
-  source: pipeSource.optional(),
-  destination: pipeDestination.optional(),
-  fieldMappings: z.array(fieldMapping).optional(),
-  settings: pipeSettings.optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-});
-export type Pipe = z.infer<typeof pipe>;
+/**
+ * A pipe as read. `id` is required (nothing can be done without it); a missing or null name
+ * reads as the id and a missing state as `Unknown`, so one odd record never fails the list and
+ * the watchdog still reports it.
+ */
+export const pipe = z
+  .looseObject({
+    id: z.string().min(1),
+    serviceId: str,
+    name: str,
+    state: z
+      .string()
+      .nullish()
+      .transform((state) => state || 'Unknown'),
+    scaling: lenient(pipeScaling),
+    source: lenient(pipeSource),
+    destination: lenient(pipeDestination),
+    fieldMappings: lenient(z.array(fieldMapping)),
+    settings: lenient(pipeSettings),
+    createdAt: str,
+    updatedAt: str,
+  })
+  .transform((p) => ({ ...p, name: p.name ?? p.id }));
+export type Pipe = z.output<typeof pipe>;
 
 export const pipeStateCommand = z.enum(['start', 'stop', 'resync']);
 export type PipeStateCommand = z.infer<typeof pipeStateCommand>;
@@ -175,9 +193,9 @@ export const pipeStateCommandBody = z.object({ command: pipeStateCommand });
 /** The source kind of a pipe: database (CDC) pipes may not be auto-restarted. */
 export type PipeSourceKind = 'kafka' | 'objectStorage' | 'kinesis' | 'postgres' | 'unknown';
 export function pipeSourceKind(p: Pick<Pipe, 'source'>): PipeSourceKind {
-  const source = p.source ?? {};
+  const source = p.source;
   for (const kind of ['kafka', 'objectStorage', 'kinesis', 'postgres'] as const) {
-    if (source[kind]) return kind;
+    if (source?.[kind]) return kind;
   }
   return 'unknown';
 }

@@ -1,3 +1,4 @@
+import type { Profile } from '../profiles';
 import type { KeyRow, Store } from '../store';
 
 /** What a management handler gets once auth, role and path parameters are checked. */
@@ -8,6 +9,8 @@ export interface ManagementRequest {
   store: Store;
   /** Sandbox clock, ms. */
   now: number;
+  profile: Profile;
+  query: URLSearchParams;
 }
 
 export interface ManagementHandler {

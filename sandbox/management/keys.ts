@@ -1,8 +1,7 @@
 import { registerSecret } from '../../lib/redact';
-import { createKeyRequest, updateKeyRequest } from '../../lib/schemas';
 import type { IpAccessEntry } from '../../lib/schemas';
 import { isValidIpSource } from '../auth';
-import { badRequest, conflict, notFound, validateBody } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import { newKeyMaterial, sha256Base64, uuidV4 } from '../ids';
 import { route } from '../router';
 import type { Route } from '../router';
@@ -12,8 +11,11 @@ import type { ManagementHandler, ManagementRequest } from './context';
 export const KEYS_PER_ORGANIZATION = 100;
 const ORG = '/v1/organizations/:organizationId';
 
-/** The key record as the API shows it: no hashes. */
-export function keyView(key: KeyRow): Record<string, unknown> {
+/** The key record as the API shows it: no hashes; the profile adds its fields (assignedRoles). */
+export function keyView(
+  key: KeyRow,
+  req: Pick<ManagementRequest, 'profile'>,
+): Record<string, unknown> {
   const view: Record<string, unknown> = {
     id: key.id,
     name: key.name,
@@ -25,7 +27,7 @@ export function keyView(key: KeyRow): Record<string, unknown> {
     state: key.state,
   };
   if (key.usedAt) view.usedAt = key.usedAt;
-  return view;
+  return { ...view, ...req.profile.keys.view(key) };
 }
 
 function checkIpList(list: IpAccessEntry[] | undefined): void {
@@ -44,14 +46,17 @@ function findKey(req: ManagementRequest): KeyRow {
   return key;
 }
 
-const list: ManagementHandler = { admin: true, run: (req) => req.store.state.keys.map(keyView) };
+const list: ManagementHandler = {
+  admin: true,
+  run: (req) => req.store.state.keys.map((key) => keyView(key, req)),
+};
 
-const get: ManagementHandler = { admin: true, run: (req) => keyView(findKey(req)) };
+const get: ManagementHandler = { admin: true, run: (req) => keyView(findKey(req), req) };
 
 const create: ManagementHandler = {
   admin: true,
   run(req) {
-    const body = validateBody(createKeyRequest, req.body);
+    const { body, roles } = req.profile.keys.parseCreate(req.body, req.store.state);
     checkIpList(body.ipAccessList);
     const keys = req.store.state.keys;
     if (keys.length >= KEYS_PER_ORGANIZATION) {
@@ -76,7 +81,8 @@ const create: ManagementHandler = {
     const key: KeyRow = {
       id: uuidV4(),
       name: body.name,
-      roles: [...new Set(body.roles)],
+      roles: [...new Set(roles.roles ?? [])],
+      ...(roles.assignedRoles ? { assignedRoles: roles.assignedRoles } : {}),
       ...hashes,
       createdAt: new Date(req.now).toISOString(),
       expireAt: body.expireAt ?? null,
@@ -87,8 +93,8 @@ const create: ManagementHandler = {
     req.store.changed();
     // The secret leaves the server once, here; with hashData the server never had it.
     return material
-      ? { key: keyView(key), keyId: material.keyId, keySecret: material.keySecret }
-      : { key: keyView(key) };
+      ? { key: keyView(key, req), keyId: material.keyId, keySecret: material.keySecret }
+      : { key: keyView(key, req) };
   },
 };
 
@@ -96,15 +102,16 @@ const update: ManagementHandler = {
   admin: true,
   run(req) {
     const key = findKey(req);
-    const body = validateBody(updateKeyRequest, req.body);
+    const { body, roles } = req.profile.keys.parseUpdate(req.body, req.store.state);
     checkIpList(body.ipAccessList);
     if (body.name !== undefined) key.name = body.name;
-    if (body.roles !== undefined) key.roles = [...new Set(body.roles)];
+    if (roles.roles !== undefined) key.roles = [...new Set(roles.roles)];
+    if (roles.assignedRoles !== undefined) key.assignedRoles = roles.assignedRoles;
     if (body.state !== undefined) key.state = body.state;
     if (body.expireAt !== undefined) key.expireAt = body.expireAt;
     if (body.ipAccessList !== undefined) key.ipAccessList = body.ipAccessList;
     req.store.changed();
-    return keyView(key);
+    return keyView(key, req);
   },
 };
 

@@ -1,6 +1,6 @@
 import { pipeSourceKind, pipeStateCommandBody } from '../../lib/schemas';
 import type { Pipe } from '../../lib/schemas';
-import { badRequest, notFound, validateBody } from '../errors';
+import { ApiError, badRequest, notFound, validateBody } from '../errors';
 import { route } from '../router';
 import type { Route } from '../router';
 import type { ManagementHandler, ManagementRequest } from './context';
@@ -67,10 +67,27 @@ const command: ManagementHandler = {
   },
 };
 
+/** An idle service refuses every pipe call until it runs again (seen in practice, API-FACTS). */
+function whenRunning(handler: ManagementHandler): ManagementHandler {
+  return {
+    admin: handler.admin,
+    run(req) {
+      if (req.store.service(req.params.serviceId)?.state === 'idle') {
+        throw new ApiError(
+          424,
+          'FAILED_DEPENDENCY',
+          'Pipe operations are allowed only when the service is running. Current state: idle',
+        );
+      }
+      return handler.run(req);
+    },
+  };
+}
+
 export const pipeRoutes: Route<ManagementHandler>[] = [
-  route('GET', `${SERVICE}/pipes`, list),
-  route('GET', `${SERVICE}/pipes/:pipeId`, get),
-  route('DELETE', `${SERVICE}/pipes/:pipeId`, remove),
-  route('GET', `${SERVICE}/pipes/:pipeId/settings`, settings),
-  route('PATCH', `${SERVICE}/pipes/:pipeId/state`, command),
+  route('GET', `${SERVICE}/pipes`, whenRunning(list)),
+  route('GET', `${SERVICE}/pipes/:pipeId`, whenRunning(get)),
+  route('DELETE', `${SERVICE}/pipes/:pipeId`, whenRunning(remove)),
+  route('GET', `${SERVICE}/pipes/:pipeId/settings`, whenRunning(settings)),
+  route('PATCH', `${SERVICE}/pipes/:pipeId/state`, whenRunning(command)),
 ];

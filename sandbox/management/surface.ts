@@ -11,14 +11,12 @@ import type { Route, RouteMatch } from '../router';
 import type { Store } from '../store';
 import type { ManagementHandler } from './context';
 import { keyRoutes } from './keys';
-import { observabilityRoutes } from './observability';
 import { pipeRoutes } from './pipes';
+import type { Profile } from '../profiles';
 
-export const managementRoutes: Route<ManagementHandler>[] = [
-  ...keyRoutes,
-  ...pipeRoutes,
-  ...observabilityRoutes,
-];
+export function managementRoutes(profile: Profile): Route<ManagementHandler>[] {
+  return [...keyRoutes, ...pipeRoutes, ...profile.managementObservabilityRoutes];
+}
 
 export interface SurfaceRequest {
   requestId: string;
@@ -27,6 +25,7 @@ export interface SurfaceRequest {
   headers: IncomingHttpHeaders;
   remoteAddress: string;
   bodyText: string;
+  query: URLSearchParams;
 }
 
 export interface SurfaceResult {
@@ -104,12 +103,14 @@ export interface ManagementSurfaceDeps {
   now: () => number;
   limiter: RateLimiter;
   logger: Logger;
+  profile: Profile;
 }
 
 export function createManagementSurface(deps: ManagementSurfaceDeps) {
-  const { store, limiter, logger } = deps;
+  const { store, limiter, logger, profile } = deps;
+  const routes = managementRoutes(profile);
   return {
-    match: (method: string, path: string) => matchRoute(managementRoutes, method, path),
+    match: (method: string, path: string) => matchRoute(routes, method, path),
 
     /** Order: 401 (auth), 429 (per key), 403 (role), 400 (params/body), 404, then the operation. */
     process(match: RouteMatch<ManagementHandler>, req: SurfaceRequest): SurfaceResult {
@@ -136,10 +137,18 @@ export function createManagementSurface(deps: ManagementSurfaceDeps) {
           key.usedAt = usedAt;
           store.changed();
         }
-        requireRole(key, match.route.handler.admin);
+        requireRole(store, key, match.route.handler.admin);
         checkParams(store, match.params);
         const body = parseJsonBody(req.bodyText);
-        const result = match.route.handler.run({ params: match.params, body, key, store, now });
+        const result = match.route.handler.run({
+          params: match.params,
+          body,
+          key,
+          store,
+          now,
+          profile,
+          query: req.query,
+        });
         const envelope =
           result === undefined
             ? { status: 200, requestId: req.requestId }

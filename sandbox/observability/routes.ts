@@ -1,5 +1,6 @@
 import { route } from '../router';
 import type { Route } from '../router';
+import type { Profile } from '../profiles';
 import type { Store } from '../store';
 import { alertView, createAlert, deleteAlert, findAlert, listAlerts, updateAlert } from './alerts';
 import {
@@ -13,6 +14,8 @@ import {
 
 export interface ObservabilityRequest {
   params: Record<string, string>;
+  query: URLSearchParams;
+  profile: Profile;
   body: unknown;
   /** The service (team) the bearer token is bound to. */
   serviceId: string;
@@ -20,7 +23,15 @@ export interface ObservabilityRequest {
   now: number;
 }
 
-/** Returns the `data` payload; `undefined` answers `{}` (DELETE). */
+/** A paginated list: answered as `{ data, meta }` with an `X-Total-Count` header. */
+export class Paged {
+  constructor(
+    readonly data: unknown[],
+    readonly meta: { total: number; limit: number; offset: number },
+  ) {}
+}
+
+/** Returns the `data` payload, or a `Paged` list; `undefined` answers `{}` (DELETE). */
 export type ObservabilityHandler = (req: ObservabilityRequest) => unknown;
 
 /** `/api/v2` as the open-source deployment serves it: full dashboard and alert CRUD. */

@@ -1,6 +1,6 @@
 import type { Logger } from '../../lib/log';
 import { authenticateToken, parseBearer } from '../auth';
-import { ApiError, badRequest } from '../errors';
+import { ApiError, badRequest, ReplyError } from '../errors';
 import { jsonReply, textReply } from '../http';
 import type { Reply } from '../http';
 import { isObjectId } from '../ids';
@@ -10,8 +10,9 @@ import type { RateDecision, RateLimiter } from '../rate-limit';
 import { matchRoute } from '../router';
 import type { RouteMatch } from '../router';
 import type { Store } from '../store';
-import { apiV2Routes } from './routes';
+import { Paged } from './routes';
 import type { ObservabilityHandler } from './routes';
+import type { Profile } from '../profiles';
 
 function rateHeaders(rate: RateDecision): Record<string, string> {
   return {
@@ -37,12 +38,13 @@ export interface ObservabilitySurfaceDeps {
   now: () => number;
   limiter: RateLimiter;
   logger: Logger;
+  profile: Profile;
 }
 
 export function createObservabilitySurface(deps: ObservabilitySurfaceDeps) {
-  const { store, limiter, logger } = deps;
+  const { store, limiter, logger, profile } = deps;
   return {
-    match: (method: string, path: string) => matchRoute(apiV2Routes, method, path),
+    match: (method: string, path: string) => matchRoute(profile.apiV2Routes, method, path),
 
     credentialLabel: (req: Pick<SurfaceRequest, 'headers'>) =>
       authenticateToken(store, parseBearer(req.headers.authorization))?.label,
@@ -57,11 +59,8 @@ export function createObservabilitySurface(deps: ObservabilitySurfaceDeps) {
       try {
         for (const name of ['dashboardId', 'alertId']) {
           const value = match.params[name];
-          if (value !== undefined && !isObjectId(value)) {
-            throw badRequest(
-              `Params validation failed: id: "${value}" is not a 24-character hex id`,
-            );
-          }
+          if (value !== undefined && !isObjectId(value))
+            throw badRequest(profile.invalidObjectIdMessage(value));
         }
         const body = parseJsonBody(req.bodyText);
         const data = match.route.handler({
@@ -70,9 +69,19 @@ export function createObservabilitySurface(deps: ObservabilitySurfaceDeps) {
           serviceId: token.serviceId,
           store,
           now: deps.now(),
+          profile,
+          query: req.query,
         });
+        if (data instanceof Paged) {
+          const pageHeaders = { ...headers, 'x-total-count': String(data.meta.total) };
+          return {
+            reply: jsonReply(200, { data: data.data, meta: data.meta }, pageHeaders),
+            credential,
+          };
+        }
         return { reply: jsonReply(200, data === undefined ? {} : { data }, headers), credential };
       } catch (error) {
+        if (error instanceof ReplyError) return { reply: error.reply, credential };
         if (error instanceof ApiError)
           return {
             reply: jsonReply(error.status, { message: error.message }, headers),

@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEnv } from '../../cli/connect';
 import { startSandbox, type Sandbox } from '../../sandbox';
@@ -59,14 +60,27 @@ describe('--env-file', () => {
 });
 
 describe('cloudops sandbox --write-env', () => {
+  /** Serves `cloudops sandbox --write-env FILE` in-process until `stop()`. */
+  async function serveWithEnvFile(file: string) {
+    const abort = new AbortController();
+    const serving = runCapture(['sandbox', '--port', '0', '--write-env', file], {
+      signal: abort.signal,
+    });
+    await expect.poll(() => existsSync(file), { timeout: 10_000 }).toBe(true);
+    const env = parseEnv(readFileSync(file, 'utf8'));
+    return {
+      env,
+      stop: async () => {
+        abort.abort();
+        return (await serving).code;
+      },
+    };
+  }
+
   it('writes the settings `--env-file` reads, so other commands reach the sandbox with no exports', async () => {
     const file = path.join(dir, 'written.env');
-    const stop = new AbortController();
-    const serving = runCapture(['sandbox', '--port', '0', '--write-env', file], {
-      signal: stop.signal,
-    });
+    const sandbox = await serveWithEnvFile(file);
     try {
-      await expect.poll(() => existsSync(file), { timeout: 10_000 }).toBe(true);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const run = await runCapture([
         'pipes',
@@ -80,8 +94,72 @@ describe('cloudops sandbox --write-env', () => {
       expect(run.code).toBe(0);
       expect((JSON.parse(run.stdout) as { checked: number }).checked).toBeGreaterThan(0);
     } finally {
-      stop.abort();
-      expect((await serving).code).toBe(0);
+      expect(await sandbox.stop()).toBe(0);
     }
+  });
+
+  it('names the secrets instead of copying the key, so the flow survives `keys rotate` and its grace', async () => {
+    const file = path.join(dir, 'rotating.env');
+    const sandbox = await serveWithEnvFile(file);
+    try {
+      expect(sandbox.env.CLOUDOPS_KEY_SECRET_ID).toMatch(/^arn:aws:secretsmanager:/);
+      expect(sandbox.env.CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID).toMatch(
+        /^arn:aws:secretsmanager:/,
+      );
+      expect(sandbox.env).not.toHaveProperty('CLOUDOPS_KEY_SECRET');
+      expect(sandbox.env).not.toHaveProperty('CLOUDOPS_OBSERVABILITY_TOKEN');
+
+      for (const via of ['local', 'secrets-manager']) {
+        const rotated = await runCapture([
+          'keys',
+          'rotate',
+          '--json',
+          '--via',
+          via,
+          '--env-file',
+          file,
+        ]);
+        expect(rotated.stderr, via).toBe('');
+        expect(rotated.code, via).toBe(0);
+      }
+      // Past the grace period of the replaced keys: a copied key would now get 401.
+      const advanced = await fetch(`${sandbox.env.CLOUDOPS_API_URL}/_sandbox/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advanceMs: 3 * 86_400_000 }),
+      });
+      expect(advanced.status).toBe(200);
+      const after = await runCapture([
+        'pipes',
+        'check',
+        '--json',
+        '--state-file',
+        path.join(dir, 'p4.json'),
+        '--env-file',
+        file,
+      ]);
+      expect(after.stderr).toBe('');
+      expect(after.code).toBe(0);
+      expect((JSON.parse(after.stdout) as { errors: unknown[] }).errors).toEqual([]);
+    } finally {
+      expect(await sandbox.stop()).toBe(0);
+    }
+  });
+
+  it('checks the file can be written before it starts serving', async () => {
+    const run = await runCapture(['sandbox', '--write-env', path.join(dir, 'no/such/dir/x.env')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^cloudops sandbox: --write-env .*x\.env: folder .* does not exist$/m,
+    );
+  });
+
+  it('rejects a bad --faults spec in one line, before serving', async () => {
+    const run = await runCapture(['sandbox', '--faults', 'rate=2']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^cloudops sandbox: --faults "rate=2": .*rate must be between 0 and 1$/m,
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -20,6 +20,7 @@ import {
   faultTrace,
   RATES,
   seededRuns,
+  settle,
   spec,
 } from './helpers';
 
@@ -72,14 +73,20 @@ async function scenario(rate: number | undefined, seed: number): Promise<Outcome
   for (let round = 1; queue.length > 0; round += 1) {
     if (round > 30)
       throw new Error(`alert events never all succeeded (seed ${seed}, rate ${rate})`);
-    // Batches of up to 3 records; failed records come back after the rest of the queue.
+    // Batches of up to 3 records; failed records come back after the rest of the queue and
+    // after the visibility timeout (which outlasts a delayed write), counted as redeliveries.
+    if (round > 1) await settle();
     const failed: QueueRecord[] = [];
     for (let i = 0; i < queue.length; i += 3) {
       const batch = queue.slice(i, i + 3);
       deliveries += batch.length;
       const out = await provisionBatch(batch, provisioner);
       const bad = new Set(out.batchItemFailures.map((f) => f.itemIdentifier));
-      failed.push(...batch.filter((r) => bad.has(r.messageId)));
+      failed.push(
+        ...batch
+          .filter((r) => bad.has(r.messageId))
+          .map((r) => ({ ...r, receiveCount: (r.receiveCount ?? 1) + 1 })),
+      );
     }
     queue = failed;
   }

@@ -8,11 +8,11 @@ import { inject } from 'vitest';
 import type { ManagementClient, ObservabilityBackend } from '../../lib/api';
 import {
   FAULT_KINDS,
-  startSandbox,
   type FaultSpec,
   type Sandbox,
   type SandboxOptions,
 } from '../../sandbox/index';
+import { startTestSandbox } from '../support/sandbox';
 import { sandboxClients, sandboxManagementClient } from '../support/sandbox-clients';
 
 declare module 'vitest' {
@@ -44,9 +44,7 @@ export const BASE_TIME = Date.UTC(2025, 5, 1, 12, 0, 0);
 const GENEROUS = { limit: 1_000_000, windowMs: 1_000 };
 
 export function faultSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  return startSandbox({
-    profile: 'spec',
-    port: 0,
+  return startTestSandbox({
     rateLimits: { management: GENEROUS, observability: GENEROUS },
     now: () => BASE_TIME,
     ...options,

@@ -69,14 +69,16 @@ describe('cloudops alerts provision', () => {
     expect(storedAlerts(sb).filter((a) => a.dashboard === dash.id)).toHaveLength(2);
   });
 
-  it('validates every event before applying any, naming the event and field', async () => {
+  it('applies each event on its own like the function: a bad one is named, exit 1, the others applied', async () => {
     const good = syncedEvent(dash, [declared(sb.info.webhookId, 'Throughput', 'T', 3)], iso(5000));
     const bad = { ...good, detail: { ...good.detail, dashboardId: 7 } };
-    const f = file('mixed.json', [good, bad]);
+    const f = file('mixed.json', [bad, good]);
     const r = await run(['provision', '--file', f]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/event .*mixed\.json\[1\] is invalid: detail\.dashboardId: /);
-    expect(storedAlerts(sb).some((a) => a.name === 'T')).toBe(false);
+    expect(r.stderr).toMatch(/event .*mixed\.json\[0\] is invalid: detail\.dashboardId: /);
+    expect(r.stderr).toMatch(/1 of 2 event\(s\) failed: .*mixed\.json\[0\]$/m);
+    expect(r.stdout).toMatch(/^ok Dashboard Synced event .*mixed\.json\[1\]/m);
+    expect(storedAlerts(sb).filter((a) => a.name === 'T')).toHaveLength(1);
     expect((await run(['provision', '--file', file('x.json', '{oops')])).stderr).toMatch(
       /x\.json: not JSON/,
     );

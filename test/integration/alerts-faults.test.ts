@@ -35,8 +35,10 @@ async function deliver(p: AlertProvisioner, event: AlertEvent, ref: string): Pro
       const r = await p.provision(event, { ref });
       details.push(...r.outcomes.map((o) => `${o.action} ${o.detail ?? ''}`));
       return attempt;
-    } catch {
-      // The record goes back to the queue and comes again.
+    } catch (error) {
+      // The record goes back to the queue and comes again; what it did still counts.
+      const r = (error as { result?: { outcomes: { action: string; detail?: string }[] } }).result;
+      details.push(...(r?.outcomes ?? []).map((o) => `${o.action} ${o.detail ?? ''}`));
     }
   }
   throw new Error(`event ${ref} never succeeded`);

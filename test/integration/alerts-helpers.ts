@@ -3,7 +3,8 @@ import type { ObservabilityBackend } from '../../lib/api';
 import { createVersionTable } from '../../lib/alerts';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import type { Alert, Dashboard } from '../../lib/schemas';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index';
+import type { Sandbox, SandboxOptions } from '../../sandbox/index';
+import { startTestSandbox } from '../support/sandbox';
 import { sandboxClients } from '../support/sandbox-clients';
 
 export const GENEROUS = {
@@ -12,7 +13,7 @@ export const GENEROUS = {
 };
 
 export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  return startSandbox({ profile: 'spec', port: 0, rateLimits: GENEROUS, ...options });
+  return startTestSandbox({ rateLimits: GENEROUS, ...options });
 }
 
 export const VERSION_TABLE = 'cloudops-alert-versions';

@@ -114,7 +114,12 @@ describe('exactly one alert per declaration', () => {
       message: original.message!,
     });
     expect(alertsOn(dash)).toHaveLength(2);
-    const again = await provisioner.provision(event);
+    // The last apply settled: a plain repeat of the event is skipped without a request...
+    expect((await provisioner.provision(event)).outcomes.map((o) => o.detail)).toEqual([
+      'as last applied',
+    ]);
+    // ...a redelivery (or any changed declaration) lists again and removes the copy.
+    const again = await provisioner.provision(event, { redelivered: true });
     expect(again.outcomes.map((o) => o.action)).toEqual(['unchanged', 'duplicate-removed']);
     expect(alertsOn(dash).map((a) => a.id)).toEqual([keptId]);
   });

@@ -24,6 +24,7 @@ import {
   type ObservabilityClientOptions,
 } from '../../lib/api';
 import type { CredentialProvider } from '../../lib/credentials/types';
+import { createClients } from '../../lib/clients';
 import { ValidationError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
 import type { ManagementKeySecret, ObservabilityTokenSecret } from '../../lib/schemas';
@@ -164,12 +165,10 @@ describe('management client against the sandbox', () => {
     expect(await client.pipeStateCommand(sid, running.id, 'start')).toMatchObject({
       state: 'Running',
     });
-    const conflict = await caught(client.pipeStateCommand(sid, running.id, 'start'));
-    expect(conflict).toMatchObject({
-      status: 400,
-      code: 'BAD_REQUEST',
-      apiMessage: 'pipe is already running',
-    });
+    // Idempotent: the sandbox answers 400 "pipe is already running", the client reports success.
+    const from = lastSeq();
+    await expect(client.pipeStateCommand(sid, running.id, 'start')).resolves.toBeUndefined();
+    expect(statuses(from)).toEqual([400]);
 
     const victim = pipes.find((p) => p.state === 'Stopped')!;
     await client.deletePipe(sid, victim.id);
@@ -327,9 +326,9 @@ describe('observability client against the sandbox', () => {
       if (mode === 'managed') {
         expect(surfaces).toEqual([
           'management POST',
-          'observability PUT',
+          'management PUT',
           'management POST',
-          'observability PUT',
+          'management PUT',
           'management GET',
           'management GET',
           'management GET',
@@ -342,6 +341,52 @@ describe('observability client against the sandbox', () => {
       }
     },
   );
+});
+
+describe('managed mode needs one credential', () => {
+  it('with only the management key configured, dashboards and alerts work end to end (PUT included)', async () => {
+    const clients = createClients({
+      apiUrl: sb.info.apiUrl,
+      observabilityUrl: sb.info.observabilityUrl,
+      mode: 'managed',
+      management: provider(`itest-key-${++labels}`, keySecret(sb)),
+      managementRateLimit: false,
+    });
+    closers.push(clients);
+    expect(clients.observability).toBeUndefined();
+    const backend = clients.backend(sb.info.serviceId);
+    const from = lastSeq();
+    const dash = await backend.createDashboard({
+      name: 'one credential',
+      tiles: [{ name: 't', x: 0, y: 0, w: 4, h: 2 }],
+    });
+    const updated = await backend.updateDashboard(dash.id, {
+      name: 'one credential 2',
+      tiles: dash.tiles,
+    });
+    expect(updated.name).toBe('one credential 2');
+    const alert = await backend.createAlert(tileAlert(dash.id, dash.tiles[0].id));
+    expect(await backend.updateAlert(alert.id, { threshold: 4 })).toMatchObject({ threshold: 4 });
+    await backend.deleteAlert(alert.id);
+    await backend.deleteDashboard(dash.id);
+    const calls = sb.requestLog.entries().filter((e) => e.seq > from);
+    expect(calls.map((e) => `${e.surface} ${e.method} ${e.status}`)).toEqual([
+      'management POST 200',
+      'management PUT 200',
+      'management POST 200',
+      'management PUT 200',
+      'management DELETE 200',
+      'management DELETE 200',
+    ]);
+  });
+
+  it('open-source mode without the bearer token is a ConfigError naming it', () => {
+    const clients = createClients({
+      observabilityUrl: sb.info.observabilityUrl,
+      mode: 'open-source',
+    });
+    expect(() => clients.backend()).toThrow(/CLOUDOPS_OBSERVABILITY_TOKEN/);
+  });
 });
 
 describe('error paths', () => {

@@ -11,7 +11,6 @@ import { backendFromEnv, dashboardsCommand } from '../../cli/commands/dashboards
 import type { CliIO } from '../../cli/io';
 import type { ObservabilityBackend } from '../../lib/api';
 import {
-  applyPlan,
   directorySource,
   loadDashboards,
   planDashboards,
@@ -20,8 +19,10 @@ import {
   type SyncOptions,
 } from '../../lib/dashboards';
 import { sandboxEnv } from '../../cli/connect';
+import { createLogger } from '../../lib/log';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 
+const captured = createLogger({ level: 'debug', fields: { test: 'dashboards' } });
 let sb: Sandbox;
 let dir: string;
 let env: Record<string, string>;
@@ -66,7 +67,11 @@ function captureIO(): CliIO & { stdout: string[]; stderr: string[] } {
 const cli = async (...argv: string[]) => {
   const io = captureIO();
   const code = await dashboardsCommand.run(argv, io, new AbortController().signal);
-  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
+  const out = io.stdout.join('\n');
+  const err = io.stderr.join('\n');
+  // Into the captured log, so the leak scan checks what the CLI printed.
+  captured.debug('cli output', { argv: argv.join(' '), out, err });
+  return { code, out, err };
 };
 
 beforeAll(async () => {
@@ -109,16 +114,22 @@ describe('dashboards sync against the sandbox', () => {
     expect(writes()).toHaveLength(0);
   });
 
-  it('one changed tile: 1 list + 1 re-read + 1 write, and every other tile id is unchanged', async () => {
+  it('one changed tile: 1 list + 1 write (no re-read), and every other tile id is unchanged', async () => {
     const before = allTileIds();
     await writeFile(file(7), dashboardYaml(7, { h: 6 }));
     const { plan, apply } = await sync();
     expect(plan.counts).toMatchObject({ update: 1, unchanged: 49 });
     expect(plan.changes.find((c) => c.action === 'update')!.tiles).toEqual([
-      { kind: 'changed', name: 'tile 3', id: expect.any(String) as string, fields: ['h'] },
+      {
+        kind: 'changed',
+        name: 'tile 3',
+        id: expect.any(String) as string,
+        fields: ['h'],
+        changes: [{ path: 'h', from: 4, to: 6 }],
+      },
     ]);
     const calls = api().map((e) => `${e.method} ${e.surface}`);
-    expect(calls).toEqual(['GET management', 'GET management', 'PUT observability']);
+    expect(calls).toEqual(['GET management', 'PUT observability']);
     expect(apply!.ok).toBe(true);
     expect(allTileIds()).toEqual(before);
   });
@@ -153,7 +164,7 @@ describe('dashboards sync against the sandbox', () => {
       { id: alert.id, name: 'svc 9 errors', tileName: 'tile 0' },
     ]);
     expect(renderPlan(plan)).toMatch(
-      /- tile "tile 0" removed\n\s+! WARNING: removing this tile deletes 1 alert\(s\): "svc 9 errors"/,
+      /- tile "tile 0" removed\n.*! WARNING: removing this tile deletes 1 alert\(s\): "svc 9 errors"/,
     );
     await writeFile(file(9), dashboardYaml(9));
     await sync();
@@ -203,7 +214,7 @@ describe('dashboards sync against the sandbox', () => {
         '{\n  "name": "T",\n  "tiles": [{"name": "a", "x": 0, "y": 0, "w": 1, "h": 1,\n    "series": [{"type": "pie"}]}]\n}',
       );
       await writeFile(path.join(bad, 'syntax.yaml'), 'name: [unclosed\n');
-      const { code, err } = await cli('apply', '--dir', bad, '--prune');
+      const { code, err } = await cli('apply', '--dir', bad, '--prune', '--auto-approve');
       expect(code).toBe(1);
       expect(err).toContain('grid.yaml:3:32 tiles[0].w: x + w must be <= 24');
       expect(err).toContain('types.json:4:25 tiles[0].series[0].type: Invalid option');
@@ -214,36 +225,45 @@ describe('dashboards sync against the sandbox', () => {
     }
   });
 
-  it('an edit between plan and write aborts only that dashboard, with a clear message', async () => {
+  it('a saved plan whose dashboard was edited since is refused with 0 writes; unedited it applies exactly', async () => {
     await writeFile(file(1), dashboardYaml(1, { h: 7 }));
     await writeFile(file(2), dashboardYaml(2, { h: 7 }));
-    const plan = await planDashboards(await loadDashboards(directorySource(dir)), backend);
-    expect(plan.counts.update).toBe(2);
-    const target = plan.changes.find((c) => c.name === 'Service 1')!;
+    const planFile = path.join(dir, '..', `plan-${path.basename(dir)}.json`);
+    const planned = await cli('plan', '--dir', dir, '--out', planFile);
+    expect(planned.code).toBe(0);
+    expect(planned.out).toContain(`Saved the plan to ${planFile}`);
+    const target = sb.store.state.dashboards.find((d) => d.name === 'Service 1')!;
     // Someone renames it in the UI after the plan was made.
-    await backend.updateDashboard(target.id!, { name: 'Service 1 (edited by hand)' });
+    await backend.updateDashboard(target.id, {
+      name: 'Service 1 (edited by hand)',
+      tiles: target.tiles,
+    });
     sb.requestLog.clear();
-    const result = await applyPlan(plan, backend);
-    expect(result.ok).toBe(false);
-    const one = result.results.find((r) => r.id === target.id)!;
-    expect(one.status).toBe('aborted');
-    expect(one.message).toMatch(
-      /"Service 1 \(edited by hand\)" .* was edited since the plan; not overwritten/,
-    );
-    expect(result.results.find((r) => r.name === 'Service 2')!.status).toBe('updated');
-    expect(writes().map((e) => e.method)).toEqual(['PUT']);
+    const refused = await cli('apply', planFile);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/"Service 1" \(.*\): edited since the plan/);
+    expect(refused.err).toContain('nothing was applied');
+    expect(writes()).toHaveLength(0);
+    expect(api()).toHaveLength(1);
     expect(sb.store.state.dashboards.find((d) => d.id === target.id)!.name).toBe(
       'Service 1 (edited by hand)',
     );
+
+    const fresh = await cli('plan', '--dir', dir, '--out', planFile);
+    expect(fresh.out).toMatch(/~ name: "Service 1 \(edited by hand\)" → "Service 1"/);
+    sb.requestLog.clear();
+    const applied = await cli('apply', planFile);
+    expect(applied.code).toBe(0);
+    expect(writes().map((e) => e.method)).toEqual(['PUT', 'PUT']);
+    await unlink(planFile);
   });
 
   it('CLI: plan --detailed-exitcode exits 2 with pending changes and 0 when in sync; --json parses', async () => {
+    await writeFile(file(1), dashboardYaml(1, { h: 5 }));
     const pending = await cli('plan', '--dir', dir, '--detailed-exitcode');
     expect(pending.code).toBe(2);
-    expect(pending.out).toMatch(
-      /\[~\] update dashboard "Service 1 \(edited by hand\)"|\[~\] update dashboard "Service 1"/,
-    );
-    const applied = await cli('apply', '--dir', dir, '--json');
+    expect(pending.out).toMatch(/\[~\] update dashboard "Service 1"/);
+    const applied = await cli('apply', '--dir', dir, '--json', '--auto-approve');
     expect(applied.code).toBe(0);
     expect((JSON.parse(applied.out) as { ok: boolean }).ok).toBe(true);
     sb.requestLog.clear();

@@ -20,7 +20,8 @@ import {
 } from '../../lib/keys';
 import { createLogger } from '../../lib/log';
 import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
+import type { Sandbox } from '../../sandbox/index';
+import { startTestSandbox } from '../support/sandbox';
 import type { RotationEvent } from '../../sandbox/secrets-manager';
 import { createRotationHandler } from '../../functions/rotate-key/handler';
 import { authenticates } from '../support/sandbox-clients';
@@ -105,12 +106,12 @@ export const STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret']
 
 export async function startRotationSandbox(
   config: RotationConfig = TEST_CONFIG,
+  profile: 'current' | 'spec' = 'spec',
 ): Promise<RotationSandbox> {
   let invoke: (event: RotationEvent) => Promise<void> = () =>
     Promise.reject(new Error('not ready'));
-  const sb = await startSandbox({
-    profile: 'spec',
-    port: 0,
+  const sb = await startTestSandbox({
+    profile,
     rateLimits: { management: { limit: 10_000, windowMs: 1_000 } },
     invokeRotation: (_arn, event) => invoke(event),
   });

@@ -29,7 +29,7 @@ const eb = mockClient(EventBridgeClient);
 let sb: Sandbox;
 let client: ManagementClient;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-/** Twelve pipes of their own, so a first run announces twelve new pipes. */
+/** Twelve failed pipes of their own, so a first run announces twelve new pipes. */
 let pipeIds: string[];
 
 beforeAll(async () => {
@@ -43,7 +43,13 @@ beforeAll(async () => {
   const template = sb.store.state.pipes.find((p) => p.serviceId === sb.info.serviceId)!;
   pipeIds = Array.from({ length: 12 }, () => randomUUID());
   sb.store.state.pipes.push(
-    ...pipeIds.map((id, i) => ({ ...structuredClone(template), id, name: `batch-${i}` })),
+    // Failed: a first run (a silent baseline for healthy pipes) reports each of them.
+    ...pipeIds.map((id, i) => ({
+      ...structuredClone(template),
+      id,
+      name: `batch-${i}`,
+      state: 'Failed',
+    })),
   );
 });
 afterAll(async () => {

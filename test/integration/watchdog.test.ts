@@ -3,6 +3,7 @@
  * sleeps), concurrent runs over DynamoDB (dynalite), a failing service, a failing notifier,
  * auto-restart, and a real webhook receiver.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ManagementClient } from '../../lib/api';
 import { createWebhookNotifier, signBody, type Notifier } from '../../lib/notify';
@@ -93,7 +94,7 @@ async function timeline(
 }
 
 describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
-  it('Running -> Failed -> Failed -> Running: new, one critical transition, one recovery', async () => {
+  it('Running -> Failed -> Failed -> Running: a silent baseline, one critical transition, one recovery', async () => {
     const { notifier, results } = await timeline(kafka, [
       [0, 'Running'],
       [5, 'Failed'],
@@ -101,17 +102,16 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
       [15, 'Running'],
     ]);
     expect(notifier.sent.map(brief)).toEqual([
-      'new:info:->Running',
       'transition:critical:Running->Failed',
       'recovery:info:Failed->Running',
     ]);
-    expect(notifier.sent[1]).toMatchObject({
+    expect(notifier.sent[0]).toMatchObject({
       pipeId: kafka,
       serviceId: sb.info.serviceId,
       organizationId: sb.info.organizationId,
       pipeName: 'orders-kafka',
     });
-    expect(results.map((r) => r.notifications.length)).toEqual([1, 1, 0, 1]);
+    expect(results.map((r) => r.notifications.length)).toEqual([0, 1, 0, 1]);
     expect(results.every((r) => r.errors.length === 0 && r.checked === 1)).toBe(true);
   });
 
@@ -123,11 +123,8 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
       [31, 'Provisioning'],
       [40, 'Provisioning'],
     ]);
-    expect(notifier.sent.map(brief)).toEqual([
-      'new:info:->Provisioning',
-      'stuck:warning:Provisioning->Provisioning',
-    ]);
-    expect(notifier.sent[1].message).toMatch(/Provisioning for 31 min/);
+    expect(notifier.sent.map(brief)).toEqual(['stuck:warning:Provisioning->Provisioning']);
+    expect(notifier.sent[0].message).toMatch(/Provisioning for 31 min/);
   });
 
   it('Running <-> Stopped 6 times in 10 min: damped to one flapping notice, recovery once stable', async () => {
@@ -136,7 +133,6 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
     steps.push([15, 'Running'], [25, 'Running']);
     const { notifier } = await timeline(kafka, steps);
     expect(notifier.sent.map(brief)).toEqual([
-      'new:info:->Running',
       'transition:warning:Running->Stopped',
       'recovery:info:Stopped->Running',
       'transition:warning:Running->Stopped',
@@ -152,11 +148,8 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
       [10, 'Hibernating'],
       [300, 'Hibernating'],
     ]);
-    expect(notifier.sent.map(brief)).toEqual([
-      'new:info:->Running',
-      'unknown:warning:Running->Hibernating',
-    ]);
-    expect(notifier.sent[1].message).toContain('"Hibernating"');
+    expect(notifier.sent.map(brief)).toEqual(['unknown:warning:Running->Hibernating']);
+    expect(notifier.sent[0].message).toContain('"Hibernating"');
   });
 
   it('a deleted pipe is reported once', async () => {
@@ -167,7 +160,7 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
         [5, 'gone'],
         [10, 'gone'],
       ]);
-      expect(notifier.sent.map(brief)).toEqual(['new:info:->Running', 'gone:warning:Running->']);
+      expect(notifier.sent.map(brief)).toEqual(['gone:warning:Running->']);
     } finally {
       sb.store.state.pipes.push(saved);
     }
@@ -223,17 +216,14 @@ describe('two overlapping runs (DynamoDB via dynalite)', () => {
     sb.setPipeState(kafka, 'Running');
     const [s1, s2] = barrierStores(2) as [StateStore, StateStore];
     const first = await Promise.all([run(s1, a, 'run-1'), run(s2, b, 'run-2')]);
-    expect([...a.sent, ...b.sent].map(brief)).toEqual(['new:info:->Running']);
+    expect([...a.sent, ...b.sent].map(brief)).toEqual([]); // the baseline
     expect(first.flatMap((r) => r.errors)).toEqual([]);
 
     sb.setPipeState(kafka, 'Failed');
     sb.clock.advance(MIN);
     const [s3, s4] = barrierStores(2) as [StateStore, StateStore];
     const second = await Promise.all([run(s3, a, 'run-3'), run(s4, b, 'run-4')]);
-    expect([...a.sent, ...b.sent].map(brief)).toEqual([
-      'new:info:->Running',
-      'transition:critical:Running->Failed',
-    ]);
+    expect([...a.sent, ...b.sent].map(brief)).toEqual(['transition:critical:Running->Failed']);
     expect(second.flatMap((r) => r.notifications)).toHaveLength(1);
     expect(second.flatMap((r) => r.errors)).toEqual([]);
   });
@@ -290,13 +280,13 @@ describe('delivery safety', () => {
     expect(first.errors).toEqual([
       expect.objectContaining({ stage: 'notify', notifier: 'down', pipeId: kafka }),
     ]);
-    expect(up.sent.map((n) => n.kind)).toEqual(['new', 'transition']);
-    expect(down.sent.map((n) => n.kind)).toEqual(['new']);
+    expect(up.sent.map((n) => n.kind)).toEqual(['transition']);
+    expect(down.sent.map((n) => n.kind)).toEqual([]);
     sb.clock.advance(MIN);
     const second = await run();
     expect(second.errors).toEqual([]);
-    expect(down.sent.map((n) => n.kind)).toEqual(['new', 'transition']);
-    expect(up.sent.map((n) => n.kind)).toEqual(['new', 'transition']); // not sent twice
+    expect(down.sent.map((n) => n.kind)).toEqual(['transition']);
+    expect(up.sent.map((n) => n.kind)).toEqual(['transition']); // not sent twice
     expect(second.notifications.map((n) => n.id)).toEqual([first.notifications[0].id]);
     sb.clock.advance(MIN);
     expect((await run()).notifications).toEqual([]);
@@ -339,7 +329,7 @@ describe('metrics and a real webhook', () => {
         serviceIds: [sb.info.serviceId],
         includePipes: [kafka],
       });
-      sb.setPipeState(kafka, 'Running');
+      sb.setPipeState(kafka, 'Failed'); // a problem is told even by a first (baseline) run
       const r = await runWatchdog(config, {
         api: client,
         store: new LocalStateStore(),
@@ -366,7 +356,107 @@ describe('metrics and a real webhook', () => {
       'ApiErrors',
       'NotifyErrors',
       'Duration',
+      'ServicesIdle',
+      'DeliveriesDropped',
     ]);
     expect(emf).toMatchObject({ PipesChecked: 1, Notifications: 1, ApiErrors: 0 });
   });
+});
+
+describe('first run and idle services', () => {
+  it('a first run records a silent baseline (problems still told); a pipe appearing later is announced at info', async () => {
+    const w = watchdog();
+    const first = await w.run();
+    const mine = sb.store.state.pipes.filter((p) => p.serviceId === sb.info.serviceId);
+    expect(first.checked).toBe(mine.length);
+    expect(first.notifications.length).toBeGreaterThan(0);
+    expect(first.notifications.every((n) => n.kind === 'new' && n.severity !== 'info')).toBe(true);
+    expect(first.notifications.length).toBeLessThan(mine.length);
+
+    const late = { ...structuredClone(mine[0]), id: randomUUID(), name: 'late-arrival' };
+    sb.store.state.pipes.push({ ...late, state: 'Running' });
+    try {
+      sb.clock.advance(MIN);
+      const second = await w.run();
+      expect(second.notifications.map(brief)).toEqual(['new:info:->Running']);
+      expect(second.notifications[0].pipeName).toBe('late-arrival');
+    } finally {
+      sb.store.state.pipes = sb.store.state.pipes.filter((p) => p.id !== late.id);
+    }
+  });
+});
+
+describe.each(['current', 'spec'] as const)('idle services (%s profile)', (profile) => {
+  let own: Sandbox;
+  let api: ManagementClient;
+  beforeAll(async () => {
+    own = await startSandbox({
+      port: 0,
+      profile,
+      rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
+    });
+    api = clientFor(own);
+  });
+  afterAll(async () => {
+    api.close();
+    await own.close();
+  });
+
+  it('an idle service (424) is told once at info, its pipes untouched and nothing woken; again when active', async () => {
+    const [svc1, svc2] = own.info.serviceIds as [string, string];
+    const notifier = recordingNotifier();
+    const store = new LocalStateStore();
+    const config = parseWatchdogConfig({
+      organizationId: own.info.organizationId,
+      serviceIds: [svc1, svc2],
+    });
+    const run = () =>
+      runWatchdog(config, { api, store, notifiers: [notifier], now: () => own.clock.now() });
+    await run(); // baseline
+    own.setServiceState(svc2, 'idle');
+    const said: string[][] = [];
+    for (let i = 0; i < 3; i++) {
+      own.clock.advance(5 * MIN);
+      own.requestLog.clear();
+      const r = await run();
+      expect(r.errors).toEqual([]);
+      expect(r.idle).toEqual([svc2]);
+      expect(r.metrics.servicesIdle).toBe(1);
+      // Nothing but the two listings: no start, no retry that could wake it.
+      expect(own.requestLog.entries().filter((e) => e.surface === 'management')).toHaveLength(2);
+      said.push(
+        r.notifications.map((n) => `${n.kind}:${n.severity}:${n.serviceId === svc2 ? 2 : 1}`),
+      );
+    }
+    expect(said).toEqual([['idle:info:2'], [], []]);
+    // Its pipes were not declared gone while it slept.
+    const stored = await store.loadService(own.info.organizationId, svc2);
+    expect(stored.pipes.length).toBeGreaterThan(0);
+    expect(stored.pipes.every((p) => !p.gone)).toBe(true);
+    own.setServiceState(svc2, 'running');
+    own.clock.advance(5 * MIN);
+    const awake = await run();
+    expect(awake.notifications.map((n) => `${n.kind}:${n.severity}`)).toEqual(['active:info']);
+  });
+
+  it.runIf(profile === 'current')(
+    'the seeded idle service is reported idle, not as a failure',
+    async () => {
+      const idle = own.info.idleServiceId!;
+      expect(idle).toBeDefined();
+      const notifier = recordingNotifier();
+      const r = await runWatchdog(
+        parseWatchdogConfig({
+          organizationId: own.info.organizationId,
+          serviceIds: own.info.serviceIds,
+        }),
+        { api, store: new LocalStateStore(), notifiers: [notifier], now: () => own.clock.now() },
+      );
+      expect(r.errors).toEqual([]);
+      expect(r.idle).toEqual([idle]);
+      expect(notifier.sent.filter((n) => n.serviceId === idle).map(brief)).toEqual([
+        'idle:info:->idle',
+      ]);
+    },
+  );
 });

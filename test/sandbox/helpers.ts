@@ -1,8 +1,10 @@
-import { startSandbox } from '../../sandbox/index';
+import { DEFAULT_RATE_LIMITS } from '../../sandbox/index';
 import type { Sandbox, SandboxOptions } from '../../sandbox/index';
+import { startTestSandbox } from '../support/sandbox';
 
+/** The sandbox tests check the real service's rate limits unless they set their own. */
 export async function start(options: SandboxOptions = {}): Promise<Sandbox> {
-  return startSandbox({ profile: 'spec', port: 0, ...options });
+  return startTestSandbox({ rateLimits: DEFAULT_RATE_LIMITS, ...options });
 }
 
 export function basic(keyId: string, keySecret: string): string {

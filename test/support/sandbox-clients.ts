@@ -26,7 +26,7 @@ export interface SandboxClientOptions {
 export interface SandboxClients {
   management: ManagementClient;
   observability: ObservabilityClient;
-  /** Managed mode as deployed: management API for list/create/get/delete, /api/v2 for PUT. */
+  /** Managed mode as deployed: every call through the management API with the Basic key. */
   backend: ObservabilityBackend;
   close(): void;
 }

@@ -46,3 +46,49 @@ describe('redaction', () => {
     });
   });
 });
+
+describe('secret URLs (Slack / webhook destinations)', () => {
+  const token = 'Zq9vXb2Lk8TmW4rNc7YpH3sD';
+  const configured = `https://HOOKS.Example.COM/services/T0AAA1/B0BBB2/${token}`;
+
+  it('masks the URL as configured, as normalised, percent-encoded, and its token alone', () => {
+    registerSecret(configured);
+    const normalised = new URL(configured).href;
+    expect(normalised).not.toBe(configured); // the host is lower-cased
+    for (const text of [
+      configured,
+      normalised,
+      encodeURIComponent(configured),
+      encodeURIComponent(normalised),
+      `request to ${normalised} failed, reason: connect ECONNREFUSED`,
+      `token ${token} in a body`,
+      `hooks.example.com/services/T0AAA1/B0BBB2/${token}`,
+    ]) {
+      const out = redactText(text);
+      expect(out).not.toContain(token);
+      expect(out).toContain(REDACTED);
+    }
+  });
+
+  it('masks path tokens in any printed URL, registered or not; ids and names stay readable', () => {
+    expect(redactText('POST https://hooks.slack.com/services/T1/B2/short failed')).toBe(
+      `POST https://hooks.slack.com/services/${REDACTED} failed`,
+    );
+    expect(redactText('GET https://hooks.example/in/4f9aQ2x7Lm0pR8sT3vW1 ok')).toBe(
+      `GET https://hooks.example/in/${REDACTED} ok`,
+    );
+    expect(redactText('https://hooks.example/in?channel=ops&token=abc123')).toBe(
+      `https://hooks.example/in?channel=ops&token=${REDACTED}`,
+    );
+    const api =
+      'https://api.example/v1/organizations/600d6b92-7a2a-4b38-9d3c-691d0c101f1d/services/pipes';
+    expect(redactText(api)).toBe(api);
+    const dashboard = 'https://obs.example/api/v2/dashboards/65f0c0ffee0123456789abcd';
+    expect(redactText(dashboard)).toBe(dashboard);
+  });
+
+  it('a URL that is not http(s) registers as itself only', () => {
+    registerSecret('not a url at all, just a secret');
+    expect(redactText('x not a url at all, just a secret y')).toBe(`x ${REDACTED} y`);
+  });
+});

@@ -243,14 +243,14 @@ describe('typed errors', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('names the field path of a schema mismatch', async () => {
+  it('names the field path of a schema mismatch in a field we use (never in one we do not)', async () => {
     const { c } = client();
     server.enqueue(ok({ ...pipeRecord, state: 42, scaling: { replicas: 'two' } }, 'req-bad'));
     const error = await caught(c.getPipe(SERVICE, PIPE));
     expect(error).toBeInstanceOf(ResponseValidationError);
     const issues = (error as ResponseValidationError).issues;
     expect(issues.some((i) => i.startsWith('result.state:'))).toBe(true);
-    expect(issues.some((i) => i.startsWith('result.scaling.replicas:'))).toBe(true);
+    expect(issues.some((i) => i.includes('scaling'))).toBe(false);
     expect(error.message).toContain(`GET ${pipePath} returned an unexpected payload`);
     expect(error).toMatchObject({ requestId: 'req-bad', status: 200 });
   });
@@ -402,6 +402,7 @@ describe('retries', () => {
       c.createAlert(SERVICE, {
         name: 'x',
         source: 'search',
+        savedSearchId: 's1',
         threshold: 1,
         interval: '1m',
         thresholdType: 'above',
@@ -483,6 +484,7 @@ describe('401 handling', () => {
     await c.createAlert(SERVICE, {
       name: 'x',
       source: 'search',
+      savedSearchId: 's1',
       threshold: 1,
       interval: '1m',
       thresholdType: 'above',

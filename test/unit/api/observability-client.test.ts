@@ -163,7 +163,7 @@ describe('observability backend', () => {
         alertRecord,
         alertRecord,
         undefined,
-      ].map((v, i) => ([3, 8].includes(i) ? data(v) : envelope(v))) as []),
+      ].map((v) => envelope(v)) as []),
     );
     await backend.listDashboards();
     await backend.getDashboard('d1');
@@ -178,25 +178,23 @@ describe('observability backend', () => {
     return server.requests.map((r) => `${r.method} ${r.url}`);
   }
 
-  it('managed: list/get/create/delete via the management API, updates via /api/v2', async () => {
-    const { obs, management } = both();
-    const backend = createObservabilityBackend({
-      mode: 'managed',
-      management,
-      observability: obs,
-      serviceId: SERVICE,
-    });
+  it('managed: everything via the management API (updates by its PUT), no bearer token needed', async () => {
+    const { management } = both();
+    const backend = createObservabilityBackend({ mode: 'managed', management, serviceId: SERVICE });
     const m = `/mgmt/v1/organizations/${ORG}/services/${SERVICE}/observability`;
-    expect(await exercise(backend, ok)).toEqual([
+    const paths = await exercise(backend, ok);
+    // The Basic key on every call; the bearer token never sent.
+    expect(server.requests.every((r) => r.headers.authorization?.startsWith('Basic '))).toBe(true);
+    expect(paths).toEqual([
       `GET ${m}/dashboards`,
       `GET ${m}/dashboards/d1`,
       `POST ${m}/dashboards`,
-      'PUT /obs/api/v2/dashboards/d1',
+      `PUT ${m}/dashboards/d1`,
       `DELETE ${m}/dashboards/d1`,
       `GET ${m}/alerts`,
       `GET ${m}/alerts/a1`,
       `POST ${m}/alerts`,
-      'PUT /obs/api/v2/alerts/a1',
+      `PUT ${m}/alerts/a1`,
       `DELETE ${m}/alerts/a1`,
     ]);
   });
@@ -217,5 +215,8 @@ describe('observability backend', () => {
     expect(() =>
       createObservabilityBackend({ mode: 'managed', observability: obs, management }),
     ).toThrow(/serviceId/);
+    expect(() => createObservabilityBackend({ mode: 'open-source', management })).toThrow(
+      /open-source.*observability client/,
+    );
   });
 });

@@ -93,20 +93,22 @@ export function createFakeBackend(): FakeBackend {
         : Promise.reject(notFound('GET', `/alerts/${id}`));
     },
     createAlert(body) {
-      const a: Alert = {
-        id: nextId('a'),
-        name: body.name,
-        dashboard: body.dashboardId,
-        tileId: body.tileId,
-        threshold: body.threshold,
-      };
+      fake.calls.push('createAlert');
+      const { dashboardId, ...rest } = structuredClone(body);
+      const a: Alert = { ...rest, id: nextId('a'), dashboard: dashboardId };
       fake.alerts.push(a);
       return Promise.resolve(structuredClone(a));
     },
-    updateAlert() {
-      return Promise.reject(new Error('not used'));
+    updateAlert(id, body) {
+      fake.calls.push(`updateAlert ${id}`);
+      const i = fake.alerts.findIndex((a) => a.id === id);
+      if (i < 0) return Promise.reject(notFound('PUT', `/alerts/${id}`));
+      const { dashboardId, ...rest } = structuredClone(body);
+      fake.alerts[i] = { ...rest, id, dashboard: dashboardId ?? fake.alerts[i].dashboard };
+      return Promise.resolve(structuredClone(fake.alerts[i]));
     },
     deleteAlert(id) {
+      fake.calls.push(`deleteAlert ${id}`);
       fake.alerts = fake.alerts.filter((a) => a.id !== id);
       return Promise.resolve();
     },

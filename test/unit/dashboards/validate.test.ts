@@ -101,9 +101,11 @@ describe('validateFiles', () => {
         /^a\.yaml:17:16 tiles\[1\]\.series\[0\]\.aggFn: Invalid option: expected one of "avg"/,
       ),
       'a.yaml:21:20 tiles[1].alerts[0].threshold: Invalid input: expected number, received string',
-      'a.yaml:22:24 tiles[1].alerts[0].thresholdType: Invalid option: expected one of "above"|"below"',
+      expect.stringMatching(
+        /^a\.yaml:22:24 tiles\[1\]\.alerts\[0\]\.thresholdType: Invalid option: expected one of "above"\|"below"\|"above_exclusive"/,
+      ),
       expect.stringMatching(/^a\.yaml:23:19 tiles\[1\]\.alerts\[0\]\.interval: Invalid option/),
-      'a.yaml:24:18 tiles[1].alerts[0].channel.webhookId: webhookId is required when type is webhook',
+      'a.yaml:24:18 tiles[1].alerts[0].channel.webhookId: webhookId (or webhook: <name>) is required when type is webhook',
       'b.json:5:3 JSON syntax: trailing comma in array',
       expect.stringMatching(/^c\.yaml:4:1 YAML syntax: /),
       'd.yml:1:6 key: duplicate key "a": also used by a.yaml',

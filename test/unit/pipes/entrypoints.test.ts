@@ -22,6 +22,7 @@ import { readWatchdogSettings } from '../../../lib/pipes/config';
 import { createWatchdogTable } from '../../../lib/pipes/dynamo-store';
 import { startLocalDynamo, type LocalDynamo } from '../../support/local-dynamo';
 import { startSandbox, type Sandbox } from '../../../sandbox/index';
+import { classifyState, parseClassifyOptions } from '../../../lib/pipes/classify';
 import { startReceiver } from '../notify/receiver';
 
 let sb: Sandbox;
@@ -60,6 +61,9 @@ function io(vars: Record<string, string | undefined>) {
   return { cli, out, err };
 }
 const signal = new AbortController().signal;
+/** Pipes a first run reports (the rest are its silent baseline). */
+const problems = <P extends { id: string; state: string }>(pipes: P[]) =>
+  pipes.filter((p) => classifyState(p.state, p.id, parseClassifyOptions()).severity !== undefined);
 
 describe('cloudops pipes check', () => {
   it('--json prints checked, notifications and errors; the state file carries over between runs', async () => {
@@ -114,11 +118,28 @@ describe('cloudops pipes check', () => {
     expect(await pipesCommand.run(['check', '--state-file', stateFile], r.cli, signal)).toBe(1);
     expect(Date.now() - started).toBeLessThan(5_000);
     const text = r.out.join('\n');
-    expect(text).toMatch(/\[INFO\] new orders-kafka/);
+    // A first run is a baseline: healthy pipes are recorded silently, problems are told.
+    expect(text).not.toMatch(/new orders-kafka/);
+    expect(text).toMatch(/\[CRITICAL\] new events-object-storage .*: Failed/);
     expect(text).toMatch(/error \(list\) service .* 500/);
-    expect(text).toMatch(/checked 4 pipes: 4 notifications, 1 errors/);
+    expect(text).toMatch(/checked 4 pipes: 2 notifications, 1 errors/);
     expect(text).not.toContain(sb.info.keySecret);
     sb.faults.clear();
+  });
+
+  it('a Slack URL configured with an upper-case host never shows in the --json output', async () => {
+    const token = 'Xy7Kq2Lm9Pw4Rt8Vb3Nz6Hs1';
+    const r = io(
+      env({ CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: `http://LOCALHOST:1/services/T1/B1/${token}` }),
+    );
+    const stateFile = path.join(dir, 'leak.json');
+    expect(
+      await pipesCommand.run(['check', '--json', '--state-file', stateFile], r.cli, signal),
+    ).toBe(1);
+    const out = JSON.parse(r.out.join('')) as { errors: { stage: string; message: string }[] };
+    expect(out.errors.filter((e) => e.stage === 'notify').length).toBeGreaterThan(0);
+    expect(r.out.join('')).not.toContain(token);
+    expect(r.out.join('').toLowerCase()).not.toContain('/services/t1/b1');
   });
 
   it('usage errors name the flag; missing settings name the variable', async () => {
@@ -171,9 +192,10 @@ describe('pipe-watchdog handler', () => {
       metricsSink: (l) => lines.push(l),
     });
     const summary = await handler({}, {} as Context);
+    // First run: a silent baseline of the healthy pipes; the ones in trouble are told.
     expect(summary).toEqual({
       checked: sb.store.state.pipes.length,
-      notifications: sb.store.state.pipes.length,
+      notifications: problems(sb.store.state.pipes).length,
       errors: [],
     });
     const again = await handler({}, {} as Context);
@@ -224,7 +246,11 @@ describe('pipe-watchdog handler: Slack and webhook destinations from Secrets Man
     const service = sb.info.serviceIds[1];
     const pipes = sb.store.state.pipes.filter((p) => p.serviceId === service);
     // Slack takes the first run's messages, then rejects the old URL once.
-    const slack = await startReceiver([...pipes.map(() => 200), 404]);
+    const told = problems(pipes);
+    expect(told.length).toBeGreaterThan(0);
+    const healthy = pipes.find((p) => !told.includes(p))!;
+    const healthyState = healthy.state;
+    const slack = await startReceiver([...told.map(() => 200), 404]);
     const hook = await startReceiver();
     const secretsManager = new SecretsManagerClient({
       endpoint: sb.info.secretsManagerUrl,
@@ -254,10 +280,10 @@ describe('pipe-watchdog handler: Slack and webhook destinations from Secrets Man
 
       sb.requestLog.clear();
       const first = await handler({}, {} as Context);
-      expect(first).toEqual({ checked: pipes.length, notifications: pipes.length, errors: [] });
+      expect(first).toEqual({ checked: pipes.length, notifications: told.length, errors: [] });
       // Each destination's secret: read once, then cached (the key is given in env here).
       expect(reads()).toBe(2);
-      expect(hook.received).toHaveLength(pipes.length);
+      expect(hook.received).toHaveLength(told.length);
       for (const r of hook.received) {
         expect(r.path).toBe('/hook');
         expect(r.headers['x-cloudops-signature']).toBe(signBody(r.body, SIGNING));
@@ -270,19 +296,19 @@ describe('pipe-watchdog handler: Slack and webhook destinations from Secrets Man
           SecretString: JSON.stringify({ url: `${slack.url}/services/T1/B1/new-slack-token` }),
         }),
       );
-      sb.setPipeState(pipes[0].id, 'Failed');
+      sb.setPipeState(healthy.id, 'Failed');
       sb.requestLog.clear();
       const second = await handler({}, {} as Context);
       expect(second).toEqual({ checked: pipes.length, notifications: 1, errors: [] });
       expect(reads()).toBe(1); // only the rejected Slack secret, re-read
       expect(slack.received.map((r) => r.path.split('/').pop())).toEqual([
-        ...pipes.map(() => 'old-slack-token'),
+        ...told.map(() => 'old-slack-token'),
         'old-slack-token',
         'new-slack-token',
       ]);
-      expect(hook.received).toHaveLength(pipes.length + 1);
+      expect(hook.received).toHaveLength(told.length + 1);
     } finally {
-      sb.setPipeState(pipes[0].id, pipes[0].state);
+      sb.setPipeState(healthy.id, healthyState);
       secretsManager.destroy();
       await slack.close();
       await hook.close();

@@ -27,6 +27,7 @@ const service = (version: number, failures: number): ServiceRecord => ({
   serviceId: 'svc',
   consecutiveFailures: failures,
   announced: false,
+  idle: false,
   pending: [],
   version,
 });

@@ -1,0 +1,174 @@
+/**
+ * Names in files become ids: `source: <name>` (series or config) → `sourceId`, and
+ * `webhook: <name>` on an alert channel → `webhookId`; a `webhookId` written as an id is
+ * checked to exist. Each list is read at most once per run, and only when a file needs it.
+ * Source and webhook names are not documented as unique, so a name two entries share is an
+ * error, as is an unknown one (naming file, line and the names that exist).
+ */
+import { ApiError } from '../api/errors';
+import type { CallOptions } from '../api/http';
+import { formatPath } from '../format-issues';
+import { locateIn } from './parse';
+import type { DesiredDashboard, DesiredTile, FileIssue, SourceFile } from './types';
+
+export interface NamedEntry {
+  id?: string;
+  name?: string | null;
+}
+
+/** The two lists the service offers; either may be missing (then names cannot be resolved). */
+export interface NameDirectory {
+  listSources?(opts?: CallOptions): Promise<NamedEntry[]>;
+  listWebhooks?(opts?: CallOptions): Promise<NamedEntry[]>;
+}
+
+interface Ref {
+  dashboard: number;
+  tile: number;
+  path: PropertyKey[];
+  kind: 'source' | 'webhook' | 'webhookId';
+  value: string;
+  apply: (id: string) => void;
+}
+
+/** Every name (and webhook id) the dashboards refer to, with a setter for the resolved id. */
+function collectRefs(dashboards: DesiredDashboard[]): Ref[] {
+  const refs: Ref[] = [];
+  dashboards.forEach((d, di) => {
+    d.tiles.forEach((t, ti) => {
+      const push = (
+        path: PropertyKey[],
+        kind: Ref['kind'],
+        value: string,
+        apply: Ref['apply'] = () => {},
+      ) => refs.push({ dashboard: di, tile: ti, path: ['tiles', ti, ...path], kind, value, apply });
+      t.series.forEach((s, si) => {
+        if (s.source === undefined) return;
+        push(['series', si, 'source'], 'source', s.source, (id) => {
+          const { source: _name, ...rest } = s;
+          t.series[si] = { ...rest, sourceId: id };
+        });
+      });
+      const config = t.config;
+      if (config?.source !== undefined) {
+        push(['config', 'source'], 'source', config.source, (id) => {
+          const { source: _name, ...rest } = config;
+          t.config = { ...rest, sourceId: id };
+        });
+      }
+      t.alerts.forEach((a, ai) => {
+        const ch = a.channel;
+        if (ch.webhook !== undefined) {
+          push(['alerts', ai, 'channel', 'webhook'], 'webhook', ch.webhook, (id) => {
+            const { webhook: _name, ...rest } = ch;
+            t.alerts[ai] = { ...a, channel: { ...rest, webhookId: id } };
+          });
+        } else if (ch.webhookId !== undefined) {
+          push(['alerts', ai, 'channel', 'webhookId'], 'webhookId', ch.webhookId);
+        }
+      });
+    });
+  });
+  return refs;
+}
+
+/** A service (or API version) without the list answers 404: then the list is unavailable. */
+async function orAbsent(list: Promise<NamedEntry[]>): Promise<NamedEntry[] | undefined> {
+  try {
+    return await list;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+const LIST_SHOWN = 20;
+function existing(entries: readonly NamedEntry[], label: (e: NamedEntry) => string): string {
+  if (entries.length === 0) return 'there are none';
+  const shown = entries.slice(0, LIST_SHOWN).map(label).join(', ');
+  return `they are ${shown}${entries.length > LIST_SHOWN ? `, … (${entries.length} in all)` : ''}`;
+}
+
+/**
+ * Resolves every name in place on copies of the dashboards. With no names and no webhook ids
+ * in any file, makes no request. Issues carry file, line and path like validation issues.
+ */
+export async function resolveNames(
+  dashboards: readonly DesiredDashboard[],
+  directory: NameDirectory | (() => NameDirectory),
+  files: readonly SourceFile[],
+  call: CallOptions = {},
+): Promise<{ dashboards: DesiredDashboard[]; issues: FileIssue[] }> {
+  const copies = dashboards.map((d) => ({
+    ...d,
+    tiles: d.tiles.map((t): DesiredTile => ({
+      ...t,
+      series: [...t.series],
+      alerts: [...t.alerts],
+    })),
+  }));
+  const refs = collectRefs(copies);
+  if (refs.length === 0) return { dashboards: copies, issues: [] };
+
+  const lists = typeof directory === 'function' ? directory() : directory;
+  const needSources = refs.some((r) => r.kind === 'source');
+  const needWebhooks = refs.some((r) => r.kind !== 'source');
+  const [sources, webhooks] = await Promise.all([
+    needSources && lists.listSources ? orAbsent(lists.listSources(call)) : undefined,
+    needWebhooks && lists.listWebhooks ? orAbsent(lists.listWebhooks(call)) : undefined,
+  ]);
+
+  const texts = new Map(files.map((f) => [f.file, f.text]));
+  const issues: FileIssue[] = [];
+  const issue = (ref: Ref, message: string) => {
+    const file = copies[ref.dashboard].sourceFile;
+    const text = texts.get(file);
+    issues.push({
+      file,
+      ...(text !== undefined ? locateIn(text, ref.path) : {}),
+      path: formatPath(ref.path),
+      message,
+    });
+  };
+
+  for (const ref of refs) {
+    if (ref.kind === 'webhookId') {
+      // No list to check against (a backend without it): the service checks at write time.
+      if (webhooks && !webhooks.some((w) => w.id === ref.value))
+        issue(
+          ref,
+          `webhook id "${ref.value}" not found; ${existing(webhooks, (w) => `"${w.name ?? ''}" (${w.id})`)}`,
+        );
+      continue;
+    }
+    const list = ref.kind === 'source' ? sources : webhooks;
+    const noun = ref.kind;
+    if (!list) {
+      issue(ref, `${noun} names cannot be resolved here (no ${noun}s list); give the ${noun}'s id`);
+      continue;
+    }
+    const matches = list.filter((e) => e.name === ref.value && e.id);
+    if (matches.length === 1) ref.apply(matches[0].id!);
+    else if (matches.length > 1)
+      issue(
+        ref,
+        `${noun} name "${ref.value}" is ambiguous (ids ${matches.map((m) => m.id).join(', ')}); give the id instead`,
+      );
+    else
+      issue(ref, `unknown ${noun} "${ref.value}"; ${existing(list, (e) => `"${e.name ?? ''}"`)}`);
+  }
+  issues.sort(
+    (a, b) =>
+      a.file.localeCompare(b.file) ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0),
+  );
+  return { dashboards: copies, issues };
+}
+
+/** True when any dashboard names a source or webhook (so a run needs the lists). */
+export function usesNames(dashboards: readonly DesiredDashboard[]): boolean {
+  return collectRefs(dashboards.map((d) => ({ ...d, tiles: [...d.tiles] }))).some(
+    (r) => r.kind !== 'webhookId',
+  );
+}

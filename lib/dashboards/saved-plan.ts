@@ -1,0 +1,74 @@
+/**
+ * A plan saved to a file (`dashboards plan --out FILE`) and applied later exactly as saved
+ * (`dashboards apply FILE`). It holds what the plan saw of each dashboard it touches, so apply
+ * can refuse, before any write, when the service changed in between (checkSavedPlan).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import * as z from 'zod';
+import { ValidationError } from '../errors';
+import type { Plan } from './plan';
+
+export const SAVED_PLAN_FORMAT = 'cloudops-dashboards-plan';
+
+const savedPlanFile = z.object({
+  format: z.literal(SAVED_PLAN_FORMAT),
+  version: z.literal(1),
+  createdAt: z.string(),
+  /** The service the plan was made against: apply refuses another one. */
+  service: z.string(),
+  owner: z.string(),
+  plan: z.looseObject({
+    changes: z.array(z.looseObject({ action: z.string(), name: z.string() })),
+    counts: z.record(z.string(), z.number()),
+    alertCounts: z.record(z.string(), z.number()),
+    notes: z.array(z.string()),
+    pending: z.boolean(),
+    owner: z.string(),
+    alertsRead: z.boolean(),
+  }),
+});
+export type SavedPlanFile = z.infer<typeof savedPlanFile>;
+
+export interface SavedPlan {
+  createdAt: string;
+  service: string;
+  owner: string;
+  plan: Plan;
+}
+
+export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<void> {
+  const body = { format: SAVED_PLAN_FORMAT, version: 1, ...saved };
+  await writeFile(file, JSON.stringify(body, null, 2) + '\n', { mode: 0o600 });
+}
+
+/** Reads and checks a saved plan; one line naming the file and what is wrong otherwise. */
+export async function readSavedPlan(file: string): Promise<SavedPlan> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ValidationError(
+      `plan file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      file,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ValidationError(
+      `plan file ${file}: not JSON (expected a file from \`dashboards plan --out\`)`,
+      file,
+    );
+  }
+  const parsed = savedPlanFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ValidationError(
+      `plan file ${file}: ${issue.path.join('.') || '(root)'}: ${issue.message} (expected a file from \`dashboards plan --out\`)`,
+      file,
+    );
+  }
+  const { createdAt, service, owner, plan } = parsed.data;
+  return { createdAt, service, owner, plan: plan as unknown as Plan };
+}

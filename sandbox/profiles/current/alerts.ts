@@ -1,0 +1,200 @@
+/** Alerts of the current service: its names, eight threshold types, silenced objects, full PUTs. */
+import { badRequest, notFound } from '../../errors';
+import { objectId } from '../../ids';
+import type { Store } from '../../store';
+import { alertableTile } from './dashboards';
+import { alertBodySchema, paginationQuery } from './schemas';
+import type { AlertBody } from './schemas';
+import { parseOr400 } from './validate';
+
+type Channel = { type: 'webhook'; webhookId: string };
+
+export interface CurrentAlertRow {
+  id: string;
+  serviceId: string;
+  name: string | null;
+  message: string | null;
+  note: string | null;
+  threshold: number;
+  thresholdMax?: number | null;
+  interval: string;
+  thresholdType: string;
+  source: 'tile' | 'saved_search';
+  state: string;
+  channels: Channel[];
+  teamId: string;
+  tileId?: string;
+  dashboardId?: string;
+  savedSearchId?: string;
+  groupBy?: string | null;
+  silenced?: { by: string | null; at: string; until: string } | null;
+  scheduleOffsetMinutes?: number | null;
+  scheduleStartAt?: string | null;
+  numConsecutiveWindows?: number | null;
+  executionErrors?: { timestamp: string; type: string; message: string }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `/api/v2` shows `channels` and `numConsecutiveWindows`; the management API shows neither. */
+export type AlertSurface = 'api' | 'management';
+
+export function alertRows(store: Store): CurrentAlertRow[] {
+  return store.state.alerts as unknown as CurrentAlertRow[];
+}
+
+export function alertView(row: CurrentAlertRow, surface: AlertSurface): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    id: row.id,
+    name: row.name,
+    message: row.message,
+    note: row.note ?? null,
+    threshold: row.threshold,
+    thresholdMax: row.thresholdMax ?? undefined,
+    interval: row.interval,
+    scheduleOffsetMinutes: row.scheduleOffsetMinutes ?? undefined,
+    scheduleStartAt: row.scheduleStartAt ?? undefined,
+    thresholdType: row.thresholdType,
+    source: row.source,
+    state: row.state,
+    channel: row.channels[0],
+    teamId: row.teamId,
+    tileId: row.tileId,
+    dashboardId: row.dashboardId,
+    savedSearchId: row.savedSearchId,
+    groupBy: row.groupBy ?? undefined,
+    silenced: row.silenced ?? undefined,
+    executionErrors: row.executionErrors,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+  if (surface === 'api') {
+    view.channels = row.channels;
+    view.numConsecutiveWindows = row.numConsecutiveWindows ?? null;
+  }
+  return structuredClone(
+    Object.fromEntries(Object.entries(view).filter(([, v]) => v !== undefined)),
+  );
+}
+
+export function listAlerts(store: Store, serviceId: string): CurrentAlertRow[] {
+  return alertRows(store).filter((a) => a.serviceId === serviceId);
+}
+
+/** `/api/v2/alerts` is paginated (limit 1..1000, default 1000). */
+export function alertPage(store: Store, serviceId: string, query: URLSearchParams) {
+  const { limit, offset } = parseOr400('Query', paginationQuery, Object.fromEntries(query));
+  const all = listAlerts(store, serviceId);
+  return {
+    data: all.slice(offset, offset + limit).map((row) => alertView(row, 'api')),
+    meta: { total: all.length, limit, offset },
+  };
+}
+
+export function findAlert(store: Store, serviceId: string, id: string): CurrentAlertRow {
+  const row = listAlerts(store, serviceId).find((a) => a.id === id);
+  if (!row) throw notFound('Alert not found');
+  return row;
+}
+
+function checkReferences(store: Store, serviceId: string, body: AlertBody, channels: Channel[]) {
+  if ((body.source ?? 'saved_search') === 'tile') {
+    alertableTile(store, serviceId, body.dashboardId!, body.tileId!);
+  } else {
+    const known = (store.state.savedSearches ?? []).some(
+      (s) => s.id === body.savedSearchId && s.serviceId === serviceId,
+    );
+    if (!known)
+      throw badRequest(
+        `Body validation failed: savedSearchId: saved search ${body.savedSearchId} not found`,
+      );
+  }
+  channels.forEach((channel, i) => {
+    const known = store.state.webhooks.some(
+      (w) => w.id === channel.webhookId && w.serviceId === serviceId,
+    );
+    if (!known)
+      throw badRequest(
+        `Body validation failed: channels.${i}.webhookId: webhook ${channel.webhookId} not found`,
+      );
+  });
+}
+
+/** What a create or a (replacing) update sets. */
+function fieldsOf(body: AlertBody, channels: Channel[]) {
+  const tile = (body.source ?? 'saved_search') === 'tile';
+  return {
+    name: body.name ?? null,
+    message: body.message ?? null,
+    note: body.note ?? null,
+    threshold: body.threshold,
+    thresholdMax: body.thresholdMax ?? undefined,
+    interval: body.interval,
+    thresholdType: body.thresholdType,
+    source: tile ? ('tile' as const) : ('saved_search' as const),
+    channels,
+    tileId: tile ? body.tileId! : undefined,
+    dashboardId: tile ? body.dashboardId! : undefined,
+    savedSearchId: tile ? undefined : body.savedSearchId!,
+    groupBy: body.groupBy ?? undefined,
+    scheduleOffsetMinutes: body.scheduleOffsetMinutes ?? undefined,
+    scheduleStartAt: body.scheduleStartAt ?? undefined,
+    numConsecutiveWindows: body.numConsecutiveWindows ?? undefined,
+  };
+}
+
+function parse(store: Store, serviceId: string, body: unknown, surface: AlertSurface) {
+  const input = parseOr400('Body', alertBodySchema(surface === 'api'), body) as AlertBody;
+  // `channel` mirrors the first of `channels`; a body with only `channel` has one channel.
+  const channels = input.channels?.length ? input.channels : [input.channel!];
+  checkReferences(store, serviceId, input, channels);
+  return fieldsOf(input, channels);
+}
+
+export function createAlert(
+  store: Store,
+  serviceId: string,
+  body: unknown,
+  now: number,
+  surface: AlertSurface,
+): CurrentAlertRow {
+  const fields = parse(store, serviceId, body, surface);
+  const at = new Date(now).toISOString();
+  const row: CurrentAlertRow = {
+    id: objectId(now),
+    serviceId,
+    ...fields,
+    state: 'OK',
+    teamId: store.service(serviceId)?.team ?? '',
+    createdAt: at,
+    updatedAt: at,
+  };
+  alertRows(store).push(row);
+  store.changed();
+  return row;
+}
+
+/** PUT replaces: the body must be a whole alert; fields it leaves out are gone afterwards. */
+export function updateAlert(
+  store: Store,
+  serviceId: string,
+  id: string,
+  body: unknown,
+  now: number,
+  surface: AlertSurface,
+): CurrentAlertRow {
+  const row = findAlert(store, serviceId, id);
+  const fields = parse(store, serviceId, body, surface);
+  for (const key of Object.keys(fields) as (keyof typeof fields)[]) delete row[key];
+  Object.assign(row, fields, { updatedAt: new Date(now).toISOString() });
+  for (const [key, value] of Object.entries(row))
+    if (value === undefined) delete (row as unknown as Record<string, unknown>)[key];
+  store.changed();
+  return row;
+}
+
+export function deleteAlert(store: Store, serviceId: string, id: string): void {
+  const row = findAlert(store, serviceId, id);
+  store.state.alerts = alertRows(store).filter((a) => a !== row) as never;
+  store.changed();
+}
