@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-explicit-any -- synthesized CloudFormation JSON is untyped */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument -- synthesized CloudFormation JSON is untyped */
 /**
  * What a deployment relies on beyond each resource: alarms that reach people (the topic lets
  * CloudWatch publish; ALARM and OK both notify), the automation dashboard, a first deploy with
@@ -215,14 +215,12 @@ describe('two stacks in one account', () => {
         });
         return { stack, template: Template.fromStack(stack) };
       });
-      const shared = physicalNames(a!.template).filter((n) =>
-        physicalNames(b!.template).includes(n),
-      );
+      const shared = physicalNames(a.template).filter((n) => physicalNames(b.template).includes(n));
       expect(shared).toEqual([]);
-      expect(a!.stack.dashboardsOwner).toBe('CloudOpsProd');
-      expect(b!.stack.dashboardsOwner).toBe('CloudOpsStaging');
+      expect(a.stack.dashboardsOwner).toBe('CloudOpsProd');
+      expect(b.stack.dashboardsOwner).toBe('CloudOpsStaging');
       const ownerOf = (s: typeof a) =>
-        (Object.values(s!.template.findResources('AWS::Lambda::Function')) as any[]).find(
+        (Object.values(s.template.findResources('AWS::Lambda::Function')) as any[]).find(
           (f) => f.Properties.Environment.Variables.CLOUDOPS_DASHBOARDS_OWNER,
         )!.Properties.Environment.Variables.CLOUDOPS_DASHBOARDS_OWNER;
       expect(ownerOf(a)).toBe('CloudOpsProd');
