@@ -1,6 +1,8 @@
 /** Builds the app and its stack; cdk/app.ts, the tests and bench/bundle-size.ts share it. */
+import { readFileSync } from 'node:fs';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { ConfigError } from '../lib/errors';
 import { readStackConfig, type StackConfig } from './config';
 import type { AppEnv } from './env';
 import { CloudOpsStack } from './stack';
@@ -24,6 +26,25 @@ export interface BuildAppOptions {
   readonly cfnValidation?: boolean;
   /** @default true */
   readonly treeMetadata?: boolean;
+  /** @default 'CloudOps' */
+  readonly stackName?: string;
+}
+
+/** `{ "cloudops:apiUrl": ..., ... }` from a JSON file; a bad file fails naming it. */
+export function readContextFile(file: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? 'not valid JSON' : 'cannot be read';
+    throw new ConfigError(`CLOUDOPS_CDK_CONTEXT_FILE ${file}: ${reason}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError(
+      `CLOUDOPS_CDK_CONTEXT_FILE ${file}: expected a JSON object of cloudops:* keys`,
+    );
+  }
+  return parsed as Record<string, unknown>;
 }
 
 export function buildApp(options: BuildAppOptions = {}): {
@@ -42,8 +63,12 @@ export function buildApp(options: BuildAppOptions = {}): {
     // Bundling is skipped for every stack when this lists none.
     postCliContext: bundling ? undefined : { 'aws:cdk:bundling-stacks': [] },
   });
-  const config = readStackConfig((key) => app.node.tryGetContext(key) as unknown, env);
-  const stack = new CloudOpsStack(app, STACK_NAME, {
+  const file = env.CLOUDOPS_CDK_CONTEXT_FILE ? readContextFile(env.CLOUDOPS_CDK_CONTEXT_FILE) : {};
+  const config = readStackConfig(
+    (key) => (app.node.tryGetContext(key) as unknown) ?? file[key],
+    env,
+  );
+  const stack = new CloudOpsStack(app, options.stackName ?? STACK_NAME, {
     config,
     description: 'cloudops: key rotation, dashboards as code, alert provisioning, pipe watchdog',
     env:

@@ -4,7 +4,14 @@
  * Values from `-c` and env are always strings, so every field also accepts its string form.
  * A bad or missing value fails synth with one line per key, naming it (never its value).
  */
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
+import {
+  LOG_LEVELS,
+  observabilityMode,
+  type DeployLogLevel,
+  type ObservabilityMode,
+} from '../lib/config';
 import { ConfigError } from '../lib/errors';
 import { duration } from '../lib/keys/duration';
 import { uuid } from '../lib/schemas/common';
@@ -49,13 +56,14 @@ export const stackConfigSchema = z
   .object({
     'cloudops:apiUrl': z.url(),
     'cloudops:observabilityUrl': z.url(),
-    'cloudops:observabilityMode': z.enum(['managed', 'open-source']).default('managed'),
+    'cloudops:observabilityMode': observabilityMode.default('managed'),
     'cloudops:organizationId': uuid,
     'cloudops:serviceIds': uuidList,
-    'cloudops:secretNamePrefix': z
+    'cloudops:dashboardsOwner': z
       .string()
-      .regex(/^[A-Za-z0-9_+=.@-]{1,64}$/, 'expected 1-64 letters, digits or _+=.@-')
-      .default('cloudops'),
+      .regex(/^[A-Za-z0-9._-]{1,23}$/, 'expected 1-23 letters, digits, dot, dash or underscore')
+      .optional(),
+    'cloudops:reservedConcurrency': flag.default(true),
     'cloudops:rotationDays': int(1, 365).default(30),
     'cloudops:keyLifetime': duration.default(90 * DAY_MS),
     'cloudops:keyGracePeriod': duration.default(DAY_MS),
@@ -69,7 +77,7 @@ export const stackConfigSchema = z
     'cloudops:dashboardsScheduleMode': z.enum(['repair', 'report']).default('repair'),
     'cloudops:dashboardsPrune': flag.default(false),
     'cloudops:logRetentionDays': retentionDays.default(30),
-    'cloudops:logLevel': z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    'cloudops:logLevel': z.enum(LOG_LEVELS).default('info'),
   })
   .superRefine((c, ctx) => {
     // The current key must outlive the next rotation plus the grace its successor gives it.
@@ -90,10 +98,13 @@ type Parsed = z.output<typeof stackConfigSchema>;
 export interface StackConfig {
   apiUrl: string;
   observabilityUrl: string;
-  observabilityMode: 'managed' | 'open-source';
+  observabilityMode: ObservabilityMode;
   organizationId: string;
   serviceIds: string[];
-  secretNamePrefix: string;
+  /** @default derived from the stack name (see dashboardsOwnerFor) */
+  dashboardsOwner?: string | undefined;
+  /** Reserve concurrency 1 for the sync and the watchdog (needs account quota, cdk/README.md). */
+  reservedConcurrency: boolean;
   rotationDays: number;
   keyLifetimeMs: number;
   keyGracePeriodMs: number;
@@ -107,7 +118,7 @@ export interface StackConfig {
   dashboardsScheduleMode: 'repair' | 'report';
   dashboardsPrune: boolean;
   logRetentionDays: number;
-  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  logLevel: DeployLogLevel;
 }
 
 export const CONTEXT_KEYS = Object.keys(stackConfigSchema.shape) as (keyof Parsed)[];
@@ -140,7 +151,8 @@ export function readStackConfig(
       return raw[key] === undefined ? `${where}: required, not set` : `${where}: ${issue.message}`;
     });
     throw new ConfigError(
-      `invalid cdk context (cdk.json "context" or -c key=value):\n  ${lines.join('\n  ')}`,
+      `invalid cdk context (-c key=value, cdk.json "context", or a file named by ` +
+        `CLOUDOPS_CDK_CONTEXT_FILE such as cdk/context.example.json):\n  ${lines.join('\n  ')}`,
     );
   }
   const c = parsed.data;
@@ -150,7 +162,8 @@ export function readStackConfig(
     observabilityMode: c['cloudops:observabilityMode'],
     organizationId: c['cloudops:organizationId'],
     serviceIds: c['cloudops:serviceIds'],
-    secretNamePrefix: c['cloudops:secretNamePrefix'],
+    dashboardsOwner: c['cloudops:dashboardsOwner'],
+    reservedConcurrency: c['cloudops:reservedConcurrency'],
     rotationDays: c['cloudops:rotationDays'],
     keyLifetimeMs: c['cloudops:keyLifetime'],
     keyGracePeriodMs: c['cloudops:keyGracePeriod'],
@@ -166,4 +179,15 @@ export function readStackConfig(
     logRetentionDays: c['cloudops:logRetentionDays'],
     logLevel: c['cloudops:logLevel'],
   };
+}
+
+/**
+ * The dashboard owner of a deployment when `cloudops:dashboardsOwner` is unset: the stack name
+ * (unique per account and region), shortened with a hash when it is longer than an owner may be.
+ */
+export function dashboardsOwnerFor(stackName: string): string {
+  const safe = stackName.replace(/[^A-Za-z0-9._-]/g, '-');
+  if (safe.length <= 23 && safe === stackName) return safe;
+  const hash = createHash('sha256').update(stackName, 'utf8').digest('hex').slice(0, 8);
+  return `${safe.slice(0, 14)}-${hash}`;
 }

@@ -9,6 +9,11 @@ export const appEnvSchema = z.object({
   CDK_DEFAULT_ACCOUNT: optional,
   CDK_DEFAULT_REGION: optional,
   CLOUDOPS_CDK_SKIP_BUNDLING: z.enum(['1', 'true', '0', 'false']).optional(),
+  /**
+   * A JSON file of `cloudops:*` settings, used for keys neither -c nor cdk.json sets (CI
+   * synthesizes with cdk/context.example.json; a deployment may keep its own file).
+   */
+  CLOUDOPS_CDK_CONTEXT_FILE: optional,
   ...Object.fromEntries(CONTEXT_KEYS.map((key) => [envNameFor(key), optional])),
 });
 

@@ -1,9 +1,9 @@
 /** The one cloudops stack: one construct per concern, wired together here. */
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { StackConfig } from './config';
+import { dashboardsOwnerFor, type StackConfig } from './config';
 import { AlertProvisioning } from './constructs/alert-provisioning';
 import type { ConnectionSettings } from './constructs/connection';
 import { DashboardSync } from './constructs/dashboard-sync';
@@ -13,7 +13,7 @@ import { acknowledgeCdkInternals } from './constructs/nag';
 import { Notifications } from './constructs/notifications';
 import { PipeWatchdog } from './constructs/pipe-watchdog';
 import { deadLetterQueue } from './constructs/queues';
-import { CredentialSecrets } from './constructs/secrets';
+import { CredentialSecrets, type KeyUser } from './constructs/secrets';
 
 export interface CloudOpsStackProps extends StackProps {
   readonly config: StackConfig;
@@ -28,15 +28,21 @@ export class CloudOpsStack extends Stack {
   readonly alertProvisioning: AlertProvisioning;
   readonly pipeWatchdog: PipeWatchdog;
   readonly monitoring: Monitoring;
+  /** CLOUDOPS_DASHBOARDS_OWNER of this deployment. */
+  readonly dashboardsOwner: string;
 
   constructor(scope: Construct, id: string, props: CloudOpsStackProps) {
     super(scope, id, props);
     const { config } = props;
     const logRetention = config.logRetentionDays as logs.RetentionDays;
     const logLevel = config.logLevel;
+    const managed = config.observabilityMode === 'managed';
 
+    // One key per function that calls the management API; open-source mode reaches
+    // dashboards and alerts with the tokens alone.
+    const keyUsers: KeyUser[] = managed ? ['sync', 'alerts', 'watchdog'] : ['watchdog'];
     this.secrets = new CredentialSecrets(this, 'Secrets', {
-      namePrefix: config.secretNamePrefix,
+      keyUsers,
       adminSecret: config.adminSecret,
     });
     this.notifications = new Notifications(this, 'Notifications', {
@@ -60,10 +66,10 @@ export class CloudOpsStack extends Stack {
       observabilityMode: config.observabilityMode,
       organizationId: config.organizationId,
       serviceIds: config.serviceIds,
-      managementKey: this.secrets.managementKey,
-      observabilityToken: this.secrets.observabilityToken,
     };
     const common = { logRetention, logLevel };
+    const { keys, tokens } = this.secrets;
+    this.dashboardsOwner = config.dashboardsOwner ?? dashboardsOwnerFor(this.stackName);
 
     this.keyRotation = new KeyRotation(this, 'KeyRotation', {
       ...common,
@@ -80,6 +86,9 @@ export class CloudOpsStack extends Stack {
     this.dashboardSync = new DashboardSync(this, 'DashboardSync', {
       ...common,
       connection,
+      credentials: { managementKey: keys.sync, observabilityToken: tokens.sync },
+      owner: this.dashboardsOwner,
+      reserveConcurrency: config.reservedConcurrency,
       bus: this.bus,
       schedule: config.driftSyncSchedule,
       scheduleMode: config.dashboardsScheduleMode,
@@ -89,12 +98,15 @@ export class CloudOpsStack extends Stack {
     this.alertProvisioning = new AlertProvisioning(this, 'AlertProvisioning', {
       ...common,
       connection,
+      credentials: { managementKey: keys.alerts, observabilityToken: tokens.alerts },
       bus: this.bus,
       eventsDeadLetterQueue,
     });
     this.pipeWatchdog = new PipeWatchdog(this, 'PipeWatchdog', {
       ...common,
       connection,
+      managementKey: keys.watchdog!,
+      reserveConcurrency: config.reservedConcurrency,
       notifications: this.notifications,
       bus: this.bus,
       schedule: config.watchdogSchedule,
@@ -112,8 +124,10 @@ export class CloudOpsStack extends Stack {
       topic: this.notifications.topic,
       functions,
       rotator: this.keyRotation.rotator,
+      sync: this.dashboardSync.sync,
       watchdog: this.pipeWatchdog.watchdog,
       watchdogEveryMinutes: rateMinutes(config.watchdogSchedule),
+      workQueues: { AlertQueue: this.alertProvisioning.queue },
       deadLetterQueues: {
         Schedules: scheduleDeadLetterQueue,
         EventRules: eventsDeadLetterQueue,
@@ -123,6 +137,24 @@ export class CloudOpsStack extends Stack {
         ),
       },
     });
+
+    // What the deployer seeds (cdk/README.md): the generated names, unique per stack.
+    for (const secret of [
+      ...this.secrets.allKeys(),
+      tokens.sync,
+      tokens.alerts,
+      ...(this.secrets.admin ? [this.secrets.admin] : []),
+    ]) {
+      new CfnOutput(this, `${secret.node.id}SecretArn`, {
+        value: secret.secretArn,
+        description: `Seed with put-secret-value: ${secret.node.id}`,
+      });
+    }
+    new CfnOutput(this, 'NotificationsTopicArn', {
+      value: this.notifications.topic.topicArn,
+      description: 'Subscribe people to this topic: alarms, watchdog notices, key-expiry warnings',
+    });
+    new CfnOutput(this, 'DashboardsOwner', { value: this.dashboardsOwner });
     acknowledgeCdkInternals(this);
   }
 }

@@ -45,9 +45,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'dashboards',
-    summary: 'dashboards as code: plan | apply | schema',
+    summary: 'dashboards as code: plan | apply | pull | schema',
     load: async () => (await import('./commands/dashboards')).dashboardsCommand,
-    reaches: (argv, env) => (['plan', 'apply'].includes(argv[0]) ? observabilityUrls(env) : []),
+    reaches: (argv, env) =>
+      ['plan', 'apply', 'pull'].includes(argv[0]) ? observabilityUrls(env) : [],
   },
   {
     name: 'alerts',

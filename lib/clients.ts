@@ -2,6 +2,8 @@
  * Builds the API clients from plain settings, the same way for the CLI and the functions
  * (which differ only in where credentials come from).
  */
+import type { Clock } from './api/clock';
+import type { RateLimiterRegistry } from './api/rate-limiter';
 import {
   createManagementClient,
   createObservabilityBackend,
@@ -34,6 +36,9 @@ export interface ClientSettings {
   readonly observabilityRateLimit?: RateLimitConfig | false;
   readonly timeoutMs?: number;
   readonly logger?: Logger;
+  /** Management client's time source and limiter registry (a bench's fake clock). */
+  readonly clock?: Clock;
+  readonly limiters?: RateLimiterRegistry;
 }
 
 export interface Clients {
@@ -57,6 +62,8 @@ export function createClients(settings: ClientSettings): Clients {
           rateLimit: settings.managementRateLimit,
           timeoutMs: settings.timeoutMs,
           logger: settings.logger,
+          clock: settings.clock,
+          limiters: settings.limiters,
         })
       : undefined;
   const observability =

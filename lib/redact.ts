@@ -45,7 +45,10 @@ function urlForms(value: string): string[] {
     return [];
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return [];
-  const forms = new Set<string>([url.href, url.href.replace(/\/$/, '')]);
+  const forms = new Set<string>([url.href]);
+  // Without its trailing slash only when a path remains: a bare origin is no secret, and
+  // masking it would hide every URL of that host.
+  if (url.pathname.length > 1) forms.add(url.href.replace(/\/$/, ''));
   for (const form of [value, url.href]) {
     forms.add(encodeURIComponent(form));
     forms.add(encodeURI(form));

@@ -10,24 +10,31 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
-import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { VERSION_TABLE_KEY } from '../../lib/alerts/versions';
-import { grantObservabilitySecrets, observabilityEnv, type ConnectionSettings } from './connection';
-import { CloudOpsFunction } from './function';
+import type { EnvOf } from '../../lib/config';
+import type { provisionAlertsEnv } from '../../functions/provision-alerts/config';
+import {
+  grantCredentials,
+  observabilityEnv,
+  type ConnectionSettings,
+  type FunctionCredentials,
+} from './connection';
+import { CloudOpsFunction, type FunctionDefaults } from './function';
 import { deadLetterQueue } from './queues';
 
 export const ALERTS_FUNCTION_TIMEOUT = Duration.minutes(2);
 export const MAX_RECEIVE_COUNT = 5;
 
-export interface AlertProvisioningProps {
+export interface AlertProvisioningProps extends FunctionDefaults {
   readonly connection: ConnectionSettings;
+  /** The function's own token (and, in managed mode, its own management key). */
+  readonly credentials: FunctionCredentials & { observabilityToken: secretsmanager.ISecret };
   readonly bus: events.IEventBus;
   /** Where events a rule could not deliver to the queue end up. */
   readonly eventsDeadLetterQueue: sqs.IQueue;
-  readonly logRetention: logs.RetentionDays;
-  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
 export class AlertProvisioning extends Construct {
@@ -86,14 +93,16 @@ export class AlertProvisioning extends Construct {
       logLevel: props.logLevel,
       environment: {
         // Open-source mode: only the token secret is named (and readable).
-        ...observabilityEnv(props.connection),
-        CLOUDOPS_ALERTS_VERSION_TABLE: this.versionTable.tableName,
+        ...observabilityEnv(props.connection, props.credentials),
+        ...({
+          CLOUDOPS_ALERTS_VERSION_TABLE: this.versionTable.tableName,
+        } satisfies EnvOf<typeof provisionAlertsEnv>),
       },
     });
     const fn = this.provision.fn;
     // What versions-dynamo.ts calls: a consistent GetItem and a conditional UpdateItem.
     this.versionTable.grant(fn, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
-    grantObservabilitySecrets(props.connection, fn);
+    grantCredentials(props.connection, props.credentials, fn);
     const source = new lambdaEvents.SqsEventSource(this.queue, {
       batchSize: 10,
       maxBatchingWindow: Duration.seconds(5),

@@ -1,24 +1,37 @@
-/** The shared connection env vars of lib/config.ts, as the functions receive them. */
+/**
+ * The connection env vars of lib/config.ts as the functions receive them. Every record is typed
+ * by the schema that reads it (EnvOf), so renaming a variable in lib fails `tsc` here.
+ */
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { ENV, type connectionEnv, type EnvOf, type ObservabilityMode } from '../../lib/config';
+
+export type ConnectionEnvVars = EnvOf<typeof connectionEnv>;
 
 export interface ConnectionSettings {
   readonly apiUrl: string;
   readonly observabilityUrl: string;
-  readonly observabilityMode: 'managed' | 'open-source';
+  readonly observabilityMode: ObservabilityMode;
   readonly organizationId: string;
   readonly serviceIds: readonly string[];
-  readonly managementKey: secretsmanager.ISecret;
-  readonly observabilityToken: secretsmanager.ISecret;
 }
 
-/** Management API: URL, organization, services and the key secret. */
-export function managementEnv(c: ConnectionSettings): Record<string, string> {
+/** The secrets one function reads: its own key and/or its own token. */
+export interface FunctionCredentials {
+  readonly managementKey?: secretsmanager.ISecret | undefined;
+  readonly observabilityToken?: secretsmanager.ISecret | undefined;
+}
+
+/** Management API: URL, organization, services and the function's key secret. */
+export function managementEnv(
+  c: ConnectionSettings,
+  managementKey: secretsmanager.ISecret,
+): ConnectionEnvVars {
   return {
-    CLOUDOPS_API_URL: c.apiUrl,
-    CLOUDOPS_ORGANIZATION_ID: c.organizationId,
-    CLOUDOPS_SERVICE_ID: c.serviceIds.join(','),
-    CLOUDOPS_KEY_SECRET_ID: c.managementKey.secretArn,
+    [ENV.apiUrl]: c.apiUrl,
+    [ENV.organizationId]: c.organizationId,
+    [ENV.serviceId]: c.serviceIds.join(','),
+    [ENV.keySecretId]: managementKey.secretArn,
   };
 }
 
@@ -26,17 +39,26 @@ export function managementEnv(c: ConnectionSettings): Record<string, string> {
  * Observability API (dashboards, alerts). Managed mode reaches it through the management API
  * (key secret, service); open-source mode talks to the stack alone and gets only the token.
  */
-export function observabilityEnv(c: ConnectionSettings): Record<string, string> {
+export function observabilityEnv(
+  c: ConnectionSettings,
+  credentials: FunctionCredentials & { observabilityToken: secretsmanager.ISecret },
+): ConnectionEnvVars {
+  const key = c.observabilityMode === 'managed' ? credentials.managementKey : undefined;
   return {
-    ...(c.observabilityMode === 'managed' ? managementEnv(c) : {}),
-    CLOUDOPS_OBSERVABILITY_URL: c.observabilityUrl,
-    CLOUDOPS_OBSERVABILITY_MODE: c.observabilityMode,
-    CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: c.observabilityToken.secretArn,
+    ...(key ? managementEnv(c, key) : {}),
+    [ENV.observabilityUrl]: c.observabilityUrl,
+    [ENV.observabilityMode]: c.observabilityMode,
+    [ENV.observabilityTokenSecretId]: credentials.observabilityToken.secretArn,
   };
 }
 
-/** Read access to exactly the secrets observabilityEnv names. */
-export function grantObservabilitySecrets(c: ConnectionSettings, grantee: iam.IGrantable): void {
-  c.observabilityToken.grantRead(grantee);
-  if (c.observabilityMode === 'managed') c.managementKey.grantRead(grantee);
+/** Read access to exactly the secrets the env above names. */
+export function grantCredentials(
+  c: ConnectionSettings,
+  credentials: FunctionCredentials,
+  grantee: iam.IGrantable,
+): void {
+  credentials.observabilityToken?.grantRead(grantee);
+  const needsKey = !credentials.observabilityToken || c.observabilityMode === 'managed';
+  if (needsKey) credentials.managementKey?.grantRead(grantee);
 }

@@ -8,27 +8,38 @@ import * as path from 'node:path';
 import { Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { grantObservabilitySecrets, observabilityEnv, type ConnectionSettings } from './connection';
-import { CloudOpsFunction, REPO_ROOT } from './function';
+import type { EnvOf } from '../../lib/config';
+import type { syncDashboardsEnvShape } from '../../functions/sync-dashboards/config';
+import {
+  grantCredentials,
+  observabilityEnv,
+  type ConnectionSettings,
+  type FunctionCredentials,
+} from './connection';
+import { CloudOpsFunction, REPO_ROOT, type FunctionDefaults } from './function';
 import { functionSchedule } from './schedule';
 
 export const DASHBOARDS_PREFIX = 'dashboards/';
 
-export interface DashboardSyncProps {
+export interface DashboardSyncProps extends FunctionDefaults {
   readonly connection: ConnectionSettings;
+  /** The sync's own token (and, in managed mode, its own management key). */
+  readonly credentials: FunctionCredentials & { observabilityToken: secretsmanager.ISecret };
+  /** This deployment's dashboard owner (CLOUDOPS_DASHBOARDS_OWNER). */
+  readonly owner: string;
+  /** Serialize runs with reserved concurrency 1 (else overlapping runs may race). */
+  readonly reserveConcurrency: boolean;
   readonly bus: events.IEventBus;
   readonly schedule: string;
   readonly scheduleMode: 'repair' | 'report';
   readonly prune: boolean;
   readonly scheduleDeadLetterQueue: sqs.IQueue;
-  readonly logRetention: logs.RetentionDays;
-  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
 export class DashboardSync extends Construct {
@@ -56,16 +67,19 @@ export class DashboardSync extends Construct {
         'Applies dashboards from S3 to the observability API; repairs drift on a schedule',
       memorySize: 512,
       timeout: Duration.minutes(5),
-      reservedConcurrentExecutions: 1,
+      reservedConcurrentExecutions: props.reserveConcurrency ? 1 : undefined,
       logRetention: props.logRetention,
       logLevel: props.logLevel,
       environment: {
-        ...observabilityEnv(props.connection),
-        CLOUDOPS_DASHBOARDS_BUCKET: this.bucket.bucketName,
-        CLOUDOPS_DASHBOARDS_PREFIX: DASHBOARDS_PREFIX,
-        CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: props.scheduleMode,
-        CLOUDOPS_DASHBOARDS_PRUNE: String(props.prune),
-        CLOUDOPS_EVENT_BUS_NAME: props.bus.eventBusName,
+        ...observabilityEnv(props.connection, props.credentials),
+        ...({
+          CLOUDOPS_DASHBOARDS_BUCKET: this.bucket.bucketName,
+          CLOUDOPS_DASHBOARDS_PREFIX: DASHBOARDS_PREFIX,
+          CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: props.scheduleMode,
+          CLOUDOPS_DASHBOARDS_PRUNE: String(props.prune),
+          CLOUDOPS_DASHBOARDS_OWNER: props.owner,
+          CLOUDOPS_EVENT_BUS_NAME: props.bus.eventBusName,
+        } satisfies EnvOf<typeof syncDashboardsEnvShape>),
       },
     });
     const fn = this.sync.fn;
@@ -88,7 +102,7 @@ export class DashboardSync extends Construct {
       reason: 'Reads every dashboard file under the dashboards/ prefix, and nothing else.',
     });
     // Open-source mode: the token only (the function never reads the management key there).
-    grantObservabilitySecrets(props.connection, fn);
+    grantCredentials(props.connection, props.credentials, fn);
     props.bus.grantPutEventsTo(fn);
 
     const destination = new s3n.LambdaDestination(fn);

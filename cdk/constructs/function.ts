@@ -13,6 +13,7 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { ENV, type DeployLogLevel } from '../../lib/config';
 import { deadLetterQueue } from './queues';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -45,6 +46,12 @@ export const BUNDLING: nodejs.BundlingOptions = {
   forceDockerBundling: false,
 };
 
+/** What every construct passes through to its functions. */
+export interface FunctionDefaults {
+  readonly logRetention: logs.RetentionDays;
+  readonly logLevel: DeployLogLevel;
+}
+
 export interface CloudOpsFunctionProps {
   /** Folder under functions/ (e.g. `pipe-watchdog`). */
   readonly folder: string;
@@ -53,11 +60,15 @@ export interface CloudOpsFunctionProps {
   readonly description: string;
   readonly memorySize: number;
   readonly timeout: Duration;
-  readonly environment: Record<string, string>;
+  /** Typed per schema by the caller (EnvOf); unset members are left out. */
+  readonly environment: Readonly<Record<string, string | undefined>>;
   readonly logRetention: logs.RetentionDays;
-  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
-  /** Omit for no reservation. */
-  readonly reservedConcurrentExecutions?: number;
+  readonly logLevel: DeployLogLevel;
+  /**
+   * Omit for no reservation. Reserving needs account concurrency beyond the 10 Lambda keeps
+   * unreserved (cdk/README.md, `cloudops:reservedConcurrency`).
+   */
+  readonly reservedConcurrentExecutions?: number | undefined;
 }
 
 export class CloudOpsFunction extends Construct {
@@ -101,8 +112,8 @@ export class CloudOpsFunction extends Construct {
       bundling: BUNDLING,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
-        CLOUDOPS_LOG_LEVEL: props.logLevel,
-        ...props.environment,
+        [ENV.logLevel]: props.logLevel,
+        ...definedOnly(props.environment),
       },
     });
     Validations.of(this.fn).acknowledge({
@@ -111,6 +122,12 @@ export class CloudOpsFunction extends Construct {
         'Runs are traced by structured JSON logs and EMF metrics; X-Ray would need a Resource:* grant (xray:PutTraceSegments has no resource-level permissions).',
     });
   }
+}
+
+function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 function toAppLevel(level: CloudOpsFunctionProps['logLevel']) {

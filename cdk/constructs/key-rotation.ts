@@ -1,20 +1,22 @@
 /**
- * Key rotation: the rotate-key function driven by the management key secret's rotation
- * schedule, and the key-expiry sentinel on its own schedule (it warns on the topic when the
- * current key nears expiry, i.e. when rotation is stuck).
+ * Key rotation: one rotate-key function rotates every function's management key, each secret
+ * on its own rotation schedule; the key-expiry sentinel checks them all on its own schedule
+ * (it warns on the topic when a key nears expiry, i.e. when its rotation is stuck).
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { CloudOpsFunction } from './function';
+import { ENV, type EnvOf } from '../../lib/config';
+import type { rotationEnv } from '../../lib/keys/config';
+import type { sentinelEnv } from '../../functions/rotate-key/sentinel';
+import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { functionSchedule } from './schedule';
 import type { CredentialSecrets } from './secrets';
 
-export interface KeyRotationProps {
+export interface KeyRotationProps extends FunctionDefaults {
   readonly secrets: CredentialSecrets;
   readonly apiUrl: string;
   readonly rotationDays: number;
@@ -24,8 +26,6 @@ export interface KeyRotationProps {
   readonly sentinelSchedule: string;
   readonly notifications: Notifications;
   readonly scheduleDeadLetterQueue: sqs.IQueue;
-  readonly logRetention: logs.RetentionDays;
-  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
 /** 90 days in ms -> "90d": the unit lib/keys/duration.ts reads back. */
@@ -44,31 +44,33 @@ export function formatDuration(ms: number): string {
 export class KeyRotation extends Construct {
   readonly rotator: CloudOpsFunction;
   readonly sentinel: CloudOpsFunction;
-  readonly rotationSchedule: secretsmanager.CfnRotationSchedule;
+  /** One per key secret, all invoking the one rotator. */
+  readonly rotationSchedules: secretsmanager.CfnRotationSchedule[] = [];
 
   constructor(scope: Construct, id: string, props: KeyRotationProps) {
     super(scope, id);
-    const { managementKey, admin } = props.secrets;
-    const keyTiming = {
+    const { admin } = props.secrets;
+    const keys = props.secrets.allKeys();
+    const keyTiming: EnvOf<typeof rotationEnv> = {
       CLOUDOPS_KEY_LIFETIME: formatDuration(props.keyLifetimeMs),
       CLOUDOPS_KEY_GRACE_PERIOD: formatDuration(props.keyGracePeriodMs),
+    };
+    const rotatorEnv: EnvOf<typeof rotationEnv> = {
+      ...keyTiming,
+      CLOUDOPS_ROTATION_ADMIN_SECRET_ID: admin?.secretArn,
     };
 
     this.rotator = new CloudOpsFunction(this, 'Rotator', {
       folder: 'rotate-key',
-      description: 'Secrets Manager rotation of the management API key',
+      description: 'Secrets Manager rotation of the management API keys',
       memorySize: 256,
       timeout: Duration.minutes(1),
       logRetention: props.logRetention,
       logLevel: props.logLevel,
-      environment: {
-        CLOUDOPS_API_URL: props.apiUrl,
-        ...keyTiming,
-        ...(admin ? { CLOUDOPS_ROTATION_ADMIN_SECRET_ID: admin.secretArn } : {}),
-      },
+      environment: { [ENV.apiUrl]: props.apiUrl, ...rotatorEnv },
     });
     const rotatorFn = this.rotator.fn;
-    // What the four rotation steps call on this one secret; key material is made locally,
+    // What the four rotation steps call on these secrets; key material is made locally,
     // so no secretsmanager:GetRandomPassword (which cannot be scoped to a resource).
     rotatorFn.addToRolePolicy(
       new iam.PolicyStatement({
@@ -78,44 +80,51 @@ export class KeyRotation extends Construct {
           'secretsmanager:PutSecretValue',
           'secretsmanager:UpdateSecretVersionStage',
         ],
-        resources: [managementKey.secretArn],
+        resources: keys.map((key) => key.secretArn),
       }),
     );
     admin?.grantRead(rotatorFn);
-    rotatorFn.addPermission('SecretsManagerInvoke', {
-      principal: new iam.ServicePrincipal('secretsmanager.amazonaws.com'),
-      sourceArn: managementKey.secretArn,
-      sourceAccount: Stack.of(this).account,
-    });
-    this.rotationSchedule = new secretsmanager.CfnRotationSchedule(this, 'Schedule', {
-      secretId: managementKey.secretArn,
-      rotationLambdaArn: rotatorFn.functionArn,
-      rotationRules: { scheduleExpression: `rate(${props.rotationDays} days)` },
-      // The secret holds a placeholder until seeded: the first rotation is started by hand.
-      rotateImmediatelyOnUpdate: false,
-    });
-    // Secrets Manager tests the invoke permission when the schedule is created.
-    this.rotationSchedule.node.addDependency(
-      rotatorFn.permissionsNode.findChild('SecretsManagerInvoke'),
-    );
-    this.rotationSchedule.node.addDependency(this.rotator.role);
+    for (const key of keys) {
+      const name = key.node.id;
+      rotatorFn.addPermission(`SecretsManagerInvoke${name}`, {
+        principal: new iam.ServicePrincipal('secretsmanager.amazonaws.com'),
+        sourceArn: key.secretArn,
+        sourceAccount: Stack.of(this).account,
+      });
+      const schedule = new secretsmanager.CfnRotationSchedule(this, `${name}Schedule`, {
+        secretId: key.secretArn,
+        rotationLambdaArn: rotatorFn.functionArn,
+        rotationRules: { scheduleExpression: `rate(${props.rotationDays} days)` },
+        // The secret holds a placeholder until seeded: the first rotation is started by hand.
+        rotateImmediatelyOnUpdate: false,
+      });
+      // Secrets Manager tests the invoke permission when the schedule is created.
+      schedule.node.addDependency(
+        rotatorFn.permissionsNode.findChild(`SecretsManagerInvoke${name}`),
+      );
+      schedule.node.addDependency(this.rotator.role);
+      this.rotationSchedules.push(schedule);
+    }
 
+    const sentinelVars: EnvOf<typeof sentinelEnv> = {
+      CLOUDOPS_KEY_SENTINEL_SECRET_IDS: keys.map((key) => key.secretArn).join(','),
+      CLOUDOPS_KEY_SENTINEL_TOPIC_ARN: props.notifications.topic.topicArn,
+    };
     this.sentinel = new CloudOpsFunction(this, 'Sentinel', {
       folder: 'rotate-key',
       file: 'sentinel',
-      description: 'Warns when the current management key nears expiry',
+      description: 'Warns when a management key nears expiry',
       memorySize: 128,
       timeout: Duration.seconds(30),
       logRetention: props.logRetention,
       logLevel: props.logLevel,
       environment: {
-        CLOUDOPS_KEY_SECRET_ID: managementKey.secretArn,
-        CLOUDOPS_KEY_EXPIRY_WARN_DAYS: String(props.keyExpiryWarnDays),
-        CLOUDOPS_KEY_SENTINEL_TOPIC_ARN: props.notifications.topic.topicArn,
+        ...sentinelVars,
         ...keyTiming,
-      },
+        CLOUDOPS_KEY_EXPIRY_WARN_DAYS: String(props.keyExpiryWarnDays),
+      } satisfies EnvOf<typeof rotationEnv> & EnvOf<typeof sentinelEnv>,
     });
-    managementKey.grantRead(this.sentinel.fn);
+    for (const key of keys) key.grantRead(this.sentinel.fn);
     props.notifications.grantPublish(this.sentinel.fn);
     functionSchedule(this, 'SentinelSchedule', {
       fn: this.sentinel.fn,

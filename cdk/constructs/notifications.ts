@@ -3,12 +3,14 @@
  * warnings and every alarm), plus the optional Slack and webhook destinations, whose URLs live
  * in secrets the deployer creates beforehand (see cdk/README.md).
  */
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import type { EnvOf } from '../../lib/config';
+import type { watchdogEnv } from '../../lib/pipes/config';
 
 export interface NotificationsProps {
   /** Existing secret `{ "url": "https://hooks.slack.com/..." }`. */
@@ -27,7 +29,7 @@ export class Notifications extends Construct {
    * Env naming the Slack / webhook secrets: the watchdog reads them at run time, so their
    * values are never resolved into the template or the Lambda environment.
    */
-  destinationEnv(): Record<string, string> {
+  destinationEnv(): EnvOf<typeof watchdogEnv> {
     return {
       ...(this.slackWebhookSecret
         ? { CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: this.slackWebhookSecret.secretName }
@@ -64,12 +66,20 @@ export class Notifications extends Construct {
       pendingWindow: Duration.days(7),
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    // CloudWatch alarms publish to the encrypted topic as the service itself.
+    const stack = Stack.of(this);
+    // CloudWatch alarms of this account publish to the encrypted topic as the service itself.
+    const fromOurAlarms = {
+      StringEquals: { 'aws:SourceAccount': stack.account },
+      ArnLike: {
+        'aws:SourceArn': `arn:${stack.partition}:cloudwatch:${stack.region}:${stack.account}:alarm:*`,
+      },
+    };
     this.key.addToResourcePolicy(
       new iam.PolicyStatement({
         principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
         actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
         resources: ['*'],
+        conditions: fromOurAlarms,
       }),
     );
     this.topic = new sns.Topic(this, 'Topic', {
@@ -77,6 +87,18 @@ export class Notifications extends Construct {
       masterKey: this.key,
       enforceSSL: true,
     });
+    // The TLS-only Deny alone allows nobody: without this, alarm actions are refused and
+    // alarms reach no one. (Nothing on EventBridge targets this topic: the functions publish
+    // with their own roles, granted by grantPublish.)
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowCloudWatchAlarms',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: fromOurAlarms,
+      }),
+    );
     if (props.slackWebhookSecretName) {
       this.slackWebhookSecret = secretsmanager.Secret.fromSecretNameV2(
         this,

@@ -6,25 +6,29 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
-import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { EnvOf } from '../../lib/config';
+import type { watchdogEnv } from '../../lib/pipes/config';
 import { managementEnv, type ConnectionSettings } from './connection';
-import { CloudOpsFunction } from './function';
+import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { functionSchedule } from './schedule';
 
 /** Epoch-seconds attribute DynamoDB expires items by. */
 export const WATCHDOG_TTL_ATTRIBUTE = 'expiresAt';
 
-export interface PipeWatchdogProps {
+export interface PipeWatchdogProps extends FunctionDefaults {
   readonly connection: ConnectionSettings;
+  /** The watchdog's own management key: its limiter owns the key's whole budget. */
+  readonly managementKey: secretsmanager.ISecret;
+  /** One pass at a time through reserved concurrency 1 (two overlapping passes would notify twice). */
+  readonly reserveConcurrency: boolean;
   readonly notifications: Notifications;
   readonly bus: events.IEventBus;
   readonly schedule: string;
   readonly scheduleDeadLetterQueue: sqs.IQueue;
-  readonly logRetention: logs.RetentionDays;
-  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
 export class PipeWatchdog extends Construct {
@@ -42,8 +46,7 @@ export class PipeWatchdog extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    const env: Record<string, string> = {
-      ...managementEnv(props.connection),
+    const env: EnvOf<typeof watchdogEnv> = {
       CLOUDOPS_WATCHDOG_TABLE: this.table.tableName,
       CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: props.notifications.topic.topicArn,
       CLOUDOPS_WATCHDOG_EVENT_BUS: props.bus.eventBusName,
@@ -57,15 +60,14 @@ export class PipeWatchdog extends Construct {
       description: 'Checks every pipe, notifies state changes',
       memorySize: 256,
       timeout: Duration.minutes(2),
-      // One pass at a time: two overlapping passes would notify twice.
-      reservedConcurrentExecutions: 1,
+      reservedConcurrentExecutions: props.reserveConcurrency ? 1 : undefined,
       logRetention: props.logRetention,
       logLevel: props.logLevel,
-      environment: env,
+      environment: { ...managementEnv(props.connection, props.managementKey), ...env },
     });
     const fn = this.watchdog.fn;
     this.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
-    props.connection.managementKey.grantRead(fn);
+    props.managementKey.grantRead(fn);
     props.notifications.grantPublish(fn);
     props.notifications.grantReadDestinations(fn);
     props.bus.grantPutEventsTo(fn);

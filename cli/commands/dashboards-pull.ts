@@ -5,13 +5,20 @@ import type { ObservabilityBackend } from '../../lib/api';
 import { pullFiles, type PulledFile } from '../../lib/dashboards/pull';
 
 export async function pullDashboards(
-  backend: Pick<ObservabilityBackend, 'listDashboards' | 'listAlerts'>,
+  backend: Pick<
+    ObservabilityBackend,
+    'listDashboards' | 'listAlerts' | 'listSources' | 'listWebhooks'
+  >,
   dir: string,
   options: { keys: string[]; names: string[]; owner: string; signal?: AbortSignal },
 ): Promise<PulledFile[]> {
   const call = options.signal ? { signal: options.signal } : {};
-  const [dashboards, alerts] = [await backend.listDashboards(call), await backend.listAlerts(call)];
-  const files = pullFiles(dashboards, alerts, options);
+  const dashboards = await backend.listDashboards(call);
+  const alerts = await backend.listAlerts(call);
+  // Names instead of ids where the service lists them (and a name is unique).
+  const sources = (backend.listSources ? await backend.listSources(call) : undefined) ?? [];
+  const webhooks = (backend.listWebhooks ? await backend.listWebhooks(call) : undefined) ?? [];
+  const files = pullFiles(dashboards, alerts, options, { sources, webhooks });
   await mkdir(dir, { recursive: true });
   for (const f of files) {
     await mkdir(path.dirname(path.join(dir, f.file)), { recursive: true });

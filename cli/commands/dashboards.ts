@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import type { ObservabilityBackend } from '../../lib/api';
+import { UnexpectedResponseError, type ObservabilityBackend } from '../../lib/api';
+import type { CallOptions } from '../../lib/api/http';
 import {
   applyPlan,
   checkSavedPlan,
@@ -25,8 +26,8 @@ import { readSavedPlan, writeSavedPlan } from '../../lib/dashboards/saved-plan';
 import { ValidationError } from '../../lib/errors';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { connectFromEnv } from '../connect';
-import { assertWritable } from '../output';
 import type { CliIO, Command } from '../io';
+import { assertWritable } from '../output';
 import { pullDashboards } from './dashboards-pull';
 import { runDashboardsValidate } from './dashboards-validate';
 
@@ -184,6 +185,8 @@ async function runDashboards(
   if (planFile !== undefined && values.dir)
     throw new UsageError('apply takes either a plan file or --dir, not both');
   if (planFile === undefined && !values.dir) throw new UsageError('--dir is required');
+  // Checked before the first write, so the events of a sync are never lost at the end.
+  if (values.events) assertWritable('--events', values.events);
 
   let connection: ReturnType<typeof backendFromEnv> | undefined;
   // Connect lazily: files are validated first, so bad files fail without any config.
@@ -191,7 +194,7 @@ async function runDashboards(
   try {
     if (action === 'pull') {
       const { backend, serviceId } = connect(values.service);
-      const written = await pullDashboards(backend, values.dir!, {
+      const written = await pullDashboards(namesOf(backend), values.dir!, {
         keys: values.key ?? [],
         names: values.name ?? [],
         owner,
@@ -210,7 +213,7 @@ async function runDashboards(
     const vars = collectVars(io.env, values.var ?? []);
     const desired = await loadDashboards(directorySource(values.dir!), {
       vars,
-      directory: () => connect(values.service).backend,
+      directory: () => namesOf(connect(values.service).backend),
       call: { signal },
     });
     const { backend, serviceId } = connect(values.service);
@@ -343,6 +346,31 @@ async function applySavedPlan(
   await checkSavedPlan(saved.plan, backend, { signal });
   const result = await applyPlan(saved.plan, backend, { signal });
   return finishApply(io, result, saved.plan, format, values.events);
+}
+
+/**
+ * The source and webhook lists for name resolution. A service without one of the lists (the
+ * spec snapshot has no webhooks endpoint: a non-JSON 404) gives none: the service then checks
+ * the ids when they are written.
+ */
+export function namesOf(backend: ObservabilityBackend): ObservabilityBackend {
+  const orNone =
+    <T>(list: ((o?: CallOptions) => Promise<T[]>) | undefined) =>
+    async (o?: CallOptions): Promise<T[]> => {
+      if (!list) return undefined as unknown as T[];
+      try {
+        return await list(o);
+      } catch (error) {
+        if (error instanceof UnexpectedResponseError && error.status === 404)
+          return undefined as unknown as T[];
+        throw error;
+      }
+    };
+  return {
+    ...backend,
+    listSources: orNone(backend.listSources?.bind(backend)),
+    listWebhooks: orNone(backend.listWebhooks?.bind(backend)),
+  };
 }
 
 function collectVars(env: CliIO['env'], flags: readonly string[]): Record<string, string> {

@@ -1,5 +1,6 @@
 import type { Clients } from '../../lib/clients';
 import type { Sandbox } from '../../sandbox';
+import { CliFailure } from '../failure';
 import type { CliIO } from '../io';
 
 /** What every demo step gets: the running sandbox, clients wired to it, and the output. */
@@ -31,13 +32,15 @@ export const say = {
 
 /** Fails the demo loudly when something it shows did not hold. */
 export function expectThat(condition: boolean, what: string): asserts condition {
-  if (!condition) throw new Error(`demo check failed: ${what}`);
+  if (!condition) throw new CliFailure(`demo check failed: ${what}`);
 }
 
-/** Runs a CLI command inside the demo, its output indented under the step. */
+/**
+ * Runs `cloudops <argv>` inside the demo through the same registry and entry a user's command
+ * line goes through (`runCli`), with the sandbox's env; its output is shown indented under the step.
+ */
 export async function runCommand(
   ctx: DemoContext,
-  command: { run(argv: string[], io: CliIO, signal: AbortSignal): Promise<number> },
   argv: string[],
   env: Record<string, string> = {},
 ): Promise<number> {
@@ -52,8 +55,11 @@ export async function runCommand(
     err: (text) => ctx.io.out(indent(text)),
     env: { ...ctx.env, ...env },
     isTTY: false,
+    stdinIsTTY: false,
   };
-  return command.run(argv, io, ctx.signal);
+  // Loaded when first used: the registry in cli.ts loads this module lazily too.
+  const { runCli } = await import('../cli');
+  return runCli(argv, io, ctx.signal);
 }
 
 /** Requests the sandbox logged while `work` ran. */

@@ -2,8 +2,6 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { alertsCommand } from '../commands/alerts';
-import { dashboardsCommand } from '../commands/dashboards';
 import {
   countRequests,
   expectThat,
@@ -47,8 +45,7 @@ const planStep: DemoStep = {
   async run(ctx) {
     const code = await runCommand(
       ctx,
-      dashboardsCommand,
-      ['plan', '--dir', dashboardsDir(), '--detailed-exitcode'],
+      ['dashboards', 'plan', '--dir', dashboardsDir(), '--detailed-exitcode'],
       varsFor(ctx),
     );
     expectThat(code === 2, 'plan reports pending changes (exit 2 with --detailed-exitcode)');
@@ -61,13 +58,16 @@ const applyStep: DemoStep = {
   async run(ctx) {
     const first = await runCommand(
       ctx,
-      dashboardsCommand,
-      ['apply', '--dir', dashboardsDir()],
+      ['dashboards', 'apply', '--auto-approve', '--dir', dashboardsDir()],
       varsFor(ctx),
     );
     expectThat(first === 0, 'the first apply succeeded');
     const { result: again, requests } = await countRequests(ctx, () =>
-      runCommand(ctx, dashboardsCommand, ['apply', '--dir', dashboardsDir()], varsFor(ctx)),
+      runCommand(
+        ctx,
+        ['dashboards', 'apply', '--auto-approve', '--dir', dashboardsDir()],
+        varsFor(ctx),
+      ),
     );
     expectThat(again === 0, 'the re-apply succeeded');
     const writes = requests.filter((r) => r.method !== 'GET').length;
@@ -86,15 +86,14 @@ async function syncAndProvision(ctx: DemoContext): Promise<void> {
   const events = path.join(dashboardsDir(), '.events.json');
   const applied = await runCommand(
     ctx,
-    dashboardsCommand,
-    ['apply', '--dir', dashboardsDir(), '--events', events],
+    ['dashboards', 'apply', '--auto-approve', '--dir', dashboardsDir(), '--events', events],
     varsFor(ctx),
   );
   expectThat(applied === 0, 'the sync succeeded');
   const provisioned = await runCommand(
     ctx,
-    alertsCommand,
     [
+      'alerts',
       'provision',
       '--file',
       events,
@@ -141,7 +140,11 @@ const changeStep: DemoStep = {
     writeFileSync(file, edited);
     const before = await tileIds(ctx);
     const { result: code, requests } = await countRequests(ctx, () =>
-      runCommand(ctx, dashboardsCommand, ['apply', '--dir', dashboardsDir()], varsFor(ctx)),
+      runCommand(
+        ctx,
+        ['dashboards', 'apply', '--auto-approve', '--dir', dashboardsDir()],
+        varsFor(ctx),
+      ),
     );
     expectThat(code === 0, 'the one-tile change applied');
     const after = await tileIds(ctx);

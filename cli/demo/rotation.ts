@@ -4,7 +4,6 @@ import { DEFAULT_ROTATION_CONFIG, keyAuthenticates } from '../../lib/keys';
 import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
 import type { Sandbox } from '../../sandbox';
 import type { RotationInvoker } from '../../sandbox/secrets-manager';
-import { keysCommand } from '../commands/keys';
 import { sandboxRotationInvoker, sandboxSecretsClient } from '../sandbox-rotation';
 import { expectThat, runCommand, say, type DemoContext, type DemoStep } from './context';
 
@@ -37,7 +36,8 @@ const rotateStep: DemoStep = {
     'Key rotation: RotateSecret runs the rotation function; the old key lives only through its grace',
   async run(ctx) {
     const before = await read(ctx, 'AWSCURRENT');
-    const code = await runCommand(ctx, keysCommand, [
+    const code = await runCommand(ctx, [
+      'keys',
       'rotate',
       '--secret-id',
       ctx.sandbox.info.keySecretId,

@@ -1,75 +1,55 @@
 /**
- * pipe-watchdog Lambda (scheduled): one watchdog pass. Thin: settings from env, the client from
- * functions/connect.ts, notifiers made once per container (their Slack / webhook secrets are
- * read from Secrets Manager and cached), state in DynamoDB.
+ * pipe-watchdog Lambda (scheduled). With a queue configured (CLOUDOPS_WATCHDOG_QUEUE_URL) it
+ * only enqueues the services, a rate-limit window's worth per message, for consumer.ts: no API
+ * request at all. Without one it checks every service itself (small deployments, as before).
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { ConfigError } from '../../lib/errors';
-import { createLogger } from '../../lib/log';
-import { createNotifiers, type NotifierClients } from '../../lib/notify/build';
-import { readWatchdogSettings } from '../../lib/pipes/config';
-import { DynamoStateStore } from '../../lib/pipes/dynamo-store';
-import type { MetricsSink } from '../../lib/pipes/metrics';
-import { runWatchdogFromSettings, watchdogClientSettings } from '../../lib/pipes/run';
-import type { WatchdogError } from '../../lib/pipes/watchdog';
-import { clientsMiddleware, clientsOf } from '../connect';
+import { enqueueServices } from '../../lib/pipes/fanout';
+import { runWatchdogFromSettings } from '../../lib/pipes/run';
+import { parseWatchdogConfig, type WatchdogError } from '../../lib/pipes/watchdog';
+import { clientsOf } from '../connect';
+import { lazyHandler } from '../runtime';
+import { watchdogWiring, type PipeWatchdogHandlerOptions } from './wiring';
 
-export interface PipeWatchdogHandlerOptions {
-  /** @default the process environment (read in lib/config.ts) */
-  env?: Record<string, string | undefined>;
-  dynamo?: DynamoDBClient;
-  /** Reads the key secret and the Slack / webhook secrets. */
-  secretsManager?: SecretsManagerClient;
-  aws?: Omit<NotifierClients, 'secretsManager'>;
-  now?: () => number;
-  /** @default one EMF line on stdout (CloudWatch extracts the metrics from the log) */
-  metricsSink?: MetricsSink;
-}
+export type { PipeWatchdogHandlerOptions } from './wiring';
 
 export interface PipeWatchdogSummary {
   checked: number;
   notifications: number;
   errors: WatchdogError[];
+  /** Fan-out: messages and services enqueued for the consumer. */
+  enqueued?: { runId: string; messages: number; services: number };
 }
 
 export function createHandler(options: PipeWatchdogHandlerOptions = {}) {
-  const settings = readWatchdogSettings(options.env);
-  if (!settings.tableName)
-    throw new ConfigError('missing configuration: set CLOUDOPS_WATCHDOG_TABLE');
-  const store = new DynamoStateStore({
-    client: options.dynamo ?? new DynamoDBClient({}),
-    tableName: settings.tableName,
-  });
-  const logger = createLogger({
-    level: settings.connection.CLOUDOPS_LOG_LEVEL,
-    fields: { function: 'pipe-watchdog' },
-  });
-  const secretsManager = options.secretsManager ?? new SecretsManagerClient({});
-  const notifiers = createNotifiers(settings.notifiers, { ...options.aws, secretsManager });
-  const metricsSink =
-    options.metricsSink ?? ((line: string) => void process.stdout.write(line + '\n'));
-
+  const w = watchdogWiring(options);
+  if (w.queue) {
+    const queue = w.queue;
+    const config = parseWatchdogConfig(w.settings.watchdog);
+    return middy<unknown, PipeWatchdogSummary, Error, Context>().handler(
+      async function pipeWatchdogEnqueue(): Promise<PipeWatchdogSummary> {
+        const enqueued = await enqueueServices(config, {
+          queue,
+          servicesPerMessage: w.settings.servicesPerMessage,
+          now: w.now,
+        });
+        w.logger.info('services enqueued for the watchdog consumer', { ...enqueued });
+        return { checked: 0, notifications: 0, errors: [], enqueued };
+      },
+    );
+  }
+  const notifiers = w.notifiers();
   return middy<unknown, PipeWatchdogSummary, Error, Context>()
-    .use(
-      clientsMiddleware({
-        config: settings.connection,
-        needs: { management: true, observability: false },
-        secretsManager,
-        logger,
-        overrides: watchdogClientSettings(settings),
-      }),
-    )
+    .use(w.clients())
     .handler(async function pipeWatchdog(_event, context): Promise<PipeWatchdogSummary> {
-      const result = await runWatchdogFromSettings(settings, {
+      const result = await runWatchdogFromSettings(w.settings, {
         api: clientsOf(context).requireManagement(),
-        store,
+        store: w.store,
         notifiers,
-        now: options.now,
-        logger,
-        metricsSink,
+        now: w.now,
+        logger: w.logger,
+        metricsSink: w.metricsSink,
       });
       return {
         checked: result.checked,
@@ -79,8 +59,5 @@ export function createHandler(options: PipeWatchdogHandlerOptions = {}) {
     });
 }
 
-let instance: ReturnType<typeof createHandler> | undefined;
-
 /** The Lambda entry point; settings are read on the first invocation (importing is free). */
-export const handler = (event: unknown, context: Context) =>
-  (instance ??= createHandler())(event, context);
+export const handler = lazyHandler(() => createHandler());

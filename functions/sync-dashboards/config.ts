@@ -6,21 +6,35 @@ import type { SyncFunctionSettings } from '../../lib/dashboards/function-run';
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const VAR_PREFIX = 'CLOUDOPS_VAR_';
 
-export const syncDashboardsEnv = z
-  .looseObject({
-    CLOUDOPS_DASHBOARDS_BUCKET: z.string().min(1),
-    CLOUDOPS_DASHBOARDS_PREFIX: z.string().default('dashboards/'),
-    CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: z.enum(['repair', 'report']).default('repair'),
-    CLOUDOPS_DASHBOARDS_PRUNE: flag.default(false),
-    CLOUDOPS_DASHBOARDS_ADOPT: flag.default(false),
-    CLOUDOPS_EVENT_BUS_NAME: z.string().min(1).default('default'),
-  })
-  .transform((env): SyncFunctionSettings => ({
+/** The named variables (the CDK writes env typed by this shape, so a rename fails tsc there). */
+export const syncDashboardsEnvShape = z.object({
+  CLOUDOPS_DASHBOARDS_BUCKET: z.string().min(1),
+  CLOUDOPS_DASHBOARDS_PREFIX: z.string().default('dashboards/'),
+  CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: z.enum(['repair', 'report']).default('repair'),
+  CLOUDOPS_DASHBOARDS_PRUNE: flag.default(false),
+  CLOUDOPS_DASHBOARDS_ADOPT: flag.default(false),
+  /**
+   * Whose dashboards these are: each deployment owns its own (the stack sets one per stack),
+   * so two deployments against one service never prune or adopt each other's.
+   */
+  CLOUDOPS_DASHBOARDS_OWNER: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,23}$/, 'expected 1-23 letters, digits, dot, dash or underscore')
+    .default('default'),
+  CLOUDOPS_EVENT_BUS_NAME: z.string().min(1).default('default'),
+});
+
+export type SyncDashboardsSettings = SyncFunctionSettings & { owner: string };
+
+export const syncDashboardsEnv = syncDashboardsEnvShape
+  .loose()
+  .transform((env): SyncDashboardsSettings => ({
     bucket: env.CLOUDOPS_DASHBOARDS_BUCKET,
     prefix: env.CLOUDOPS_DASHBOARDS_PREFIX,
     scheduleMode: env.CLOUDOPS_DASHBOARDS_SCHEDULE_MODE,
     prune: env.CLOUDOPS_DASHBOARDS_PRUNE,
     adopt: env.CLOUDOPS_DASHBOARDS_ADOPT,
+    owner: env.CLOUDOPS_DASHBOARDS_OWNER,
     eventBusName: env.CLOUDOPS_EVENT_BUS_NAME,
     // `${NAME}` in dashboard files comes from CLOUDOPS_VAR_NAME (e.g. the webhook id).
     vars: Object.fromEntries(
@@ -32,6 +46,6 @@ export const syncDashboardsEnv = z
 
 export function readSyncDashboardsSettings(
   env?: Record<string, string | undefined>,
-): SyncFunctionSettings {
+): SyncDashboardsSettings {
   return readEnv(syncDashboardsEnv, env);
 }

@@ -5,5 +5,6 @@ export * from './compare';
 export * from './versions';
 export * from './versions-file';
 export * from './versions-dynamo';
+export * from './plan';
 export * from './provision';
 export * from './batch';

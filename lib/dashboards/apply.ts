@@ -76,8 +76,13 @@ export interface ApplyOptions {
   readonly logger?: Logger;
   /** Called after each dashboard (progress output). */
   readonly onResult?: (result: DashboardResult) => void;
-  /** Creates tried per dashboard/alert when the service fails (re-listing in between). @default 3 */
+  /** Creates tried per dashboard/alert when the service fails (re-listing in between). @default 5 */
   readonly createAttempts?: number;
+  /**
+   * After a create timed out, how long to wait before re-listing: a request that timed out
+   * may still land, and re-listing too early would create it twice. @default 1000
+   */
+  readonly relistDelayMs?: number;
   /** The version written into alert markers. @default now */
   readonly now?: () => Date;
 }
@@ -164,7 +169,8 @@ export async function applyPlan(
     backend,
     call,
     owner: plan.owner,
-    attempts: options.createAttempts ?? 3,
+    attempts: options.createAttempts ?? 5,
+    relistDelayMs: options.relistDelayMs ?? 1000,
     version: (options.now ?? (() => new Date()))().toISOString(),
   };
   let interrupted = false;
@@ -208,6 +214,7 @@ interface Ctx {
   call: CallOptions;
   owner: string;
   attempts: number;
+  relistDelayMs: number;
   version: string;
 }
 
@@ -290,6 +297,7 @@ async function createDashboardOnce(change: DashboardChange, ctx: Ctx): Promise<D
       return await ctx.backend.createDashboard(body, ctx.call);
     } catch (error) {
       if (ctx.call.signal?.aborted || attempt >= ctx.attempts || !retryable(error)) throw error;
+      await waitIfTimedOut(error, ctx);
       const list = await relistUntilAnswer(() => ctx.backend.listDashboards(ctx.call), ctx);
       const found = list.find((d) => ownerTag(d.tags) === tag && ownerOf(d.tags) === ctx.owner);
       if (found) return found;
@@ -300,6 +308,17 @@ async function createDashboardOnce(change: DashboardChange, ctx: Ctx): Promise<D
 /** 5xx, 429, timeouts and resets: the create may or may not have landed; look, then retry. */
 function retryable(error: unknown): boolean {
   return (error instanceof ApiError || error instanceof TransportError) && error.retryable;
+}
+
+/** A timed-out request may land late: give it time before looking for it. */
+async function waitIfTimedOut(error: unknown, ctx: Ctx): Promise<void> {
+  if (!(error instanceof TransportError) || error.kind !== 'timeout') return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ctx.relistDelayMs);
+    ctx.call.signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), {
+      once: true,
+    });
+  });
 }
 
 /** A list that itself fails is retried a few times; then the create is not retried. */
@@ -386,9 +405,14 @@ function alertBody(
     tileId,
     name: w.name,
     threshold: w.threshold,
+    ...(w.thresholdMax !== undefined ? { thresholdMax: w.thresholdMax } : {}),
     thresholdType: w.thresholdType,
+    ...(w.thresholdMax !== undefined ? { thresholdMax: w.thresholdMax } : {}),
     interval: w.interval,
-    channel: w.channel,
+    channel: {
+      type: w.channel.type,
+      ...(w.channel.webhookId !== undefined ? { webhookId: w.channel.webhookId } : {}),
+    },
     message: markAlert(w.message, {
       owner: { kind: 'dashboard', dashboardKey: key, tileName: a.tileIdentity, alertName: w.name },
       version,
@@ -414,6 +438,7 @@ async function createAlertOnce(
       return await ctx.backend.createAlert(body, ctx.call);
     } catch (error) {
       if (ctx.call.signal?.aborted || attempt >= ctx.attempts || !retryable(error)) throw error;
+      await waitIfTimedOut(error, ctx);
       const list = await relistUntilAnswer(() => ctx.backend.listAlerts(ctx.call), ctx);
       const found = list.find((x) => {
         const m = parseMarker(x.message);

@@ -5,10 +5,20 @@ import type { DashboardResult } from './apply';
 export { DASHBOARD_SYNCED };
 export type { DashboardSyncedDetail, DashboardSyncedEvent } from '../events/schemas';
 
+export interface SyncedEventsOptions {
+  /**
+   * Only dashboards whose tiles or declared alerts changed (created, updated, or an alert
+   * written). An unchanged dashboard's alerts are as the last event left them, so a no-op
+   * drift run sends nothing for provision-alerts to list. @default false (every one in sync)
+   */
+  changedOnly?: boolean;
+}
+
 /** Created, updated and unchanged dashboards are in sync; deleted, aborted and failed are not. */
 export function dashboardSyncedEvents(
   results: readonly DashboardResult[],
   now: Date,
+  options: SyncedEventsOptions = {},
 ): DashboardSyncedEvent[] {
   const time = now.toISOString();
   return results
@@ -16,6 +26,7 @@ export function dashboardSyncedEvents(
       (r) =>
         r.id && r.key && r.sourceFile && ['created', 'updated', 'unchanged'].includes(r.status),
     )
+    .filter((r) => !options.changedOnly || r.status !== 'unchanged' || alertsWritten(r))
     .map((r) => ({
       source: EVENT_SOURCE,
       'detail-type': DASHBOARD_SYNCED,
@@ -30,4 +41,9 @@ export function dashboardSyncedEvents(
         alerts: r.alerts,
       },
     }));
+}
+
+/** An alert of the dashboard was created, updated or deleted by this apply. */
+function alertsWritten(r: DashboardResult): boolean {
+  return (r.alertResults ?? []).some((a) => a.status === 'done');
 }

@@ -1,7 +1,8 @@
 /**
  * One run of the sync-dashboards function: classify the trigger, read the files from S3,
  * validate all of them, plan, apply (S3 change, or schedule in repair mode) or only report
- * (schedule in report mode), then emit one `Dashboard Synced` event per dashboard in sync.
+ * (schedule in report mode), then emit one `Dashboard Synced` event per dashboard whose tiles
+ * or alerts changed.
  */
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -89,7 +90,11 @@ export async function runSyncFunction(
       eventsSent: 0,
     };
   }
-  const events = dashboardSyncedEvents(apply.results, (deps.now ?? (() => new Date()))());
+  // Only what changed: an unchanged dashboard's alerts need no provisioning (a no-op drift run
+  // then costs provision-alerts nothing).
+  const events = dashboardSyncedEvents(apply.results, (deps.now ?? (() => new Date()))(), {
+    changedOnly: true,
+  });
   const eventsSent = await publishEvents(deps.eventBridge, settings.eventBusName, events);
   const results = apply.results.map((r) => ({
     key: r.key,

@@ -8,8 +8,9 @@
  * Only what the service treats as equal is normalised: key order, absent vs empty `where`, a
  * missing asRatio (false), a groupBy list vs the config's comma-joined string, tag order and
  * duplicates. groupBy order is kept: it changes the result. Tiles are matched by name (or key),
- * never by index. Fields the observed form cannot carry (`dataSource` once the service answers
- * in config form) and fields the file cannot express (extras the service adds) are not compared.
+ * never by index. Fields the config form cannot carry (the spec's `dataSource`, once a series
+ * has a `sourceId`) and fields the file cannot express (extras the service adds) are not
+ * compared, so whole comparable tiles can be diffed directly.
  */
 import { diffValues, type FieldChange } from './diff';
 import type { Dashboard, Tile, TileWrite } from '../schemas';
@@ -31,7 +32,7 @@ export interface ComparableQuery {
   /** '' for a tile with no query at all. */
   displayType: string;
   sourceId?: string;
-  /** The spec's data source; compared only while the service answers in the series form. */
+  /** The spec's data source: kept only for a series without sourceId (the spec's service). */
   dataSource?: string;
   /** Aggregations, or the column list of a search tile. */
   select?: ComparableSelect[] | string[];
@@ -40,7 +41,6 @@ export interface ComparableQuery {
   whereLanguage?: string;
   markdown?: string;
   numberFormat?: unknown;
-  sortOrder?: string;
   configType?: string;
   connectionId?: string;
   sqlTemplate?: string;
@@ -55,9 +55,9 @@ export interface NormalTile {
   asRatio: boolean;
   /** The query, whichever form it came in (field name kept from the series-only days). */
   series: ComparableQuery;
-  /** Which form the query came in (`none` for a tile without one). */
-  form: 'series' | 'config' | 'none';
 }
+
+export type QueryForm = 'series' | 'config' | 'none';
 
 /** `series` names the tile's query in plans, whatever form it is written in. */
 export const TILE_FIELDS = ['x', 'y', 'w', 'h', 'asRatio', 'series'] as const;
@@ -96,6 +96,12 @@ function columnList(v: unknown): string[] | undefined {
   return groupByList(v);
 }
 
+/**
+ * What the service assumes for a filter without a language. Not compared: a table series'
+ * `sortOrder`, which the config form does not keep.
+ */
+const DEFAULT_LANGUAGE = 'lucene';
+
 const SERIES_DISPLAY: Record<string, string> = {
   table: 'table',
   number: 'number',
@@ -115,33 +121,35 @@ export function seriesToComparable(list: readonly unknown[]): ComparableQuery {
     displayType:
       type === 'time' ? (str(first.displayType) ?? 'line') : (SERIES_DISPLAY[type] ?? type),
     sourceId: str(first.sourceId),
-    dataSource: str(first.dataSource),
+    // The config form has no dataSource: with a sourceId it is not what the service keeps.
+    dataSource: str(first.sourceId) === undefined ? str(first.dataSource) : undefined,
   };
   if (type === 'search') {
     return compact({
       ...base,
       select: columnList(first.fields),
       where: nonEmpty(first.where),
-      whereLanguage: str(first.whereLanguage),
+      whereLanguage: str(first.whereLanguage) ?? DEFAULT_LANGUAGE,
     });
   }
+  // A number tile shows one value: the service keeps only its first series.
+  const shown = type === 'number' ? series.slice(0, 1) : series;
   return compact({
     ...base,
-    select: series.map((s) =>
+    select: shown.map((s) =>
       compact<ComparableSelect>({
         aggFn: str(s.aggFn),
         valueExpression: nonEmpty(s.field),
         alias: nonEmpty(s.alias),
         level: num(s.level),
         where: nonEmpty(s.where),
-        whereLanguage: str(s.whereLanguage),
+        whereLanguage: str(s.whereLanguage) ?? DEFAULT_LANGUAGE,
         metricName: nonEmpty(s.metricName),
         metricType: nonEmpty(s.metricDataType),
       }),
     ),
     groupBy: type === 'number' ? undefined : groupByList(first.groupBy),
     numberFormat: isRecord(first.numberFormat) ? first.numberFormat : undefined,
-    sortOrder: type === 'table' ? str(first.sortOrder) : undefined,
   });
 }
 
@@ -162,7 +170,7 @@ export function configToComparable(config: Loose): ComparableQuery {
             alias: nonEmpty(s.alias),
             level: num(s.level),
             where: nonEmpty(s.where) ?? nonEmpty(s.aggCondition),
-            whereLanguage: str(s.whereLanguage) ?? str(s.aggConditionLanguage),
+            whereLanguage: str(s.whereLanguage) ?? str(s.aggConditionLanguage) ?? DEFAULT_LANGUAGE,
             metricName: nonEmpty(s.metricName),
             metricType: nonEmpty(s.metricType),
           }),
@@ -170,9 +178,9 @@ export function configToComparable(config: Loose): ComparableQuery {
       : columnList(select),
     groupBy: groupByList(config.groupBy),
     where: nonEmpty(config.where),
-    whereLanguage: displayType === 'search' ? str(config.whereLanguage) : undefined,
+    whereLanguage:
+      displayType === 'search' ? (str(config.whereLanguage) ?? DEFAULT_LANGUAGE) : undefined,
     numberFormat: isRecord(config.numberFormat) ? config.numberFormat : undefined,
-    sortOrder: str(config.sortOrder),
     configType: str(config.configType),
     connectionId: str(config.connectionId),
     sqlTemplate: str(config.sqlTemplate),
@@ -180,10 +188,7 @@ export function configToComparable(config: Loose): ComparableQuery {
 }
 
 /** A tile's query: `config` when the tile has one and no series, else its series. */
-export function comparableQuery(t: AnyTile): {
-  query: ComparableQuery;
-  form: NormalTile['form'];
-} {
+export function comparableQuery(t: AnyTile): { query: ComparableQuery; form: QueryForm } {
   const series = (t as { series?: unknown }).series;
   const config = (t as { config?: unknown }).config;
   if (Array.isArray(series) && series.length > 0)
@@ -195,7 +200,7 @@ export function comparableQuery(t: AnyTile): {
 const RATIO_TYPES = new Set(['line', 'stacked_bar', 'table']);
 
 export function normalizeTile(t: AnyTile): NormalTile {
-  const { query, form } = comparableQuery(t);
+  const { query } = comparableQuery(t);
   const config = (t as { config?: unknown }).config;
   const configRatio = isRecord(config) && typeof config.asRatio === 'boolean' && config.asRatio;
   return {
@@ -205,9 +210,13 @@ export function normalizeTile(t: AnyTile): NormalTile {
     w: t.w,
     h: t.h,
     // Only ratio-capable kinds carry it (the service's config form has no asRatio elsewhere).
-    asRatio: RATIO_TYPES.has(query.displayType) && ((t.asRatio ?? false) || configRatio),
+    // The service keeps asRatio only where it means something: two aggregations to divide.
+    asRatio:
+      RATIO_TYPES.has(query.displayType) &&
+      Array.isArray(query.select) &&
+      query.select.length === 2 &&
+      ((t.asRatio ?? false) || configRatio),
     series: query,
-    form,
   };
 }
 
@@ -218,20 +227,9 @@ export function normalizeTags(tags: readonly string[]): string[] {
   return [...new Set(tags)].sort();
 }
 
-/**
- * Makes the desired side comparable with what the observed form can carry: once the service
- * answers in config form, the spec's `dataSource` is gone from the answer (it is not sent back).
- */
-function alignTo(desired: NormalTile, observed: NormalTile): NormalTile {
-  if (observed.form === 'series' || desired.series.dataSource === undefined) return desired;
-  const { dataSource: _dropped, ...query } = desired.series;
-  return { ...desired, series: query };
-}
-
 /** Fields of `actual` that differ from `desired` (empty when equal). */
 export function tileDiff(desired: NormalTile, actual: NormalTile): TileField[] {
-  const want = alignTo(desired, actual);
-  return TILE_FIELDS.filter((f) => stableStringify(want[f]) !== stableStringify(actual[f]));
+  return TILE_FIELDS.filter((f) => stableStringify(desired[f]) !== stableStringify(actual[f]));
 }
 
 /**
@@ -240,13 +238,14 @@ export function tileDiff(desired: NormalTile, actual: NormalTile): TileField[] {
  */
 export function tileChanges(desired: AnyTile, observed: AnyTile): FieldChange[] {
   const actual = normalizeTile(observed);
-  const want = alignTo(normalizeTile(desired), actual);
+  const want = normalizeTile(desired);
   return TILE_FIELDS.flatMap((f) => diffValues(actual[f], want[f], f));
 }
 
 /**
  * What a write sends for a desired tile; `id` keeps an existing tile (and its alerts). The
- * current service wants `where` on every non-markdown series, so an absent one is sent as ''.
+ * current service wants `where` on every data series and `groupBy` on time and table series,
+ * so absent ones are sent empty.
  */
 export function tileWrite(t: DesiredTile, id?: string): TileWrite {
   const base = {
@@ -260,7 +259,13 @@ export function tileWrite(t: DesiredTile, id?: string): TileWrite {
   if (t.series.length > 0) {
     const series = t.series.map((s) => {
       const { source: _name, ...rest } = s;
-      return s.type === 'markdown' ? rest : { ...rest, where: rest.where ?? '' };
+      if (s.type === 'markdown') return rest;
+      const grouped = s.type === 'time' || s.type === 'table';
+      return {
+        ...rest,
+        where: rest.where ?? '',
+        ...(grouped ? { groupBy: rest.groupBy ?? [] } : {}),
+      };
     });
     return { ...base, asRatio: t.asRatio, series };
   }

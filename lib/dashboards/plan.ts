@@ -15,7 +15,7 @@ import { ownerId as alertOwnerId, parseMarker, stripMarker } from '../alerts/mar
 import { alertLinks, type Alert, type Dashboard, type DashboardWrite } from '../schemas';
 import { diffValues, type FieldChange } from './diff';
 import type { FileAlert } from './file-schema';
-import { normalizeTags, normalizeTile, tileWrite } from './normalize';
+import { normalizeTags, tileChanges, tileWrite } from './normalize';
 import {
   ALERTS_TAG,
   DEFAULT_OWNER,
@@ -419,9 +419,8 @@ function diffChange(
       return;
     }
     const current = byId.get(id)!;
-    const { name: _a, ...wantShape } = normalizeTile(t);
-    const { name: _b, ...haveShape } = normalizeTile(current);
-    const leafs = diffValues(haveShape, wantShape);
+    // Compared in one vocabulary, whichever form (series or config) each side is in.
+    const leafs = tileChanges(t, current);
     const top = [...new Set(leafs.map((c) => c.path.split(/[.[]/)[0]))];
     if (current.name !== t.name) {
       tiles.push({
@@ -493,7 +492,9 @@ export function alertShape(a: FileAlert | Alert): Record<string, unknown> {
   return {
     name: a.name ?? '',
     threshold: a.threshold,
+    thresholdMax: a.thresholdMax ?? undefined,
     thresholdType: a.thresholdType,
+    ...(a.thresholdMax != null ? { thresholdMax: a.thresholdMax } : {}),
     interval: a.interval,
     channel: channel
       ? { type: channel.type, ...(channel.webhookId ? { webhookId: channel.webhookId } : {}) }

@@ -5,6 +5,7 @@
  * Source and webhook names are not documented as unique, so a name two entries share is an
  * error, as is an unknown one (naming file, line and the names that exist).
  */
+import { ApiError } from '../api/errors';
 import type { CallOptions } from '../api/http';
 import { formatPath } from '../format-issues';
 import { locateIn } from './parse';
@@ -71,6 +72,16 @@ function collectRefs(dashboards: DesiredDashboard[]): Ref[] {
   return refs;
 }
 
+/** A service (or API version) without the list answers 404: then the list is unavailable. */
+async function orAbsent(list: Promise<NamedEntry[]>): Promise<NamedEntry[] | undefined> {
+  try {
+    return await list;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
 const LIST_SHOWN = 20;
 function existing(entries: readonly NamedEntry[], label: (e: NamedEntry) => string): string {
   if (entries.length === 0) return 'there are none';
@@ -103,8 +114,8 @@ export async function resolveNames(
   const needSources = refs.some((r) => r.kind === 'source');
   const needWebhooks = refs.some((r) => r.kind !== 'source');
   const [sources, webhooks] = await Promise.all([
-    needSources && lists.listSources ? lists.listSources(call) : undefined,
-    needWebhooks && lists.listWebhooks ? lists.listWebhooks(call) : undefined,
+    needSources && lists.listSources ? orAbsent(lists.listSources(call)) : undefined,
+    needWebhooks && lists.listWebhooks ? orAbsent(lists.listWebhooks(call)) : undefined,
   ]);
 
   const texts = new Map(files.map((f) => [f.file, f.text]));

@@ -236,6 +236,10 @@ function tileRules(tile: Record<string, unknown>, i: number, at: At): FileIssue[
       if (isRecord(s)) seriesRules(s, (p, m) => here(['series', j, ...p], m));
     });
     const first: unknown = tile.series[0];
+    if (isRecord(first) && first.type === 'number' && tile.series.length > 1)
+      here(['series'], 'a number tile has exactly 1 series');
+    if (tile.asRatio === true && tile.series.length !== 2)
+      here(['asRatio'], 'needs exactly 2 series');
     if (isRecord(first) && first.type === 'time')
       kind = typeof first.displayType === 'string' ? first.displayType : 'line';
     else if (isRecord(first) && typeof first.type === 'string') kind = first.type;

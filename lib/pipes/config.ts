@@ -25,7 +25,25 @@ const minutes = z.coerce
   .transform((m) => Math.round(m * 60_000));
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/**
+ * The watchdog's env names as typed values (the CDK side writes them through these, so a
+ * rename fails `tsc`). Fan-out: the scheduled function needs `queueUrl` (SendMessage), the
+ * consumer the same `queueUrl` (SendMessage: it sends back what its deadline cut off).
+ */
+export const WATCHDOG_ENV = {
+  table: 'CLOUDOPS_WATCHDOG_TABLE',
+  queueUrl: 'CLOUDOPS_WATCHDOG_QUEUE_URL',
+  servicesPerMessage: 'CLOUDOPS_WATCHDOG_SERVICES_PER_MESSAGE',
+} as const;
+
 export const watchdogEnv = z.object({
+  /**
+   * SQS queue of service batches. Set: the scheduled run only enqueues, the consumer
+   * (functions/pipe-watchdog/consumer.ts) checks; unset: the scheduled run checks everything.
+   */
+  [WATCHDOG_ENV.queueUrl]: z.url().optional(),
+  /** Services per message; default: the management rate limit's requests per window. */
+  [WATCHDOG_ENV.servicesPerMessage]: z.coerce.number().int().positive().max(1000).optional(),
   /** DynamoDB table (the function); the CLI uses a local file instead. */
   CLOUDOPS_WATCHDOG_TABLE: z.string().min(1).optional(),
   CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: z
@@ -72,6 +90,8 @@ export interface WatchdogSettings {
   connection: ConnectionEnv;
   tableName: string | undefined;
   apiDeadlineMs: number;
+  queueUrl: string | undefined;
+  servicesPerMessage: number;
   notifiers: NotifierSettings;
   watchdog: WatchdogConfigInput;
 }
@@ -114,6 +134,10 @@ export function readWatchdogSettings(env?: Record<string, string | undefined>): 
     connection,
     tableName: e.CLOUDOPS_WATCHDOG_TABLE,
     apiDeadlineMs: e.CLOUDOPS_WATCHDOG_API_DEADLINE_MS,
+    queueUrl: e.CLOUDOPS_WATCHDOG_QUEUE_URL,
+    // One message = one rate-limit window of listings: a consumer finishes it within a window.
+    servicesPerMessage:
+      e.CLOUDOPS_WATCHDOG_SERVICES_PER_MESSAGE ?? connection.CLOUDOPS_MANAGEMENT_RATE_LIMIT.limit,
     notifiers: defined({
       snsTopicArn: e.CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN,
       slack: source(

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { ApiError } from '../api/errors';
+import { isServiceIdle } from '../api/errors';
 import { ValidationError } from '../errors';
 import { formatIssues } from '../format-issues';
 import { silentLogger, type Logger } from '../log';
@@ -127,11 +127,6 @@ export interface WatchdogResult {
 
 /** Only auto-restart streaming / object-storage pipes: a database (CDC) pipe needs a person. */
 const RESTARTABLE = new Set(['kafka', 'objectStorage', 'kinesis']);
-
-/** 424 FAILED_DEPENDENCY: the service is idle (API-FACTS.md); reading pipes would need it awake. */
-export function isServiceIdle(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 424;
-}
 
 export async function runWatchdog(
   config: WatchdogConfig,

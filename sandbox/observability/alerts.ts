@@ -1,4 +1,4 @@
-import { createAlertBody, updateAlertBody } from '../../lib/schemas';
+import { createAlertBody, updateAlertBody } from '../profiles/spec-schemas';
 import type { Alert } from '../../lib/schemas';
 import { badRequest, notFound, validateBody } from '../errors';
 import { objectId } from '../ids';

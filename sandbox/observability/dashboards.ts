@@ -1,8 +1,11 @@
-import { DASHBOARD_LIMITS, dashboardWrite } from '../../lib/schemas';
-import type { Dashboard, Tile, TileWrite } from '../../lib/schemas';
+import type { Dashboard, Tile } from '../../lib/schemas';
+import { dashboardWrite } from '../profiles/spec-schemas';
+import type { TileWrite } from '../profiles/spec-schemas';
 import { badRequest, notFound, validateBody } from '../errors';
 import { objectId } from '../ids';
 import type { DashboardRow, Store } from '../store';
+
+const GRID_COLUMNS = 24;
 
 /** The dashboard as both APIs show it. */
 export function dashboardView(
@@ -26,9 +29,9 @@ export function findDashboard(store: Store, serviceId: string, id: string): Dash
 function checkTiles(tiles: readonly TileWrite[]): void {
   const problems: string[] = [];
   tiles.forEach((tile, i) => {
-    if (!(tile.x >= 0 && tile.x <= DASHBOARD_LIMITS.gridColumns - 1))
+    if (!(tile.x >= 0 && tile.x <= GRID_COLUMNS - 1))
       problems.push(`tiles[${i}].x: must be between 0 and 23`);
-    if (!(tile.w >= 1 && tile.w <= DASHBOARD_LIMITS.gridColumns))
+    if (!(tile.w >= 1 && tile.w <= GRID_COLUMNS))
       problems.push(`tiles[${i}].w: must be between 1 and 24`);
     if (!(tile.y >= 0)) problems.push(`tiles[${i}].y: must be >= 0`);
     if (!(tile.h >= 1)) problems.push(`tiles[${i}].h: must be >= 1`);

@@ -1,5 +1,5 @@
 /** The spec's snapshot: what the sandbox served before profiles existed. */
-import { createKeyRequest, updateKeyRequest } from '../../lib/schemas';
+import { createKeyRequest, updateKeyRequest } from './spec-schemas';
 import { validateBody } from '../errors';
 import { observabilityRoutes } from '../management/observability';
 import { apiV2Routes } from '../observability/routes';

@@ -75,8 +75,11 @@ describe('credentials by mode', () => {
     expect(env.CLOUDOPS_KEY_SECRET_ID).toBeDefined();
     expect(env.CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID).toBeDefined();
     const readOnly = ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'];
-    expect(actionsOn(stack.secrets.managementKey)).toEqual(readOnly);
-    expect(actionsOn(stack.secrets.observabilityToken)).toEqual(readOnly);
+    expect(actionsOn(stack.secrets.keys.alerts!)).toEqual(readOnly);
+    expect(actionsOn(stack.secrets.tokens.alerts)).toEqual(readOnly);
+    // Not the other functions' credentials.
+    expect(actionsOn(stack.secrets.keys.sync!)).toEqual([]);
+    expect(actionsOn(stack.secrets.tokens.sync)).toEqual([]);
   });
 
   it('open-source: only the token secret is named and readable', () => {
@@ -90,8 +93,9 @@ describe('credentials by mode', () => {
       'NODE_OPTIONS',
     ]);
     expect(env.CLOUDOPS_OBSERVABILITY_MODE).toBe('open-source');
-    expect(actionsOn(stack.secrets.managementKey)).toEqual([]);
-    expect(actionsOn(stack.secrets.observabilityToken)).toEqual([
+    expect(stack.secrets.keys.alerts).toBeUndefined();
+    expect(actionsOn(stack.secrets.keys.watchdog!)).toEqual([]);
+    expect(actionsOn(stack.secrets.tokens.alerts)).toEqual([
       'secretsmanager:DescribeSecret',
       'secretsmanager:GetSecretValue',
     ]);

@@ -10,10 +10,11 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionEnv } from '../../lib/config';
+import { connectionEnv, isNotConfiguredSecret, NOT_CONFIGURED_FIELD } from '../../lib/config';
 import { rotationEnv } from '../../lib/keys/config';
 import { watchdogEnv } from '../../lib/pipes/config';
-import { syncDashboardsEnv } from '../../functions/sync-dashboards/config';
+import { syncDashboardsEnvShape } from '../../functions/sync-dashboards/config';
+import { sentinelEnv } from '../../functions/rotate-key/sentinel';
 import { provisionAlertsEnv } from '../../functions/provision-alerts/config';
 import { BUNDLING, ESM_REQUIRE_BANNER } from '../../cdk/constructs/function';
 import type { CloudOpsFunction } from '../../cdk/constructs/function';
@@ -98,9 +99,6 @@ describe('functions', () => {
   it('gives each function only env vars its config schema reads, and the ones it needs', () => {
     const known = (...schemas: { shape: object }[]) =>
       new Set(['NODE_OPTIONS', ...schemas.flatMap((s) => Object.keys(s.shape))]);
-    const syncShape = {
-      shape: (syncDashboardsEnv as unknown as { in: { shape: object } }).in.shape,
-    };
     const expectations: [CloudOpsFunction, Set<string>, string[]][] = [
       [
         stack.keyRotation.rotator,
@@ -109,18 +107,19 @@ describe('functions', () => {
       ],
       [
         stack.keyRotation.sentinel,
-        new Set([...known(connectionEnv, rotationEnv), 'CLOUDOPS_KEY_SENTINEL_TOPIC_ARN']),
+        known(connectionEnv, rotationEnv, sentinelEnv),
         [
-          'CLOUDOPS_KEY_SECRET_ID',
+          'CLOUDOPS_KEY_SENTINEL_SECRET_IDS',
           'CLOUDOPS_KEY_EXPIRY_WARN_DAYS',
           'CLOUDOPS_KEY_SENTINEL_TOPIC_ARN',
         ],
       ],
       [
         stack.dashboardSync.sync,
-        known(connectionEnv, syncShape),
+        known(connectionEnv, syncDashboardsEnvShape),
         [
           'CLOUDOPS_DASHBOARDS_BUCKET',
+          'CLOUDOPS_DASHBOARDS_OWNER',
           'CLOUDOPS_EVENT_BUS_NAME',
           'CLOUDOPS_OBSERVABILITY_URL',
           'CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID',
@@ -173,34 +172,73 @@ describe('functions', () => {
 });
 
 describe('secrets and key rotation', () => {
-  it('creates the management key and observability token secrets, no admin secret by default', () => {
-    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
+  it('one management key per function and one token per observability user, no fixed names, no admin secret by default', () => {
+    // sync, alerts and watchdog keys; sync and alerts tokens.
+    template.resourceCountIs('AWS::SecretsManager::Secret', 5);
+    for (const secret of Object.values(template.findResources('AWS::SecretsManager::Secret'))) {
+      // CloudFormation names them (unique per stack): no collisions, no retained-name clashes.
+      expect(secret.Properties.Name).toBeUndefined();
+    }
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
-      Name: 'cloudops/management-key',
-    });
-    template.hasResourceProperties('AWS::SecretsManager::Secret', {
-      Name: 'cloudops/observability-token',
-      Description: Match.stringLikeRegexp('Not rotatable by API'),
+      Description: Match.stringLikeRegexp('sync observability API token.*Not rotatable by API'),
     });
   });
 
-  it('rotates the management key with rotate-key every rotationDays, not at deploy', () => {
-    template.resourceCountIs('AWS::SecretsManager::RotationSchedule', 1);
-    const [schedule] = Object.values(
+  it('creates each secret as valid JSON the functions read as "not configured yet"', () => {
+    for (const secret of Object.values(template.findResources('AWS::SecretsManager::Secret'))) {
+      const generate = secret.Properties.GenerateSecretString;
+      const template_ = JSON.parse(String(generate.SecretStringTemplate)) as unknown;
+      expect(template_).toEqual({ [NOT_CONFIGURED_FIELD]: true });
+      expect(isNotConfiguredSecret(template_)).toBe(true);
+      expect(generate.GenerateStringKey).toBe('placeholder');
+      expect(secret.Properties.SecretString).toBeUndefined();
+    }
+  });
+
+  it('rotates every key with the one rotate-key function, each on its own schedule, not at deploy', () => {
+    const keys = stack.secrets.allKeys();
+    expect(keys.map((k) => k.node.id)).toEqual(['SyncKey', 'AlertsKey', 'WatchdogKey']);
+    const schedules = Object.values(
       template.findResources('AWS::SecretsManager::RotationSchedule'),
     );
-    expect(referencedIds(schedule.Properties.SecretId)).toEqual([id(stack.secrets.managementKey)]);
-    expect(referencedIds(schedule.Properties.RotationLambdaARN)).toEqual([
-      fnId(stack.keyRotation.rotator),
-    ]);
-    expect(schedule.Properties.RotationRules).toEqual({ ScheduleExpression: 'rate(30 days)' });
-    expect(schedule.Properties.RotateImmediatelyOnUpdate).toBe(false);
-    // Secrets Manager may invoke the rotator for this secret only.
-    template.hasResourceProperties('AWS::Lambda::Permission', {
-      Principal: 'secretsmanager.amazonaws.com',
-      FunctionName: { 'Fn::GetAtt': [fnId(stack.keyRotation.rotator), 'Arn'] },
-      SourceArn: { Ref: id(stack.secrets.managementKey) },
+    expect(schedules).toHaveLength(3);
+    expect(schedules.flatMap((sc) => referencedIds(sc.Properties.SecretId)).sort()).toEqual(
+      keys.map(id).sort(),
+    );
+    for (const schedule of schedules) {
+      expect(referencedIds(schedule.Properties.RotationLambdaARN)).toEqual([
+        fnId(stack.keyRotation.rotator),
+      ]);
+      expect(schedule.Properties.RotationRules).toEqual({ ScheduleExpression: 'rate(30 days)' });
+      expect(schedule.Properties.RotateImmediatelyOnUpdate).toBe(false);
+    }
+    // Secrets Manager may invoke the rotator for these secrets only.
+    for (const key of keys) {
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Principal: 'secretsmanager.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [fnId(stack.keyRotation.rotator), 'Arn'] },
+        SourceArn: { Ref: id(key) },
+      });
+    }
+  });
+
+  it('each function is given only its own key and token', () => {
+    const { keys, tokens } = stack.secrets;
+    const ref = (c: IConstruct) => ({ Ref: id(c) });
+    expect(envOf(stack.dashboardSync.sync)).toMatchObject({
+      CLOUDOPS_KEY_SECRET_ID: ref(keys.sync!),
+      CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: ref(tokens.sync),
     });
+    expect(envOf(stack.alertProvisioning.provision)).toMatchObject({
+      CLOUDOPS_KEY_SECRET_ID: ref(keys.alerts!),
+      CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: ref(tokens.alerts),
+    });
+    expect(envOf(stack.pipeWatchdog.watchdog)).toMatchObject({
+      CLOUDOPS_KEY_SECRET_ID: ref(keys.watchdog!),
+    });
+    expect(
+      referencedIds(envOf(stack.keyRotation.sentinel).CLOUDOPS_KEY_SENTINEL_SECRET_IDS),
+    ).toEqual(stack.secrets.allKeys().map(id));
   });
 });
 
@@ -423,12 +461,12 @@ describe('IAM: least privilege per function', () => {
   it('no wildcard actions, no Resource "*", only the resources each function uses', () => {
     const s = stack;
     const expected: [CloudOpsFunction, Set<string>][] = [
-      [s.keyRotation.rotator, allowed(s.keyRotation.rotator, s.secrets.managementKey)],
+      [s.keyRotation.rotator, allowed(s.keyRotation.rotator, ...s.secrets.allKeys())],
       [
         s.keyRotation.sentinel,
         allowed(
           s.keyRotation.sentinel,
-          s.secrets.managementKey,
+          ...s.secrets.allKeys(),
           s.notifications.topic,
           s.notifications.key,
         ),
@@ -438,8 +476,8 @@ describe('IAM: least privilege per function', () => {
         allowed(
           s.dashboardSync.sync,
           s.dashboardSync.bucket,
-          s.secrets.managementKey,
-          s.secrets.observabilityToken,
+          s.secrets.keys.sync!,
+          s.secrets.tokens.sync,
           s.bus,
         ),
       ],
@@ -449,8 +487,8 @@ describe('IAM: least privilege per function', () => {
           s.alertProvisioning.provision,
           s.alertProvisioning.queue,
           s.alertProvisioning.versionTable,
-          s.secrets.managementKey,
-          s.secrets.observabilityToken,
+          s.secrets.keys.alerts!,
+          s.secrets.tokens.alerts,
         ),
       ],
       [
@@ -458,7 +496,7 @@ describe('IAM: least privilege per function', () => {
         allowed(
           s.pipeWatchdog.watchdog,
           s.pipeWatchdog.table,
-          s.secrets.managementKey,
+          s.secrets.keys.watchdog!,
           s.notifications.topic,
           s.notifications.key,
           s.bus,
@@ -484,26 +522,41 @@ describe('IAM: least privilege per function', () => {
     }
   });
 
-  it('rotate-key: rotation calls on the management key only, no GetRandomPassword', () => {
+  it('rotate-key: rotation calls on the management keys only, no GetRandomPassword', () => {
     const f = stack.keyRotation.rotator;
-    expect(actionsOn(f, stack.secrets.managementKey).sort()).toEqual([
-      'secretsmanager:DescribeSecret',
-      'secretsmanager:GetSecretValue',
-      'secretsmanager:PutSecretValue',
-      'secretsmanager:UpdateSecretVersionStage',
-    ]);
+    for (const key of stack.secrets.allKeys()) {
+      expect(actionsOn(f, key).sort()).toEqual([
+        'secretsmanager:DescribeSecret',
+        'secretsmanager:GetSecretValue',
+        'secretsmanager:PutSecretValue',
+        'secretsmanager:UpdateSecretVersionStage',
+      ]);
+    }
+    for (const token of Object.values(stack.secrets.tokens))
+      expect(actionsOn(f, token)).toEqual([]);
     expect(policyOf(f).actions).not.toContain('secretsmanager:GetRandomPassword');
   });
 
   it('the other functions only read secrets, and only the ones they use', () => {
     const readOnly = ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'];
     const s = stack;
-    expect(actionsOn(s.keyRotation.sentinel, s.secrets.managementKey).sort()).toEqual(readOnly);
-    expect(actionsOn(s.keyRotation.sentinel, s.secrets.observabilityToken)).toEqual([]);
-    expect(actionsOn(s.pipeWatchdog.watchdog, s.secrets.managementKey).sort()).toEqual(readOnly);
-    expect(actionsOn(s.pipeWatchdog.watchdog, s.secrets.observabilityToken)).toEqual([]);
-    for (const f of [s.dashboardSync.sync, s.alertProvisioning.provision]) {
-      expect(actionsOn(f, s.secrets.observabilityToken).sort()).toEqual(readOnly);
+    const { keys, tokens } = s.secrets;
+    for (const key of s.secrets.allKeys()) {
+      expect(actionsOn(s.keyRotation.sentinel, key).sort()).toEqual(readOnly);
+    }
+    const own: [CloudOpsFunction, IConstruct[]][] = [
+      [s.pipeWatchdog.watchdog, [keys.watchdog!]],
+      [s.dashboardSync.sync, [keys.sync!, tokens.sync]],
+      [s.alertProvisioning.provision, [keys.alerts!, tokens.alerts]],
+    ];
+    const all = [...s.secrets.allKeys(), tokens.sync, tokens.alerts];
+    for (const [f, mine] of own) {
+      for (const secret of all) {
+        const expected = mine.includes(secret) ? readOnly : [];
+        expect(actionsOn(f, secret).sort(), `${f.node.path} -> ${secret.node.id}`).toEqual(
+          expected,
+        );
+      }
     }
   });
 
@@ -603,7 +656,7 @@ describe('variants', () => {
     const v = variant.stack;
     const t = variant.template;
     const adminId = v.getLogicalId(v.secrets.admin!.node.defaultChild as never);
-    t.hasResourceProperties('AWS::SecretsManager::Secret', { Name: 'cloudops/admin-key' });
+    expect(v.secrets.admin).toBeDefined();
     const rotatorEnv =
       t.toJSON().Resources[v.getLogicalId(v.keyRotation.rotator.fn.node.defaultChild as never)]
         .Properties.Environment.Variables;
@@ -614,8 +667,10 @@ describe('variants', () => {
     expect(readers.flatMap((p) => referencedIds(p.Properties.Roles))).toEqual([
       v.getLogicalId(v.keyRotation.rotator.role.node.defaultChild as never),
     ]);
-    const [schedule] = Object.values(t.findResources('AWS::SecretsManager::RotationSchedule'));
-    expect(schedule.Properties.RotationRules.ScheduleExpression).toBe('rate(14 days)');
+    // Open-source mode: the watchdog is the only function with a management key.
+    const schedules = Object.values(t.findResources('AWS::SecretsManager::RotationSchedule'));
+    expect(schedules).toHaveLength(1);
+    expect(schedules[0].Properties.RotationRules.ScheduleExpression).toBe('rate(14 days)');
   });
 
   it('the watchdog reads Slack and webhook URLs from their secrets at run time, by name', () => {
@@ -667,8 +722,9 @@ describe('variants', () => {
       (st) => referencedIds(st.Resource),
     );
     const secretId = (secret: IConstruct) => v.getLogicalId(secret.node.defaultChild as never);
-    expect(refs).toContain(secretId(v.secrets.observabilityToken));
-    expect(refs).not.toContain(secretId(v.secrets.managementKey));
+    expect(refs).toContain(secretId(v.secrets.tokens.sync));
+    expect(v.secrets.keys.sync).toBeUndefined();
+    expect(refs).not.toContain(secretId(v.secrets.keys.watchdog!));
   });
 
   it('a cron watchdog schedule has no heartbeat alarm (its interval is unknown)', () => {

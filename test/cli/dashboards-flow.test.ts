@@ -67,7 +67,7 @@ tiles:
     w: 12
     h: 4
     series:
-      - { type: time, aggFn: count, where: "level:error" }
+      - { type: time, source: Logs, aggFn: count, where: "level:error", whereLanguage: lucene, groupBy: [] }
     alerts:
       - name: too many errors
         threshold: ${threshold}
@@ -76,7 +76,7 @@ tiles:
         channel:
           type: webhook
           webhookId: ${sb.info.webhookId}
-  - { name: latency, x: 12, y: 0, w: 12, h: 4 }
+  - { name: latency, x: 12, y: 0, w: 12, h: 4, markdown: "p99 latency" }
 `;
 
   beforeAll(async () => {
@@ -158,7 +158,7 @@ tiles:
 
   it('on a terminal apply shows the plan in colour and asks; "no" writes nothing; NO_COLOR has none', async () => {
     const d = await dir('tty', {
-      'tty.yaml': 'name: TTY\ntiles:\n  - { name: a, x: 0, y: 0, w: 4, h: 4 }\n',
+      'tty.yaml': 'name: TTY\ntiles:\n  - { name: a, x: 0, y: 0, w: 4, h: 4, markdown: hello }\n',
     });
     const asked: string[] = [];
     const no = await cli(['apply', '--dir', d], {
@@ -250,9 +250,9 @@ tiles:
     expect(json.changes).toHaveLength(1);
     const [c] = json.changes;
     expect(c).toMatchObject({ adopted: true, fields: { marker: true }, tiles: [] });
-    expect(c.alerts).toEqual([
-      expect.objectContaining({ action: 'update', adopt: true, changes: [] }),
-    ]);
+    expect(c.alerts.length).toBeGreaterThan(0);
+    for (const a of c.alerts)
+      expect(a).toMatchObject({ action: 'update', adopt: true, changes: [] });
     const before = sb.store.state.alerts.length;
     expect((await cli(['apply', '--dir', pulled, '--adopt', '--auto-approve'])).code).toBe(0);
     expect(sb.store.state.alerts.length).toBe(before);

@@ -5,14 +5,22 @@
  * dashboards, and every tile that stayed keeps the id it got at creation.
  */
 import { describe, expect, it } from 'vitest';
-import { syncDashboards, type DashboardSource } from '../../lib/dashboards';
+import {
+  applyPlan,
+  loadDashboards,
+  planDashboards,
+  syncDashboards,
+  type DashboardSource,
+} from '../../lib/dashboards';
 import type { Sandbox } from '../../sandbox/index';
 import { closeAfterEach } from '../support/close-after-each';
 import {
   backendFor,
   describeTrace,
   faultSandbox,
+  faultSeed,
   faultTrace,
+  LATENCY_MS,
   RATES,
   seededRuns,
   settle,
@@ -137,6 +145,48 @@ describe('dashboards sync under seeded faults', () => {
         `dashboards rate ${rate}: runs to converge ${faulty.phases.map((p) => p.rounds).join(' + ')}, failed dashboard results ${faulty.phases.reduce((n, p) => n + p.failedResults, 0)}`,
       );
       expect(faulty.state).toEqual(c.state);
+    });
+  }
+});
+
+/**
+ * Issue 16 §13: a failed create is retried within the run (re-list, find by the marker,
+ * create only if absent), so ONE apply converges under faults, and never duplicates.
+ */
+describe('one apply converges under faults', () => {
+  const seed = faultSeed();
+  const MANY: Files = Object.fromEntries(
+    Array.from({ length: 30 }, (_, n) => [`one-${n}.yaml`, dashboard(`One ${n}`, TILES)]),
+  );
+
+  for (const rate of RATES) {
+    it(`rate ${rate * 100} %, seed ${seed}: every dashboard exactly once after a single apply`, async () => {
+      const sb = await faultSandbox();
+      open.push(sb);
+      const backend = backendFor(sb);
+      const desired = await loadDashboards(memorySource(() => MANY));
+      sb.faults.set(spec(seed, rate, 'POST .*'));
+      // The list that starts the run is retried by the client; the run itself happens once.
+      const plan = await planDashboards(desired, backend);
+      const result = await applyPlan(plan, backend, { relistDelayMs: LATENCY_MS + 50 });
+      const trace = faultTrace(sb);
+      sb.faults.clear();
+      await settle();
+      console.log(describeTrace(`dashboards one-apply rate ${rate}`, trace));
+      expect(trace.faults).not.toEqual({});
+      expect(result.results.filter((r) => r.status !== 'created')).toEqual([]);
+      const names = sb.store.state.dashboards
+        .filter((d) => d.serviceId === sb.info.serviceId && d.name.startsWith('One '))
+        .map((d) => d.name)
+        .sort();
+      expect(names).toEqual(
+        Object.values(MANY)
+          .map((t) => t.split('\n')[0].slice(6))
+          .sort(),
+      );
+      const after = await planDashboards(desired, backend);
+      expect(after.pending).toBe(false);
+      backend.close();
     });
   }
 });

@@ -128,7 +128,8 @@ describe('sync-dashboards function', () => {
       counts: { create: 3 },
       eventsSent: 3,
     });
-    expect(writes()).toHaveLength(3);
+    // Three dashboards and the one alert their files declare (the sync writes tile alerts).
+    expect(writes().map((e) => e.method)).toEqual(['POST', 'POST', 'POST', 'POST']);
     const events = sentEvents();
     expect(events.map((e) => [e.Source, e.DetailType, e.EventBusName])).toEqual(
       Array(3).fill(['cloudops', 'Dashboard Synced', 'cloudops-bus']),
@@ -185,13 +186,23 @@ describe('sync-dashboards function', () => {
     expect(eventBridge.commandCalls(PutEventsCommand)).toHaveLength(0);
 
     const repair = await handlerWith()(schedule, context);
+    // Only the repaired dashboard is announced: the others' alerts need no provisioning.
     expect(repair).toMatchObject({
       mode: 'apply',
       counts: { update: 1, unchanged: 2 },
-      eventsSent: 3,
+      eventsSent: 1,
     });
+    expect(sentEvents().map((e) => e.detail.dashboardKey)).toEqual(['platform/overview']);
     expect(writes().map((e) => e.method)).toEqual(['PUT']);
     expect(sb.store.state.dashboards.find((x) => x.id === d.id)!.tiles[0].w).toBe(16);
+
+    // A no-op drift run: no write, no event.
+    sb.requestLog.clear();
+    eventBridge.resetHistory();
+    const noop = await handlerWith()(schedule, context);
+    expect(noop).toMatchObject({ mode: 'apply', counts: { unchanged: 3 }, eventsSent: 0 });
+    expect(writes()).toHaveLength(0);
+    expect(eventBridge.commandCalls(PutEventsCommand)).toHaveLength(0);
   });
 
   it('ignores events outside the prefix with no request at all', async () => {
@@ -248,7 +259,8 @@ describe('sync-dashboards function in open-source mode', () => {
         },
         secretsManager,
       )(s3Event('dashboards/checkout-service.yaml'), context);
-      expect(summary).toMatchObject({ trigger: 'files-changed', mode: 'apply', eventsSent: 3 });
+      // Same dashboards as the managed surface: nothing changed, so nothing is announced.
+      expect(summary).toMatchObject({ trigger: 'files-changed', mode: 'apply', eventsSent: 0 });
       expect(read).toEqual([sb.info.observabilityTokenSecretId]);
       // The stack's own API (same dashboards as the managed surface, so nothing to write).
       expect(api().length).toBeGreaterThan(0);

@@ -129,7 +129,7 @@ describe('dashboards sync against the sandbox', () => {
       },
     ]);
     const calls = api().map((e) => `${e.method} ${e.surface}`);
-    expect(calls).toEqual(['GET management', 'PUT observability']);
+    expect(calls).toEqual(['GET management', 'PUT management']);
     expect(apply!.ok).toBe(true);
     expect(allTileIds()).toEqual(before);
   });

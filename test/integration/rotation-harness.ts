@@ -106,10 +106,12 @@ export const STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret']
 
 export async function startRotationSandbox(
   config: RotationConfig = TEST_CONFIG,
+  profile: 'current' | 'spec' = 'spec',
 ): Promise<RotationSandbox> {
   let invoke: (event: RotationEvent) => Promise<void> = () =>
     Promise.reject(new Error('not ready'));
   const sb = await startTestSandbox({
+    profile,
     rateLimits: { management: { limit: 10_000, windowMs: 1_000 } },
     invokeRotation: (_arn, event) => invoke(event),
   });

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../lib/api/errors';
 import type { ManagementClient } from '../../lib/api';
 import { createWebhookNotifier, signBody, type Notifier } from '../../lib/notify';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
@@ -385,51 +384,79 @@ describe('first run and idle services', () => {
       sb.store.state.pipes = sb.store.state.pipes.filter((p) => p.id !== late.id);
     }
   });
+});
+
+describe.each(['current', 'spec'] as const)('idle services (%s profile)', (profile) => {
+  let own: Sandbox;
+  let api: ManagementClient;
+  beforeAll(async () => {
+    own = await startSandbox({
+      port: 0,
+      profile,
+      rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
+    });
+    api = clientFor(own);
+  });
+  afterAll(async () => {
+    api.close();
+    await own.close();
+  });
 
   it('an idle service (424) is told once at info, its pipes untouched and nothing woken; again when active', async () => {
-    const [svc1, svc2] = sb.info.serviceIds as [string, string];
-    let asleep = false;
-    // Until the sandbox models an idle service: the real client, with svc2 answering as the
-    // live service does when idle.
-    const api: WatchdogDeps['api'] = {
-      listPipes: (serviceId, opts) =>
-        asleep && serviceId === svc2
-          ? Promise.reject(
-              new ApiError(
-                {
-                  status: 424,
-                  method: 'GET',
-                  path: `/services/${svc2}/pipes`,
-                },
-                'FAILED_DEPENDENCY: allowed only when the service is running. Current state: idle',
-              ),
-            )
-          : client.listPipes(serviceId, opts),
-      pipeStateCommand: (...args) => client.pipeStateCommand(...args),
-    };
-    const w = watchdog({ serviceIds: [svc1, svc2] }, { api });
-    await w.run(); // baseline
-    asleep = true;
+    const [svc1, svc2] = own.info.serviceIds as [string, string];
+    const notifier = recordingNotifier();
+    const store = new LocalStateStore();
+    const config = parseWatchdogConfig({
+      organizationId: own.info.organizationId,
+      serviceIds: [svc1, svc2],
+    });
+    const run = () =>
+      runWatchdog(config, { api, store, notifiers: [notifier], now: () => own.clock.now() });
+    await run(); // baseline
+    own.setServiceState(svc2, 'idle');
     const said: string[][] = [];
     for (let i = 0; i < 3; i++) {
-      sb.clock.advance(5 * MIN);
-      sb.requestLog.clear();
-      const r = await w.run();
+      own.clock.advance(5 * MIN);
+      own.requestLog.clear();
+      const r = await run();
       expect(r.errors).toEqual([]);
       expect(r.idle).toEqual([svc2]);
-      expect(sb.requestLog.entries().filter((e) => e.method !== 'GET')).toEqual([]);
+      expect(r.metrics.servicesIdle).toBe(1);
+      // Nothing but the two listings: no start, no retry that could wake it.
+      expect(own.requestLog.entries().filter((e) => e.surface === 'management')).toHaveLength(2);
       said.push(
         r.notifications.map((n) => `${n.kind}:${n.severity}:${n.serviceId === svc2 ? 2 : 1}`),
       );
     }
     expect(said).toEqual([['idle:info:2'], [], []]);
     // Its pipes were not declared gone while it slept.
-    const stored = await w.store.loadService(sb.info.organizationId, svc2);
+    const stored = await store.loadService(own.info.organizationId, svc2);
     expect(stored.pipes.length).toBeGreaterThan(0);
     expect(stored.pipes.every((p) => !p.gone)).toBe(true);
-    asleep = false;
-    sb.clock.advance(5 * MIN);
-    const awake = await w.run();
+    own.setServiceState(svc2, 'running');
+    own.clock.advance(5 * MIN);
+    const awake = await run();
     expect(awake.notifications.map((n) => `${n.kind}:${n.severity}`)).toEqual(['active:info']);
   });
+
+  it.runIf(profile === 'current')(
+    'the seeded idle service is reported idle, not as a failure',
+    async () => {
+      const idle = own.info.idleServiceId!;
+      expect(idle).toBeDefined();
+      const notifier = recordingNotifier();
+      const r = await runWatchdog(
+        parseWatchdogConfig({
+          organizationId: own.info.organizationId,
+          serviceIds: own.info.serviceIds,
+        }),
+        { api, store: new LocalStateStore(), notifiers: [notifier], now: () => own.clock.now() },
+      );
+      expect(r.errors).toEqual([]);
+      expect(r.idle).toEqual([idle]);
+      expect(notifier.sent.filter((n) => n.serviceId === idle).map(brief)).toEqual([
+        'idle:info:->idle',
+      ]);
+    },
+  );
 });

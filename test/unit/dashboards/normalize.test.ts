@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  comparableQuery,
   fingerprint,
   normalizeTile,
   tileChanges,
@@ -65,7 +66,7 @@ const configAnswer = dashboard.parse({
 describe('one comparable tile shape', () => {
   it('reads a config answer with the name inside config, nulls and unknown fields', () => {
     expect(configAnswer.name).toBe('errors');
-    expect(normalizeTile(configAnswer).form).toBe('config');
+    expect(comparableQuery(configAnswer).form).toBe('config');
   });
 
   it('desired series vs observed config: equal', () => {
@@ -110,21 +111,23 @@ describe('one comparable tile shape', () => {
     expect(tileDiff(normalizeTile(edited), normalizeTile(configAnswer))).toEqual(['y', 'series']);
     expect(tileChanges(edited, configAnswer)).toEqual([
       { path: 'y', from: 0, to: 4 },
-      { path: 'series.groupBy[0]', from: 'service', to: 'endpoint' },
-      { path: 'series.groupBy[1]', from: 'endpoint', to: 'service' },
+      { path: 'series.groupBy', from: ['service', 'endpoint'], to: ['endpoint', 'service'] },
       { path: 'series.select[0].aggFn', from: 'count', to: 'max' },
-      { path: 'series.select[0].valueExpression', from: undefined, to: 'Duration' },
+      { path: 'series.select[0].valueExpression', to: 'Duration' },
     ]);
   });
 
-  it('keeps dataSource significant while the service answers in series form', () => {
-    const observed: Tile = {
+  it('keeps dataSource significant for a spec series without sourceId', () => {
+    const spec = (dataSource: string): Tile => ({
       id: 't',
       name: 'errors',
       ...box,
-      series: [{ ...seriesTile.series[0], dataSource: 'logs' }],
-    };
-    expect(tileDiff(normalizeTile(seriesTile), normalizeTile(observed))).toEqual(['series']);
+      series: [{ type: 'time', dataSource, aggFn: 'count' }],
+    });
+    expect(tileDiff(normalizeTile(spec('events')), normalizeTile(spec('logs')))).toEqual([
+      'series',
+    ]);
+    expect(tileDiff(normalizeTile(spec('events')), normalizeTile(spec('events')))).toEqual([]);
   });
 
   it('writes the form the file used, with names gone and where defaulted for the current service', () => {

@@ -88,10 +88,10 @@ tiles:
         kind: 'changed',
         name: 'load',
         id: 't1',
-        fields: ['series', 'y'],
+        fields: ['y', 'series'],
         changes: [
-          { path: 'series[0].groupBy', from: ['host', 'pod'], to: ['pod', 'host'] },
           { path: 'y', from: 0, to: 4 },
+          { path: 'series.groupBy', from: ['host', 'pod'], to: ['pod', 'host'] },
         ],
       },
       {

@@ -30,7 +30,7 @@ function serviceConfig(tile: Loose): Loose {
   return {
     displayType: type === 'time' ? (first.displayType ?? 'line') : type,
     sourceId: first.sourceId,
-    select: series.map((s) => ({
+    select: (type === 'number' ? series.slice(0, 1) : series).map((s) => ({
       aggFn: s.aggFn,
       valueExpression: s.field ?? '',
       ...(s.alias !== undefined ? { alias: s.alias } : {}),
@@ -40,7 +40,7 @@ function serviceConfig(tile: Loose): Loose {
     groupBy: ((first.groupBy as string[] | undefined) ?? []).join(', '),
     ...(first.sortOrder !== undefined ? { sortOrder: first.sortOrder } : {}),
     where: '',
-    asRatio: tile.asRatio ?? false,
+    asRatio: Boolean(tile.asRatio) && series.length === 2,
   };
 }
 
@@ -105,7 +105,7 @@ const seriesArb: fc.Arbitrary<FileSeries[]> = fc
       },
       { requiredKeys: ['type'] },
     );
-    return fc.array(one, { minLength: 1, maxLength: 3 });
+    return fc.array(one, { minLength: 1, maxLength: type === 'number' ? 1 : 3 });
   });
 
 /** A valid config-form query. */
@@ -173,7 +173,12 @@ const tilesArb = fc
         y,
         w: 1 + Math.floor(wFrac * (23 - x)),
         h,
-        ...(asRatio !== undefined && 'series' in query ? { asRatio } : {}),
+        ...(asRatio !== undefined &&
+        'series' in query &&
+        query.series.length === 2 &&
+        query.series[0].type !== 'number'
+          ? { asRatio }
+          : {}),
         ...query,
       };
       y += h;

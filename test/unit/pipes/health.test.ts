@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../lib/api/errors';
 import { decideServiceHealth, type ListingOutcome } from '../../../lib/pipes/health';
 import type { ServiceRecord } from '../../../lib/pipes/types';
-import { isServiceIdle } from '../../../lib/pipes/watchdog';
 
 const o = { organizationId: 'org', serviceId: 'svc', selfWatchAfterFailures: 2 };
 const listed: ListingOutcome = { kind: 'listed' };
@@ -55,12 +53,5 @@ describe('decideServiceHealth', () => {
   it('records the fan-out run that finished the service', () => {
     const d = decideServiceHealth(undefined, listed, 1, { ...o, runId: 'run-7' });
     expect(d.next.lastRunId).toBe('run-7');
-  });
-
-  it('424 is idle; other statuses are not', () => {
-    const err = (status: number) => new ApiError({ status, method: 'GET', path: '/pipes' });
-    expect(isServiceIdle(err(424))).toBe(true);
-    expect(isServiceIdle(err(400))).toBe(false);
-    expect(isServiceIdle(new Error('424'))).toBe(false);
   });
 });

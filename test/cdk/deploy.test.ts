@@ -1,0 +1,239 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument -- synthesized CloudFormation JSON is untyped */
+/**
+ * What a deployment relies on beyond each resource: alarms that reach people (the topic lets
+ * CloudWatch publish; ALARM and OK both notify), the automation dashboard, a first deploy with
+ * nothing committed to deploy by accident, and two stacks in one account without collisions.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../cdk/build';
+import { dashboardsOwnerFor, readStackConfig } from '../../cdk/config';
+import { LOG_METRICS, OLDEST_MESSAGE_ALARM_SECONDS } from '../../cdk/constructs/monitoring';
+import { REPO_ROOT } from '../../cdk/constructs/function';
+import { BASE_CONTEXT, referencedIds, synth, type Synthesized } from './helpers';
+
+let main: Synthesized;
+beforeAll(() => {
+  main = synth();
+});
+afterAll(() => main?.cleanup());
+
+const resources = (type: string) => Object.values(main.template.findResources(type)) as any[];
+const idOf = (c: { node: { defaultChild?: unknown } }) =>
+  main.stack.getLogicalId(c.node.defaultChild as never);
+
+describe('alarms reach people', () => {
+  it('the topic policy allows CloudWatch alarms of this account to publish (the TLS Deny alone allows nobody)', () => {
+    const [policy] = resources('AWS::SNS::TopicPolicy');
+    expect(referencedIds(policy.Properties.Topics)).toEqual([idOf(main.stack.notifications.topic)]);
+    const statements = policy.Properties.PolicyDocument.Statement as any[];
+    const allow = statements.find(
+      (s) => s.Effect === 'Allow' && s.Principal?.Service === 'cloudwatch.amazonaws.com',
+    );
+    expect(allow).toBeDefined();
+    expect(allow.Action).toBe('sns:Publish');
+    expect(referencedIds(allow.Resource)).toEqual([idOf(main.stack.notifications.topic)]);
+    expect(allow.Condition.StringEquals['aws:SourceAccount']).toEqual({ Ref: 'AWS::AccountId' });
+    expect(JSON.stringify(allow.Condition.ArnLike['aws:SourceArn'])).toMatch(
+      /:cloudwatch:.*:alarm:\*/,
+    );
+    // The TLS-only Deny stays.
+    expect(statements.some((s) => s.Effect === 'Deny')).toBe(true);
+  });
+
+  it('the topic key lets only CloudWatch alarms of this account encrypt for it', () => {
+    const [key] = resources('AWS::KMS::Key');
+    const statement = (key.Properties.KeyPolicy.Statement as any[]).find(
+      (s) => s.Principal?.Service === 'cloudwatch.amazonaws.com',
+    );
+    expect(statement.Condition.StringEquals['aws:SourceAccount']).toEqual({
+      Ref: 'AWS::AccountId',
+    });
+  });
+
+  it('every alarm notifies the topic on ALARM and on OK', () => {
+    const topic = { Ref: idOf(main.stack.notifications.topic) };
+    const alarms = resources('AWS::CloudWatch::Alarm');
+    expect(alarms.length).toBeGreaterThan(10);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual([topic]);
+      expect(alarm.Properties.OKActions).toEqual([topic]);
+    }
+  });
+
+  it('alarms when the oldest alert-queue message waits too long', () => {
+    const alarm = resources('AWS::CloudWatch::Alarm').find(
+      (a) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage',
+    );
+    expect(alarm.Properties.Threshold).toBe(OLDEST_MESSAGE_ALARM_SECONDS);
+    expect(referencedIds(alarm.Properties.Dimensions)).toEqual([
+      idOf(main.stack.alertProvisioning.queue),
+    ]);
+  });
+
+  it('the watchdog-not-running alarm breaches when there is no data at all', () => {
+    const alarm = resources('AWS::CloudWatch::Alarm').find(
+      (a) =>
+        a.Properties.MetricName === 'Invocations' &&
+        referencedIds(a.Properties.Dimensions).includes(idOf(main.stack.pipeWatchdog.watchdog.fn)),
+    );
+    expect(alarm.Properties).toMatchObject({
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: 1,
+      TreatMissingData: 'breaching',
+      Period: 15 * 60, // three 5-minute runs
+    });
+  });
+});
+
+describe('the automation dashboard', () => {
+  it('shows rotations, drift, notifications, 429s and errors', () => {
+    const [dashboard] = resources('AWS::CloudWatch::Dashboard');
+    expect(dashboard.Properties.DashboardName).toBeUndefined(); // generated: unique per stack
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    for (const title of [
+      'Key rotations',
+      'Dashboard drift',
+      'Watchdog notifications',
+      '429s',
+      'Errors per function',
+    ]) {
+      expect(body).toContain(title);
+    }
+    for (const metric of [
+      'KeysRotated',
+      'DashboardPlansPending',
+      'Notifications',
+      'PipeWatchdogRateLimited',
+    ]) {
+      expect(body).toContain(metric);
+    }
+  });
+
+  it('counts the log lines lib writes, in a namespace of its own stack', () => {
+    const filters = resources('AWS::Logs::MetricFilter');
+    const by = (name: string) =>
+      filters.find((f) => f.Properties.MetricTransformations[0].MetricName === name);
+    expect(by('KeysRotated').Properties.FilterPattern).toContain(LOG_METRICS.keyRotated.message);
+    expect(by('DashboardPlansPending').Properties.FilterPattern).toMatch(/\$\.pending IS TRUE/);
+    expect(by('SyncDashboardsRateLimited').Properties.FilterPattern).toMatch(/\$\.reason = 429/);
+    for (const f of filters) {
+      expect(f.Properties.MetricTransformations[0].MetricNamespace).toBe('cloudops/CloudOps');
+    }
+  });
+});
+
+describe('a first deploy', () => {
+  it('cdk.json commits no setting that would deploy (required keys fail synth instead)', () => {
+    const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8'));
+    expect(Object.keys(cdkJson.context ?? {}).filter((k) => k.startsWith('cloudops:'))).toEqual([]);
+    expect(() => readStackConfig((key) => cdkJson.context?.[key])).toThrow(
+      /cloudops:apiUrl \(or env CLOUDOPS_CDK_API_URL\): required, not set[\s\S]*cloudops:organizationId/,
+    );
+  });
+
+  it('the example settings CI synthesizes with are complete, and a context file fills only unset keys', () => {
+    const outdir = mkdtempSync(path.join(tmpdir(), 'cloudops-cdk-file-'));
+    try {
+      const file = path.join(outdir, 'context.json');
+      const example = JSON.parse(
+        readFileSync(path.join(REPO_ROOT, 'cdk/context.example.json'), 'utf8'),
+      );
+      writeFileSync(file, JSON.stringify(example));
+      const { config } = buildApp({
+        outdir,
+        bundling: false,
+        cfnValidation: false,
+        treeMetadata: false,
+        context: { 'cloudops:rotationDays': '14' },
+        env: { CLOUDOPS_CDK_CONTEXT_FILE: file },
+      });
+      expect(config.apiUrl).toBe(example['cloudops:apiUrl']);
+      expect(config.rotationDays).toBe(14);
+      writeFileSync(file, '{ not json');
+      expect(() =>
+        buildApp({ outdir, bundling: false, env: { CLOUDOPS_CDK_CONTEXT_FILE: file } }),
+      ).toThrow(/CLOUDOPS_CDK_CONTEXT_FILE .*context\.json: not valid JSON/);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+
+  it('reserved concurrency can be turned off for accounts at the default quota', () => {
+    const off = synth({ 'cloudops:reservedConcurrency': 'false' });
+    try {
+      for (const fn of Object.values(
+        off.template.findResources('AWS::Lambda::Function'),
+      ) as any[]) {
+        expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
+      }
+    } finally {
+      off.cleanup();
+    }
+  });
+});
+
+describe('two stacks in one account', () => {
+  /** Every literal physical name a template sets (a clash between stacks fails the deploy). */
+  function physicalNames(template: Template): string[] {
+    const nameProps = [
+      'Name',
+      'TopicName',
+      'QueueName',
+      'TableName',
+      'BucketName',
+      'DashboardName',
+      'FunctionName',
+      'LogGroupName',
+      'RoleName',
+      'AlarmName',
+      'SecretName',
+    ];
+    return Object.values(template.toJSON().Resources as Record<string, any>).flatMap((r) =>
+      nameProps
+        .map((p) => r.Properties?.[p])
+        .filter((v): v is string => typeof v === 'string')
+        .map((v) => `${String(r.Type)}:${v}`),
+    );
+  }
+
+  it('synthesize without a shared physical name, each with its own dashboards owner', () => {
+    const outdirs = [0, 1].map(() => mkdtempSync(path.join(tmpdir(), 'cloudops-cdk-two-')));
+    try {
+      const [a, b] = ['CloudOpsProd', 'CloudOpsStaging'].map((stackName, i) => {
+        const { stack } = buildApp({
+          outdir: outdirs[i],
+          bundling: false,
+          cfnValidation: false,
+          treeMetadata: false,
+          stackName,
+          context: BASE_CONTEXT,
+          env: {},
+        });
+        return { stack, template: Template.fromStack(stack) };
+      });
+      const shared = physicalNames(a.template).filter((n) => physicalNames(b.template).includes(n));
+      expect(shared).toEqual([]);
+      expect(a.stack.dashboardsOwner).toBe('CloudOpsProd');
+      expect(b.stack.dashboardsOwner).toBe('CloudOpsStaging');
+      const ownerOf = (s: typeof a) =>
+        (Object.values(s.template.findResources('AWS::Lambda::Function')) as any[]).find(
+          (f) => f.Properties.Environment.Variables.CLOUDOPS_DASHBOARDS_OWNER,
+        )!.Properties.Environment.Variables.CLOUDOPS_DASHBOARDS_OWNER;
+      expect(ownerOf(a)).toBe('CloudOpsProd');
+      expect(ownerOf(b)).toBe('CloudOpsStaging');
+    } finally {
+      for (const dir of outdirs) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a long stack name still gives a valid, distinct owner', () => {
+    const long = dashboardsOwnerFor('cloudops-production-eu-west-1-team-data');
+    const other = dashboardsOwnerFor('cloudops-production-eu-west-1-team-apps');
+    expect(long).toMatch(/^[A-Za-z0-9._-]{1,23}$/);
+    expect(long).not.toBe(other);
+  });
+});

@@ -1,0 +1,89 @@
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCapture } from '../../cli/helpers';
+import { dashboardFileJsonSchema } from '../../../lib/dashboards/file-schema';
+import { formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
+
+const DIR = path.join(import.meta.dirname, '../../../dashboards');
+const VARS = { WEBHOOK_ID: 'wh-1' };
+
+async function exampleFiles() {
+  const entries = await readdir(DIR, { recursive: true, withFileTypes: true });
+  return Promise.all(
+    entries
+      .filter((e) => e.isFile() && /\.(ya?ml|json)$/.test(e.name) && !e.name.startsWith('.'))
+      .map(async (e) => {
+        const full = path.join(e.parentPath, e.name);
+        return { file: path.relative(DIR, full), text: await readFile(full, 'utf8') };
+      }),
+  );
+}
+
+describe('dashboards/ README and example files', () => {
+  it('every yaml block of the README parses and validates', async () => {
+    const readme = await readFile(path.join(DIR, 'README.md'), 'utf8');
+    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    const { issues } = validateFiles(
+      blocks.map((text, i) => ({ file: `README-${i}.yaml`, text })),
+      { vars: VARS },
+    );
+    expect(issues.map(formatFileIssue)).toEqual([]);
+    // The old README form (an unquoted placeholder in a flow map) is a YAML error.
+    const old = readme.replace("webhookId: '${WEBHOOK_ID}'", 'webhookId: ${WEBHOOK_ID}');
+    const oldBlock = /```yaml\n([\s\S]*?)```/.exec(old)![1];
+    expect(
+      validateFiles([{ file: 'old.yaml', text: oldBlock }], { vars: VARS }).issues[0].message,
+    ).toMatch(/^YAML syntax/);
+  });
+
+  it('the example files validate and reference the committed schema, which is current', async () => {
+    const files = await exampleFiles();
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    expect(validateFiles(files, { vars: VARS }).issues.map(formatFileIssue)).toEqual([]);
+    const committed = JSON.parse(await readFile(path.join(DIR, '.schema.json'), 'utf8')) as unknown;
+    expect(committed).toEqual(dashboardFileJsonSchema());
+    for (const { file, text } of files) {
+      const ref = file.endsWith('.json')
+        ? (JSON.parse(text) as { $schema?: string }).$schema
+        : /^# yaml-language-server: \$schema=(\S+)$/m.exec(text)?.[1];
+      expect(ref, file).toBeDefined();
+      expect(path.resolve(DIR, path.dirname(file), ref!)).toBe(path.join(DIR, '.schema.json'));
+    }
+  });
+
+  it('the JSON Schema describes every field', () => {
+    const missing: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}[${i}]`));
+      if (node === null || typeof node !== 'object') return;
+      const o = node as Record<string, unknown>;
+      if (o.properties && typeof o.properties === 'object') {
+        for (const [k, v] of Object.entries(o.properties)) {
+          const d = v as { description?: string; anyOf?: { description?: string }[] };
+          if (!d.description && !d.anyOf?.some((x) => x.description)) missing.push(`${at}.${k}`);
+        }
+      }
+      for (const [k, v] of Object.entries(o)) walk(v, `${at}.${k}`);
+    };
+    walk(dashboardFileJsonSchema(), '$');
+    expect(missing).toEqual([]);
+  });
+
+  it('`dashboards validate --dir` checks offline: 0 for the examples, 1 with one line per problem', async () => {
+    const ok = await runCapture(['dashboards', 'validate', '--dir', DIR], {
+      env: { CLOUDOPS_VAR_WEBHOOK_ID: 'wh-1' },
+    });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^3 dashboard file\(s\) valid under .*: 9 tile\(s\), 2 alert\(s\)\./);
+    const bad = await runCapture(['dashboards', 'validate', '--dir', DIR]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(
+      'checkout-service.yaml:30:22 tiles[0].alerts[0].channel.webhookId: ${WEBHOOK_ID} is not defined',
+    );
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    const usage = await runCapture(['dashboards', 'validate']);
+    expect(usage.code).toBe(64);
+  });
+});
