@@ -43,7 +43,7 @@ beforeAll(async () => {
   await mkdir(path.join(root, 'dashboards'));
   await writeFile(
     path.join(root, 'dashboards', 'checkout.yaml'),
-    'name: Checkout\ntiles:\n  - { name: errors, x: 0, y: 0, w: 12, h: 4 }\n',
+    'name: Checkout\ntiles:\n  - { name: errors, x: 0, y: 0, w: 12, h: 4, markdown: errors }\n',
   );
 });
 afterAll(async () => {
