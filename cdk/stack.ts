@@ -119,6 +119,7 @@ export class CloudOpsStack extends Stack {
       SyncDashboards: this.dashboardSync.sync,
       ProvisionAlerts: this.alertProvisioning.provision,
       PipeWatchdog: this.pipeWatchdog.watchdog,
+      PipeWatchdogConsumer: this.pipeWatchdog.consumer,
     };
     this.monitoring = new Monitoring(this, 'Monitoring', {
       topic: this.notifications.topic,
@@ -127,11 +128,15 @@ export class CloudOpsStack extends Stack {
       sync: this.dashboardSync.sync,
       watchdog: this.pipeWatchdog.watchdog,
       watchdogEveryMinutes: rateMinutes(config.watchdogSchedule),
-      workQueues: { AlertQueue: this.alertProvisioning.queue },
+      workQueues: {
+        AlertQueue: this.alertProvisioning.queue,
+        WatchdogQueue: this.pipeWatchdog.queue,
+      },
       deadLetterQueues: {
         Schedules: scheduleDeadLetterQueue,
         EventRules: eventsDeadLetterQueue,
         AlertQueue: this.alertProvisioning.queueDeadLetterQueue,
+        WatchdogQueue: this.pipeWatchdog.queueDeadLetterQueue,
         ...Object.fromEntries(
           Object.entries(functions).map(([name, f]) => [`${name}Async`, f.deadLetterQueue]),
         ),

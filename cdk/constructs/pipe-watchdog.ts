@@ -3,17 +3,19 @@
  * notices go to the SNS topic, the cloudops bus (`Pipe State Changed`) and, when configured,
  * Slack and a webhook (their URLs and signing secret read from Secrets Manager at run time).
  */
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
-import type { watchdogEnv } from '../../lib/pipes/config';
+import { WATCHDOG_ENV, type watchdogEnv } from '../../lib/pipes/config';
 import { managementEnv, type ConnectionSettings } from './connection';
 import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
+import { deadLetterQueue } from './queues';
 import { functionSchedule } from './schedule';
 
 /** Epoch-seconds attribute DynamoDB expires items by. */
@@ -31,9 +33,18 @@ export interface PipeWatchdogProps extends FunctionDefaults {
   readonly scheduleDeadLetterQueue: sqs.IQueue;
 }
 
+/** The consumer's timeout; SQS hides a received message 6x as long (AWS's advice). */
+export const WATCHDOG_CONSUMER_TIMEOUT = Duration.minutes(5);
+
 export class PipeWatchdog extends Construct {
   readonly table: dynamodb.Table;
+  /** The scheduled run: enqueues the services in batches of one rate-limit window. */
   readonly watchdog: CloudOpsFunction;
+  /** Fan-out: batches of services, each checked by the consumer. */
+  readonly queue: sqs.Queue;
+  readonly queueDeadLetterQueue: sqs.Queue;
+  /** Lists each batch's services and notifies per service, bounded by its remaining time. */
+  readonly consumer: CloudOpsFunction;
 
   constructor(scope: Construct, id: string, props: PipeWatchdogProps) {
     super(scope, id);
@@ -46,7 +57,18 @@ export class PipeWatchdog extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    this.queueDeadLetterQueue = deadLetterQueue(this, 'QueueDeadLetterQueue', 'the watchdog queue');
+    this.queue = new sqs.Queue(this, 'Queue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(WATCHDOG_CONSUMER_TIMEOUT.toSeconds() * 6),
+      // A batch older than an hour is stale: the next scheduled run has enqueued it again.
+      retentionPeriod: Duration.hours(1),
+      deadLetterQueue: { queue: this.queueDeadLetterQueue, maxReceiveCount: 5 },
+    });
+
     const env: EnvOf<typeof watchdogEnv> = {
+      [WATCHDOG_ENV.queueUrl]: this.queue.queueUrl,
       CLOUDOPS_WATCHDOG_TABLE: this.table.tableName,
       CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: props.notifications.topic.topicArn,
       CLOUDOPS_WATCHDOG_EVENT_BUS: props.bus.eventBusName,
@@ -71,6 +93,41 @@ export class PipeWatchdog extends Construct {
     props.notifications.grantPublish(fn);
     props.notifications.grantReadDestinations(fn);
     props.bus.grantPutEventsTo(fn);
+
+    this.queue.grantSendMessages(fn);
+
+    this.consumer = new CloudOpsFunction(this, 'Consumer', {
+      folder: 'pipe-watchdog',
+      file: 'consumer',
+      description: 'Checks the pipes of a batch of services, notifies state changes',
+      memorySize: 256,
+      timeout: WATCHDOG_CONSUMER_TIMEOUT,
+      logRetention: props.logRetention,
+      logLevel: props.logLevel,
+      environment: { ...managementEnv(props.connection, props.managementKey), ...env },
+    });
+    const consumer = this.consumer.fn;
+    this.table.grant(consumer, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
+    props.managementKey.grantRead(consumer);
+    props.notifications.grantPublish(consumer);
+    props.notifications.grantReadDestinations(consumer);
+    props.bus.grantPutEventsTo(consumer);
+    // What it did not reach before its deadline goes back to the queue.
+    this.queue.grantSendMessages(consumer);
+    consumer.addEventSource(
+      new lambdaEvents.SqsEventSource(this.queue, {
+        // One batch of services per invocation: its deadline bounds one message.
+        batchSize: 1,
+        reportBatchItemFailures: true,
+        // The fewest SQS allows: the pollers share the watchdog key's rate limit.
+        maxConcurrency: 2,
+      }),
+    );
+    Validations.of(this.consumer).acknowledge({
+      id: 'Serverless-LambdaEventSourceMappingDestination',
+      reason:
+        'SQS event source mappings do not support on-failure destinations; failed records go to the queue redrive dead-letter queue after 5 receives.',
+    });
 
     functionSchedule(this, 'Schedule', {
       fn,

@@ -89,6 +89,28 @@ describe('alarms reach people', () => {
   });
 });
 
+describe('the watchdog fan-out', () => {
+  it('the scheduled run enqueues to a queue a consumer drains one batch at a time, with a DLQ', () => {
+    const w = main.stack.pipeWatchdog;
+    const fnEnv = (f: typeof w.watchdog) =>
+      main.template.toJSON().Resources[idOf(f.fn)].Properties.Environment.Variables;
+    for (const f of [w.watchdog, w.consumer]) {
+      expect(referencedIds(fnEnv(f).CLOUDOPS_WATCHDOG_QUEUE_URL)).toEqual([idOf(w.queue)]);
+    }
+    main.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: idOf(w.consumer.fn) },
+      EventSourceArn: { 'Fn::GetAtt': [idOf(w.queue), 'Arn'] },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const queue = main.template.toJSON().Resources[idOf(w.queue)].Properties;
+    expect(referencedIds(queue.RedrivePolicy.deadLetterTargetArn)).toEqual([
+      idOf(w.queueDeadLetterQueue),
+    ]);
+    expect(queue.VisibilityTimeout).toBe(6 * 300);
+  });
+});
+
 describe('the automation dashboard', () => {
   it('shows rotations, drift, notifications, 429s and errors', () => {
     const [dashboard] = resources('AWS::CloudWatch::Dashboard');

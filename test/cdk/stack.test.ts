@@ -49,6 +49,7 @@ function functions(): Record<string, CloudOpsFunction> {
     syncDashboards: stack.dashboardSync.sync,
     provisionAlerts: stack.alertProvisioning.provision,
     pipeWatchdog: stack.pipeWatchdog.watchdog,
+    pipeWatchdogConsumer: stack.pipeWatchdog.consumer,
   };
 }
 
@@ -75,7 +76,7 @@ describe('functions', () => {
       expect(p.Environment.Variables.NODE_OPTIONS, name).toBe('--enable-source-maps');
       expect(referencedIds(p.Role), name).toEqual([id(f.role)]);
     }
-    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 5);
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 6);
   });
 
   it('bundles to minified ESM with source maps and the createRequire banner', () => {
@@ -413,8 +414,11 @@ describe('monitoring', () => {
     );
     const dlqs = Object.entries(template.findResources('AWS::SQS::Queue'))
       .map(([queueId]) => queueId)
-      .filter((queueId) => queueId !== id(stack.alertProvisioning.queue));
-    expect(dlqs.length).toBe(8);
+      .filter(
+        (queueId) =>
+          queueId !== id(stack.alertProvisioning.queue) && queueId !== id(stack.pipeWatchdog.queue),
+      );
+    expect(dlqs.length).toBe(10);
     for (const dlq of dlqs) expect(watched.has(dlq), dlq).toBe(true);
   });
 
@@ -496,6 +500,19 @@ describe('IAM: least privilege per function', () => {
         allowed(
           s.pipeWatchdog.watchdog,
           s.pipeWatchdog.table,
+          s.pipeWatchdog.queue,
+          s.secrets.keys.watchdog!,
+          s.notifications.topic,
+          s.notifications.key,
+          s.bus,
+        ),
+      ],
+      [
+        s.pipeWatchdog.consumer,
+        allowed(
+          s.pipeWatchdog.consumer,
+          s.pipeWatchdog.table,
+          s.pipeWatchdog.queue,
           s.secrets.keys.watchdog!,
           s.notifications.topic,
           s.notifications.key,
@@ -696,8 +713,9 @@ describe('variants', () => {
         .filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes(`:secret:${name}-`))
         .flatMap((p) => referencedIds(p.Properties.Roles));
     const watchdogRole = v.getLogicalId(v.pipeWatchdog.watchdog.role.node.defaultChild as never);
-    expect(readers('cloudops/slack')).toEqual([watchdogRole]);
-    expect(readers('cloudops/webhook')).toEqual([watchdogRole]);
+    const consumerRole = v.getLogicalId(v.pipeWatchdog.consumer.role.node.defaultChild as never);
+    expect(readers('cloudops/slack').sort()).toEqual([watchdogRole, consumerRole].sort());
+    expect(readers('cloudops/webhook').sort()).toEqual([watchdogRole, consumerRole].sort());
     const statement = roleStatements(t, watchdogRole).find((st) =>
       JSON.stringify(st.Resource).includes(':secret:cloudops/slack-'),
     )!;
