@@ -74,7 +74,7 @@ function handlerWith(
 beforeAll(async () => {
   const fast = { limit: 10_000, windowMs: 1_000 };
   sb = await startSandbox({
-    profile: 'spec',
+    profile: 'current', // the example files name sources; the spec snapshot has no sources list
     port: 0,
     rateLimits: { management: fast, observability: fast },
   });
