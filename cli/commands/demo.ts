@@ -45,7 +45,7 @@ export const demoCommand: Command = {
     // The rotation function needs the sandbox's URLs, so it is wired once the sandbox is up.
     const rotation: { invoke?: RotationInvoker } = {};
     const sandbox = await startSandbox({
-      profile: 'spec',
+      profile: 'current',
       port: 0,
       stateFile: values.state,
       rateLimits: DEMO_RATE_LIMITS,

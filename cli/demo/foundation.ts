@@ -103,7 +103,7 @@ const observabilityStep: DemoStep = {
     expectThat(board !== undefined, 'a seeded dashboard has tiles');
     const tile = board.tiles[0];
 
-    const alert = await management.createAlert(serviceId, {
+    const declared = {
       name: 'demo: too few events',
       message: 'Event volume dropped below the threshold',
       source: 'tile',
@@ -113,10 +113,12 @@ const observabilityStep: DemoStep = {
       thresholdType: 'below',
       interval: '5m',
       channel: { type: 'webhook', webhookId: sandbox.info.webhookId },
-    });
+    } as const;
+    const alert = await management.createAlert(serviceId, declared);
     say.ok(io, `created alert "${alert.name}" on tile "${tile.name}" (id ${alert.id})`);
 
-    const raised = await observability.updateAlert(alert.id, { threshold: 250 });
+    // An update replaces the alert (today's service wants the full body, not a patch).
+    const raised = await observability.updateAlert(alert.id, { ...declared, threshold: 250 });
     expectThat(raised.threshold === 250, 'the alert threshold was updated');
     say.ok(
       io,
