@@ -86,7 +86,7 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
     handler.use(
       clientsMiddleware({
         config,
-        needs: { observability: true, management: managed },
+        needs: { observability: !managed, management: managed },
         secretsManager: options.secretsManager,
         logger,
       }),

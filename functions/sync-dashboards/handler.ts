@@ -45,7 +45,7 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
     .use(
       clientsMiddleware({
         config: connection,
-        needs: { observability: true, management: managed },
+        needs: { observability: !managed, management: managed },
         secretsManager: options.secretsManager,
         logger,
       }),

@@ -108,9 +108,8 @@ describe('provision-alerts function (managed mode, secrets from Secrets Manager)
       tableName: VERSION_TABLE,
     }).get(`service/${sb.info.serviceId}#d/dashboards%2Ffn-order.yaml`);
     expect(stored).toBe(iso(3000));
-    expect(new Set(read)).toEqual(
-      new Set([sb.info.keySecretId, sb.info.observabilityTokenSecretId]),
-    );
+    // Managed mode needs one credential: the management key (the token is never read).
+    expect(new Set(read)).toEqual(new Set([sb.info.keySecretId]));
   });
 });
 
