@@ -86,10 +86,12 @@ async function spawnSandbox(stateFile: string, limit: string, capture: Capture, 
   const info = await new Promise<SandboxInfo>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
     const lines = createInterface({ input: child.stdout });
-    lines.once('line', (line) => resolve(JSON.parse(line) as SandboxInfo));
-    // Later lines (if any) go to the leak scan too; the first holds the seed credentials by design.
+    // The first line holds the seed credentials by design; later lines go to the leak scan.
+    let first = true;
     lines.on('line', (line) => {
-      if (!line.startsWith('{"apiUrl"')) capture.add(`${label} stdout`, line);
+      if (!first) return capture.add(`${label} stdout`, line);
+      first = false;
+      resolve(JSON.parse(line) as SandboxInfo);
     });
   });
   return { child, info };

@@ -13,6 +13,7 @@ import {
 } from '../../lib/dashboards';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import type { CliIO } from '../io';
+import { collectVars } from '../vars';
 
 const spec = {
   usage: 'cloudops dashboards validate --dir DIR [--json] [--var NAME=VALUE]...',
@@ -32,8 +33,6 @@ const spec = {
     var: 'value for a ${NAME} placeholder (repeatable; also CLOUDOPS_VAR_NAME)',
   },
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>;
-
-const VAR_ENV_PREFIX = 'CLOUDOPS_VAR_';
 
 export async function runDashboardsValidate(argv: string[], io: CliIO): Promise<number> {
   const { values } = parseCommand(spec, argv);
@@ -74,18 +73,4 @@ export async function runDashboardsValidate(argv: string[], io: CliIO): Promise<
         : ''),
   );
   return 0;
-}
-
-function collectVars(env: CliIO['env'], flags: readonly string[]): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (name.startsWith(VAR_ENV_PREFIX) && value !== undefined)
-      vars[name.slice(VAR_ENV_PREFIX.length)] = value;
-  }
-  for (const flag of flags) {
-    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(flag);
-    if (!match) throw new UsageError(`--var expects NAME=VALUE, got "${flag}"`);
-    vars[match[1]] = match[2]!;
-  }
-  return vars;
 }

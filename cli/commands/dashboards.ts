@@ -28,6 +28,7 @@ import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args'
 import { connectFromEnv } from '../connect';
 import type { CliIO, Command } from '../io';
 import { assertWritable } from '../output';
+import { collectVars } from '../vars';
 import { pullDashboards } from './dashboards-pull';
 import { runDashboardsValidate } from './dashboards-validate';
 
@@ -104,8 +105,6 @@ const spec = {
   },
   positionals: 2,
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>;
-
-const VAR_ENV_PREFIX = 'CLOUDOPS_VAR_';
 
 /** Asks a yes/no question on the terminal (tests inject their own). */
 export type Ask = (question: string) => Promise<string>;
@@ -369,20 +368,6 @@ export function namesOf(backend: ObservabilityBackend): ObservabilityBackend {
     listSources: orNone(backend.listSources?.bind(backend)),
     listWebhooks: orNone(backend.listWebhooks?.bind(backend)),
   };
-}
-
-function collectVars(env: CliIO['env'], flags: readonly string[]): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (name.startsWith(VAR_ENV_PREFIX) && value !== undefined)
-      vars[name.slice(VAR_ENV_PREFIX.length)] = value;
-  }
-  for (const flag of flags) {
-    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(flag);
-    if (!match) throw new UsageError(`--var expects NAME=VALUE, got "${flag}"`);
-    vars[match[1]] = match[2]!;
-  }
-  return vars;
 }
 
 /**

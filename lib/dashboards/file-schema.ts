@@ -6,6 +6,7 @@
  * field is an error, not ignored. Rules across fields live in validate.ts.
  */
 import * as z from 'zod';
+import { THRESHOLD_TYPES } from '../schemas/alert';
 import {
   AGG_FNS,
   ALERT_INTERVALS,
@@ -131,17 +132,7 @@ export const fileTileConfig = z
   .describe('A tile in the config form (what the service answers)');
 export type FileTileConfig = z.infer<typeof fileTileConfig>;
 
-export const THRESHOLD_TYPES = [
-  'above',
-  'below',
-  'above_exclusive',
-  'below_or_equal',
-  'equal',
-  'not_equal',
-  'between',
-  'not_between',
-] as const;
-export type ThresholdType = (typeof THRESHOLD_TYPES)[number];
+export { THRESHOLD_TYPES, type ThresholdType } from '../schemas/alert';
 
 export const fileAlertChannel = z
   .strictObject({
