@@ -141,7 +141,9 @@ describe('sync-dashboards function', () => {
       name: 'Checkout service',
       sourceFile: 'checkout-service.yaml',
       syncedAt: '2026-01-02T03:04:05.000Z',
-      tiles: expect.arrayContaining([expect.objectContaining({ id: stored.tiles[0].id })]),
+      tiles: expect.arrayContaining([
+        expect.objectContaining({ id: stored.tiles[0].id }),
+      ]) as unknown,
       alerts: expect.arrayContaining([
         expect.objectContaining({
           name: 'Checkout error burst',
@@ -151,7 +153,7 @@ describe('sync-dashboards function', () => {
           channel: { type: 'webhook', webhookId: sb.info.webhookId },
           message: 'More than 50 checkout errors in 5 minutes',
         }),
-      ]),
+      ]) as unknown,
     });
     expect(events.map((e) => e.detail.dashboardKey).sort()).toEqual([
       'checkout-service',
