@@ -60,7 +60,7 @@ const awsEnv = z.object({
  * The CLI's logger: a person reads it, so routine info lines (retries, timings) appear only when
  * CLOUDOPS_LOG_LEVEL asks for them; warnings and errors always do. On a terminal (and unless
  * CLOUDOPS_LOG_LEVEL asks for JSON lines) they read as sentences, and a wait of a second or more
- * before a retry says so, so a long wait is never silent.
+ * before a retry (or for the client's own rate pacing) says so, so a long wait is never silent.
  */
 export function cliLogger(env: Record<string, string | undefined>, fields: LogFields = {}): Logger {
   const { CLOUDOPS_LOG_LEVEL: level } = readConnectionEnv(env);
@@ -88,6 +88,10 @@ export function terminalLogger(
         const why = f?.reason === 429 ? 'rate limited' : `${String(f?.reason)}`;
         write(
           `… ${why}: retrying ${String(f?.method)} ${String(f?.path)} in ${(delayMs / 1000).toFixed(1)} s (attempt ${String(f?.attempt)})`,
+        );
+      } else if (m === 'api pacing' && delayMs >= 1000) {
+        write(
+          `… keeping to the rate limit: ${String(f?.method)} ${String(f?.path)} waits ${(delayMs / 1000).toFixed(1)} s`,
         );
       } else json.info(m, f);
     },

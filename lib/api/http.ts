@@ -260,7 +260,13 @@ export class HttpCore {
     lastError: Error | undefined,
   ) {
     try {
-      return await this.guardAbort(ref, signal, () => this.limiter?.acquire(signal, deadlineAt));
+      // A pacing wait a person would notice is said before it starts (the CLI shows it).
+      const onWait = (waitMs: number) => {
+        if (waitMs >= 1000) this.logger.info('api pacing', { ...ref, delayMs: waitMs });
+      };
+      return await this.guardAbort(ref, signal, () =>
+        this.limiter?.acquire(signal, deadlineAt, onWait),
+      );
     } catch (error) {
       if (!(error instanceof PausedPastDeadline)) throw error;
       throw new RateLimitedError(

@@ -78,10 +78,14 @@ export class SlidingWindowLimiter {
    * (clock time), rejects with PausedPastDeadline instead of waiting out a pause that ends
    * after it; ordinary queueing for the window is not bounded by it.
    */
-  acquire(signal?: AbortSignal, deadlineAt?: number): Promise<RateLimitSlot> {
+  acquire(
+    signal?: AbortSignal,
+    deadlineAt?: number,
+    onWait?: (waitMs: number) => void,
+  ): Promise<RateLimitSlot> {
     const tooLong = this.pastDeadline(deadlineAt);
     if (tooLong) return Promise.reject(tooLong);
-    const turn = this.tail.then(() => this.waitForSlot(signal, deadlineAt));
+    const turn = this.tail.then(() => this.waitForSlot(signal, deadlineAt, onWait));
     // A waiter that aborted must not block the ones behind it.
     this.tail = turn.then(
       () => undefined,
@@ -131,7 +135,11 @@ export class SlidingWindowLimiter {
     );
   }
 
-  private async waitForSlot(signal?: AbortSignal, deadlineAt?: number): Promise<RateLimitSlot> {
+  private async waitForSlot(
+    signal?: AbortSignal,
+    deadlineAt?: number,
+    onWait?: (waitMs: number) => void,
+  ): Promise<RateLimitSlot> {
     for (;;) {
       signal?.throwIfAborted();
       const tooLong = this.pastDeadline(deadlineAt);
@@ -153,6 +161,7 @@ export class SlidingWindowLimiter {
         this.entries.push(entry);
         return this.slot(entry);
       }
+      onWait?.(wait);
       await this.clock.sleep(wait, signal);
     }
   }
