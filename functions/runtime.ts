@@ -96,6 +96,11 @@ export function deadlineFrom(
   return { at, signal, remainingMs: () => Math.max(0, at - now()) };
 }
 
+/** The abort signal middy passes a handler (it fires just before the Lambda's own timeout). */
+export function middySignal(middyOpts: unknown): AbortSignal | undefined {
+  return (middyOpts as { signal?: AbortSignal } | undefined)?.signal;
+}
+
 /**
  * Middy middleware: a secret that still holds its deploy-time placeholder ends the invocation
  * with `response` and one info line per container (no error, so no alarm and no error metric)

@@ -25,7 +25,7 @@ import { ConfigError, ValidationError } from '../../lib/errors';
 import { formatIssues } from '../../lib/format-issues';
 import { createLogger, type Logger } from '../../lib/log';
 import { clientsMiddleware, clientsOf } from '../connect';
-import { deadlineSignal } from '../deadline';
+import { deadlineFrom, middySignal } from '../runtime';
 import { readProvisionAlertsEnv } from './config';
 
 export interface ProvisionAlertsHandlerOptions {
@@ -112,7 +112,7 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
         body: r.body,
         receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1') || 1,
       }));
-      const signal = deadlineSignal(context, opts);
+      const signal = deadlineFrom(context, { signal: middySignal(opts) }).signal;
       const outcome = await provisionBatch(records, provisioner, { logger, signal });
       logger.info('batch done', {
         records: outcome.records.length,

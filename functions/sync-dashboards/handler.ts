@@ -13,7 +13,7 @@ import { readConnectionEnv } from '../../lib/config';
 import { runSyncFunction, type SyncFunctionSummary } from '../../lib/dashboards/function-run';
 import { createLogger } from '../../lib/log';
 import { clientsMiddleware, clientsOf } from '../connect';
-import { deadlineSignal } from '../deadline';
+import { deadlineFrom, middySignal } from '../runtime';
 import { readSyncDashboardsSettings } from './config';
 
 export interface SyncDashboardsHandlerOptions {
@@ -53,7 +53,7 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
     .handler(function syncDashboards(event, context, opts): Promise<SyncFunctionSummary> {
       return runSyncFunction(event, {
         // Writes stop before the Lambda's timeout; the next run finishes what is left.
-        signal: deadlineSignal(context, opts),
+        signal: deadlineFrom(context, { signal: middySignal(opts) }).signal,
         settings,
         s3,
         eventBridge,

@@ -26,6 +26,8 @@ export interface SyncFunctionSettings {
   adopt: boolean;
   eventBusName: string;
   vars: Record<string, string>;
+  /** The configuration's owner (the stack sets one per deployment); default `default`. */
+  owner?: string;
 }
 
 export interface SyncFunctionDeps {
@@ -65,6 +67,7 @@ export async function runSyncFunction(
     vars: settings.vars,
     prune: settings.prune,
     adopt: settings.adopt,
+    ...(settings.owner !== undefined ? { owner: settings.owner } : {}),
     signal: deps.signal,
     logger,
   });

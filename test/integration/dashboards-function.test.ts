@@ -207,6 +207,19 @@ describe('sync-dashboards function', () => {
     expect(eventBridge.commandCalls(PutEventsCommand)).toHaveLength(0);
   });
 
+  it('a second deployment (its own owner) on the same service reports conflicts and takes nothing over', async () => {
+    const before = structuredClone(sb.store.state.dashboards.map((d) => [d.id, d.tags]));
+    // The run fails (an alarm for the operator), naming each dashboard it would not take.
+    await expect(
+      handlerWith({ CLOUDOPS_DASHBOARDS_OWNER: 'stack-b' })(
+        s3Event('dashboards/checkout-service.yaml'),
+        context,
+      ),
+    ).rejects.toThrow(/3 dashboard\(s\) not applied: .*owned by "default".*not taken over/);
+    expect(writes()).toHaveLength(0);
+    expect(sb.store.state.dashboards.map((d) => [d.id, d.tags])).toEqual(before);
+  });
+
   it('ignores events outside the prefix with no request at all', async () => {
     const summary = await handlerWith()(s3Event('other/ignored.yaml'), context);
     expect(summary).toMatchObject({ trigger: 'ignored', mode: 'skipped' });
