@@ -169,7 +169,7 @@ async function run(s: Scenario) {
         awsRequestId: randomUUID(),
         getRemainingTimeInMillis: () => Math.max(0, until - fake.clock.now()),
       } as unknown as Context;
-      const response = (await consumer({ Records: records }, context));
+      const response = await consumer({ Records: records }, context);
       const failedIds = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
       sqs.release(records.filter((r) => failedIds.has(r.messageId)));
     }

@@ -12,7 +12,7 @@ import { formatIssues } from '../format-issues';
 import { silentLogger, type Logger } from '../log';
 import type { Notifier } from '../notify/types';
 import { pipeSourceKind, type Pipe, type PipeStateCommand } from '../schemas';
-import type { Claim} from './claims';
+import type { Claim } from './claims';
 import { claimRecord, Delivery, type RecordIo, type Versioned, type Where } from './claims';
 import { decide, policySchema, type Observation } from './decide';
 import {
