@@ -1,5 +1,6 @@
 /** `cloudops dashboards pull`: writes one file per dashboard on the service (lib/dashboards/pull.ts). */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { orAbsent } from '../../lib/dashboards/resolve';
 import path from 'node:path';
 import type { ObservabilityBackend } from '../../lib/api';
 import { pullFiles, type PulledFile } from '../../lib/dashboards/pull';
@@ -16,8 +17,8 @@ export async function pullDashboards(
   const dashboards = await backend.listDashboards(call);
   const alerts = await backend.listAlerts(call);
   // Names instead of ids where the service lists them (and a name is unique).
-  const sources = (backend.listSources ? await backend.listSources(call) : undefined) ?? [];
-  const webhooks = (backend.listWebhooks ? await backend.listWebhooks(call) : undefined) ?? [];
+  const sources = (await orAbsent(backend.listSources?.(call))) ?? [];
+  const webhooks = (await orAbsent(backend.listWebhooks?.(call))) ?? [];
   const files = pullFiles(dashboards, alerts, options, { sources, webhooks });
   await mkdir(dir, { recursive: true });
   for (const f of files) {

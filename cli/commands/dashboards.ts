@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import { UnexpectedResponseError, type ObservabilityBackend } from '../../lib/api';
-import type { CallOptions } from '../../lib/api/http';
+import type { ObservabilityBackend } from '../../lib/api';
 import {
   applyPlan,
   checkSavedPlan,
@@ -191,7 +190,7 @@ async function runDashboards(
   try {
     if (action === 'pull') {
       const { backend, serviceId } = connect(values.service);
-      const written = await pullDashboards(namesOf(backend), values.dir!, {
+      const written = await pullDashboards(backend, values.dir!, {
         keys: values.key ?? [],
         names: values.name ?? [],
         owner,
@@ -210,7 +209,7 @@ async function runDashboards(
     const vars = collectVars(io.env, values.var ?? []);
     const desired = await loadDashboards(directorySource(values.dir!), {
       vars,
-      directory: () => namesOf(connect(values.service).backend),
+      directory: () => connect(values.service).backend,
       call: { signal },
     });
     const { backend, serviceId } = connect(values.service);
@@ -343,31 +342,6 @@ async function applySavedPlan(
   await checkSavedPlan(saved.plan, backend, { signal });
   const result = await applyPlan(saved.plan, backend, { signal });
   return finishApply(io, result, saved.plan, format, values.events);
-}
-
-/**
- * The source and webhook lists for name resolution. A service without one of the lists (the
- * spec snapshot has no webhooks endpoint: a non-JSON 404) gives none: the service then checks
- * the ids when they are written.
- */
-export function namesOf(backend: ObservabilityBackend): ObservabilityBackend {
-  const orNone =
-    <T>(list: ((o?: CallOptions) => Promise<T[]>) | undefined) =>
-    async (o?: CallOptions): Promise<T[]> => {
-      if (!list) return undefined as unknown as T[];
-      try {
-        return await list(o);
-      } catch (error) {
-        if (error instanceof UnexpectedResponseError && error.status === 404)
-          return undefined as unknown as T[];
-        throw error;
-      }
-    };
-  return {
-    ...backend,
-    listSources: orNone(backend.listSources?.bind(backend)),
-    listWebhooks: orNone(backend.listWebhooks?.bind(backend)),
-  };
 }
 
 /**

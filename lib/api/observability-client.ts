@@ -9,7 +9,6 @@ import {
   webhook,
   dashboardWrite,
   lenient,
-  pageMeta,
   updateAlertBody,
   wireSource,
   type Alert,
@@ -55,9 +54,6 @@ export interface ObservabilityClientOptions {
 const PAGE_LIMIT = 1000;
 /** A bound against a server whose `total` never comes within reach. */
 const MAX_PAGES = 1000;
-
-/** A page of a list; the payload was already validated by the core. */
-const alertPage = z.looseObject({ data: z.array(z.custom<Alert>()), meta: pageMeta.optional() });
 
 /** Sends the current service's source word (`saved_search`, never the spec's `search`). */
 function onTheWire<T extends { source?: string }>(body: T): T {
@@ -165,25 +161,7 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
      * offset } }`, at most 1000 a page); an answer without `meta` is the whole list (spec).
      */
     async listAlerts(opts?: CallOptions): Promise<Alert[]> {
-      const base = P.collection('alerts');
-      const all: Alert[] = [];
-      for (let page = 0; page < MAX_PAGES; page += 1) {
-        // The first page at the server's default (limit 1000, offset 0), the next ones by offset.
-        const path =
-          page === 0
-            ? base
-            : { ...base, path: `${base.path}?limit=${PAGE_LIMIT}&offset=${all.length}` };
-        const answer = await call(
-          { method: 'GET', path, schema: z.array(alert), keepEnvelope: true },
-          opts,
-        );
-        const { data, meta } = alertPage.parse(answer);
-        all.push(...data);
-        // Stop on a page without meta (unpaginated), an empty page, or once `total` is reached.
-        if (!meta || data.length === 0 || meta.total === undefined) break;
-        if (all.length >= meta.total) break;
-      }
-      return all;
+      return readAllPages(core, P.collection('alerts'), alert, opts);
     },
     async createAlert(body: CreateAlertBody, opts?: CallOptions): Promise<Alert> {
       const path = P.collection('alerts');

@@ -72,8 +72,11 @@ function collectRefs(dashboards: DesiredDashboard[]): Ref[] {
   return refs;
 }
 
-/** A service (or API version) without the list answers 404: then the list is unavailable. */
-async function orAbsent(list: Promise<NamedEntry[]>): Promise<NamedEntry[] | undefined> {
+/**
+ * A service (or API version) without the list answers 404 (the spec snapshot has no webhooks
+ * list: a non-JSON 404): then the list is unavailable, and the service checks ids at write.
+ */
+export async function orAbsent<T>(list: Promise<T[]> | undefined): Promise<T[] | undefined> {
   try {
     return await list;
   } catch (error) {
@@ -114,8 +117,8 @@ export async function resolveNames(
   const needSources = refs.some((r) => r.kind === 'source');
   const needWebhooks = refs.some((r) => r.kind !== 'source');
   const [sources, webhooks] = await Promise.all([
-    needSources && lists.listSources ? orAbsent(lists.listSources(call)) : undefined,
-    needWebhooks && lists.listWebhooks ? orAbsent(lists.listWebhooks(call)) : undefined,
+    needSources ? orAbsent(lists.listSources?.(call)) : undefined,
+    needWebhooks ? orAbsent(lists.listWebhooks?.(call)) : undefined,
   ]);
 
   const texts = new Map(files.map((f) => [f.file, f.text]));

@@ -143,11 +143,3 @@ export type CreateAlertBody = z.input<typeof createAlertBody>;
  */
 export const updateAlertBody = z.object(alertBodyFields).partial();
 export type UpdateAlertBody = z.input<typeof updateAlertBody>;
-
-/** `/api/v2` list pagination: `{ data, meta: { total, limit, offset } }`. */
-export const pageMeta = z.looseObject({
-  total: z.number().int().nonnegative().optional(),
-  limit: z.number().int().optional(),
-  offset: z.number().int().optional(),
-});
-export type PageMeta = z.infer<typeof pageMeta>;

@@ -125,7 +125,7 @@ describe('alert reader', () => {
     });
     expect((await c.listAlerts()).map((a) => a.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(server.requests.map((r) => r.url)).toEqual([
-      '/api/v2/alerts',
+      '/api/v2/alerts?limit=1000&offset=0',
       '/api/v2/alerts?limit=1000&offset=2',
       '/api/v2/alerts?limit=1000&offset=4',
     ]);

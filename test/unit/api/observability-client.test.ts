@@ -89,7 +89,7 @@ describe('observability client', () => {
       'GET /obs/api/v2/dashboards/d1',
       'PUT /obs/api/v2/dashboards/d1',
       'DELETE /obs/api/v2/dashboards/d1',
-      'GET /obs/api/v2/alerts',
+      'GET /obs/api/v2/alerts?limit=1000&offset=0',
       'POST /obs/api/v2/alerts',
       'GET /obs/api/v2/alerts/a1',
       'PUT /obs/api/v2/alerts/a1',
