@@ -20,7 +20,7 @@
  * read again, so an event overtaken while it works stops instead of overwriting the newer one.
  */
 import { ApiError, isNotFound, TransportError, type ObservabilityBackend } from '../api';
-import { CloudOpsError, ValidationError } from '../errors';
+import { CloudOpsError, ValidationError, type ErrorOptions } from '../errors';
 import type { AlertEvent } from '../events/schemas';
 import { silentLogger, type Logger } from '../log';
 import { redactText } from '../redact';
@@ -59,8 +59,10 @@ export interface ProvisionResult {
 /** Some declarations of the event could not be applied; the others were. */
 export class AlertProvisionError extends CloudOpsError {
   override name = 'AlertProvisionError';
-  constructor(readonly result: ProvisionResult) {
-    super(`${result.event}: ${result.errors.join('; ')}`);
+  readonly result: ProvisionResult;
+  constructor(message: string, options: ErrorOptions & { result: ProvisionResult }) {
+    super(message, options);
+    this.result = options.result;
   }
 }
 
@@ -211,9 +213,12 @@ interface Entry {
 }
 
 /** Thrown before a write when a newer event claimed the owner meanwhile. */
-class Overtaken extends Error {
-  constructor(readonly newest: string) {
-    super(`overtaken by event ${newest}`);
+class Overtaken extends CloudOpsError {
+  override name = 'Overtaken';
+  readonly newest: string;
+  constructor(message: string, options: ErrorOptions & { newest: string }) {
+    super(message, options);
+    this.newest = options.newest;
   }
 }
 
@@ -257,7 +262,8 @@ class Session implements AlertSession {
       refuseFuture(event, label, desired.version, this.c.now() + this.c.maxSkew);
       await this.locked(owner, () => this.start(entry, opts.redelivered === true));
     } catch (error) {
-      entry.error = error instanceof Error ? error : new Error(String(error));
+      entry.error =
+        error instanceof Error ? error : new CloudOpsError(String(error), { cause: error });
     }
   }
 
@@ -397,7 +403,11 @@ class Session implements AlertSession {
         `${what}: an earlier create timed out and may still land; retry the event to remove a late copy`,
       );
     }
-    if (result.errors.length > 0) return { ok: false, error: new AlertProvisionError(result) };
+    if (result.errors.length > 0)
+      return {
+        ok: false,
+        error: new AlertProvisionError(`${result.event}: ${result.errors.join('; ')}`, { result }),
+      };
     if (!entry.skipped && !entry.overtaken) {
       await this.c.versions.markSettled?.(entry.key, {
         version: entry.desired.version,
@@ -529,7 +539,7 @@ class Session implements AlertSession {
   private async checkNotOvertaken(entry: Entry, planned: string): Promise<void> {
     const newest = await this.c.versions.get(entry.key);
     if (newest !== undefined && compareVersions(newest, planned) > 0) {
-      throw new Overtaken(newest);
+      throw new Overtaken(`overtaken by event ${newest}`, { newest });
     }
   }
 
@@ -568,7 +578,7 @@ function refuseFuture(event: AlertEvent, label: string, version: string, limit: 
   if (versionMillis(version) <= limit) return;
   const field = event['detail-type'] === 'Dashboard Synced' ? 'detail.syncedAt' : 'time';
   const why = `${field}: ${version} is in the future (clock skew?); refused so it cannot outrank later events`;
-  throw new ValidationError(`${label}: ${why}`, label, [why]);
+  throw new ValidationError(`${label}: ${why}`, { source: label, issues: [why] });
 }
 
 function stale(d: DesiredAlert, detail: string): AlertOutcome {

@@ -88,8 +88,7 @@ export class DynamoVersionStore implements VersionStore {
       const issues = formatIssues(parsed.error.issues);
       throw new ValidationError(
         `stored alert version ${key} in ${this.table} is invalid: ${issues.join('; ')}`,
-        key,
-        issues,
+        { source: key, issues },
       );
     }
     return parsed.data;

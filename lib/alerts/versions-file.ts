@@ -123,7 +123,8 @@ export class FileVersionStore implements VersionStore {
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new ValidationError(`alert version file ${this.file} is not JSON`, this.file, [], {
+      throw new ValidationError(`alert version file ${this.file} is not JSON`, {
+        source: this.file,
         cause: error,
       });
     }
@@ -132,8 +133,7 @@ export class FileVersionStore implements VersionStore {
       const issues = formatIssues(parsed.error.issues);
       throw new ValidationError(
         `alert version file ${this.file} is invalid: ${issues.join('; ')}`,
-        this.file,
-        issues,
+        { source: this.file, issues },
       );
     }
     return parsed.data;

@@ -8,7 +8,7 @@
  * `…+00:00` name the same instant.
  */
 import { createHash } from 'node:crypto';
-import { ValidationError } from '../errors';
+import { CloudOpsError, ValidationError } from '../errors';
 import { compareVersions } from './marker';
 
 /** Partition key (S) of the DynamoDB version table (versions-dynamo.ts; the CDK imports it). */
@@ -99,9 +99,10 @@ export type Claim =
 export function versionMillis(version: string): number {
   const ms = Date.parse(version);
   if (Number.isNaN(ms)) {
-    throw new ValidationError(`version "${version}" is not an ISO time`, 'version', [
-      `version: expected an ISO time, got "${version}"`,
-    ]);
+    throw new ValidationError(`version "${version}" is not an ISO time`, {
+      source: 'version',
+      issues: [`version: expected an ISO time, got "${version}"`],
+    });
   }
   return ms;
 }
@@ -129,7 +130,7 @@ export async function claimVersion(
       return { status: 'advanced', previous: stored };
   }
   // Only a store that advances and then reports an older value could get here.
-  throw new Error(`version store ${store.label}: could not settle the version of ${key}`);
+  throw new CloudOpsError(`version store ${store.label}: could not settle the version of ${key}`);
 }
 
 /** Process-local store: tests, and callers that only need in-process ordering. */
