@@ -12,6 +12,8 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse } from 'aws-lambda';
 import * as z from 'zod';
 import type { ObservabilityBackend } from '../../lib/api';
+import type { Clock } from '../../lib/api/clock';
+import type { RateLimiterRegistry } from '../../lib/api/rate-limiter';
 import {
   createAlertProvisioner,
   DynamoVersionStore,
@@ -39,6 +41,9 @@ export interface ProvisionAlertsHandlerOptions {
   /** A ready backend (tests, the sandbox): connection settings and credentials are not read. */
   backend?: ObservabilityBackend;
   logger?: Logger;
+  /** The management client's clock and limiters (a bench drives a fake clock). */
+  clock?: Clock;
+  limiters?: RateLimiterRegistry;
 }
 
 const sqsEvent = z.object({
@@ -89,6 +94,7 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
         needs: { observability: !managed, management: managed },
         secretsManager: options.secretsManager,
         logger,
+        overrides: { clock: options.clock, limiters: options.limiters },
       }),
     );
   }
