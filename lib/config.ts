@@ -3,7 +3,7 @@
  * parameters, so tests and the CLI pass their own.
  */
 import * as z from 'zod';
-import { ConfigError } from './errors';
+import { ConfigError, type ErrorOptions } from './errors';
 import { formatIssues } from './format-issues';
 import { uuid } from './schemas/common';
 
@@ -175,7 +175,9 @@ export function isNotConfiguredSecret(value: unknown): boolean {
 /** A secret still holds the deploy-time placeholder: not a failure, the deployer is not done. */
 export class NotConfiguredError extends ConfigError {
   override name = 'NotConfiguredError';
-  constructor(readonly secretId: string) {
-    super(`not configured yet: secret ${secretId} still holds its placeholder (see cdk/README.md)`);
+  readonly secretId: string;
+  constructor(message: string, options: ErrorOptions & { secretId: string }) {
+    super(message, options);
+    this.secretId = options.secretId;
   }
 }

@@ -32,5 +32,5 @@ export function parseOrThrow<S extends z.ZodType>(
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = formatIssues(parsed.error.issues);
-  throw new ValidationError(`${intro}: ${issues.join('; ')}`, source, issues);
+  throw new ValidationError(`${intro}: ${issues.join('; ')}`, { source, issues });
 }

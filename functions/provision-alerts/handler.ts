@@ -98,7 +98,10 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
       if (!parsed.success) {
         // Not an SQS batch at all: nothing to report per record, so the invocation fails.
         const issues = formatIssues(parsed.error.issues);
-        throw new ValidationError(`not an SQS event: ${issues.join('; ')}`, 'lambda event', issues);
+        throw new ValidationError(`not an SQS event: ${issues.join('; ')}`, {
+          source: 'lambda event',
+          issues,
+        });
       }
       const provisioner = createAlertProvisioner({
         backend: options.backend ?? clientsOf(context).backend(serviceId),

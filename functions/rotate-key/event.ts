@@ -21,7 +21,10 @@ export function validateRotationEvent(): MiddlewareObj<unknown> {
       const parsed = rotationEvent.safeParse(request.event);
       if (!parsed.success) {
         const issues = formatIssues(parsed.error.issues);
-        throw new ValidationError(`Invalid rotation event: ${issues.join('; ')}`, 'event', issues);
+        throw new ValidationError(`Invalid rotation event: ${issues.join('; ')}`, {
+          source: 'event',
+          issues,
+        });
       }
       request.event = parsed.data;
     },

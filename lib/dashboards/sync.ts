@@ -4,7 +4,7 @@ import type { ObservabilityBackend } from '../api/observability-backend';
 import type { Logger } from '../log';
 import type { Webhook } from '../schemas';
 import { applyPlan, type ApplyResult, type DashboardResult } from './apply';
-import { DashboardFilesError, loadDashboards, type DashboardSource } from './load';
+import { dashboardFilesError, loadDashboards, type DashboardSource } from './load';
 import { ALERTS_TAG } from './ownership';
 import { locateIn } from './parse';
 import {
@@ -107,7 +107,7 @@ async function loadResolvingNamesOnly(
     ...(named ? { listWebhooks: async () => (await webhooks()) ?? [] } : {}),
   };
   const resolved = await resolveNames(valid, directory, files, call);
-  if (resolved.issues.length > 0) throw new DashboardFilesError(source.label, resolved.issues);
+  if (resolved.issues.length > 0) throw dashboardFilesError(source.label, resolved.issues);
   return { desired: resolved.dashboards, files };
 }
 
@@ -173,7 +173,7 @@ async function checkWrittenWebhookIds(
       }`,
     });
   }
-  if (issues.length > 0) throw new DashboardFilesError(label, issues);
+  if (issues.length > 0) throw dashboardFilesError(label, issues);
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {

@@ -14,13 +14,17 @@ export function parseEvent<S extends z.ZodType>(schema: S, raw: unknown, ref: st
       value = JSON.parse(raw);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      throw new ValidationError(`event ${ref}: body is not JSON (${why})`, ref, [
-        '(body): not JSON',
-      ]);
+      throw new ValidationError(`event ${ref}: body is not JSON (${why})`, {
+        source: ref,
+        issues: ['(body): not JSON'],
+      });
     }
   }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = formatIssues(parsed.error.issues);
-  throw new ValidationError(`event ${ref} is invalid: ${issues.join('; ')}`, ref, issues);
+  throw new ValidationError(`event ${ref} is invalid: ${issues.join('; ')}`, {
+    source: ref,
+    issues,
+  });
 }

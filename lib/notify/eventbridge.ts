@@ -53,12 +53,10 @@ export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): 
         abortSignal: signal,
       });
     } catch (error) {
-      const e = new NotifyError(
-        name,
-        `put events failed: ${redactText((error as Error).message)}`,
-        undefined,
-        { cause: error },
-      );
+      const e = new NotifyError(`put events failed: ${redactText((error as Error).message)}`, {
+        notifier: name,
+        cause: error,
+      });
       return entries.map(() => e);
     }
     // A 200 answer reports each entry at its request position: EventId, or ErrorCode.
@@ -66,11 +64,11 @@ export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): 
       const result = out.Entries?.[i];
       if (result?.ErrorCode)
         return new NotifyError(
-          name,
           `event rejected: ${result.ErrorCode}: ${redactText(result.ErrorMessage ?? '')}`,
+          { notifier: name },
         );
       if (result?.EventId) return undefined;
-      return new NotifyError(name, 'event rejected: no result for the entry');
+      return new NotifyError('event rejected: no result for the entry', { notifier: name });
     });
   }
 

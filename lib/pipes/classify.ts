@@ -38,8 +38,7 @@ export function parseClassifyOptions(input: ClassifyOptionsInput = {}): Classify
   if (!parsed.success) {
     throw new ValidationError(
       `invalid pipe state model: ${formatIssues(parsed.error.issues).join('; ')}`,
-      'classify options',
-      formatIssues(parsed.error.issues),
+      { source: 'classify options', issues: formatIssues(parsed.error.issues) },
     );
   }
   const seen = new Map<string, string>();

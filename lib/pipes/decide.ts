@@ -3,7 +3,7 @@
  * decide the next record and what (if anything) to tell people. No I/O, no clock of its own.
  */
 import * as z from 'zod';
-import { ValidationError } from '../errors';
+import { CloudOpsError, ValidationError } from '../errors';
 import { formatIssues } from '../format-issues';
 import { classifyOptionsSchema, classifyState, type Severity } from './classify';
 import type { NotificationKind, ObservedPipe, PipeNotification, PipeRecord } from './types';
@@ -44,11 +44,10 @@ export function parsePolicy(input: WatchdogPolicyInput = {}): WatchdogPolicy {
   const parsed = policySchema.safeParse(input);
   if (!parsed.success) {
     const issues = formatIssues(parsed.error.issues);
-    throw new ValidationError(
-      `invalid watchdog policy: ${issues.join('; ')}`,
-      'watchdog policy',
+    throw new ValidationError(`invalid watchdog policy: ${issues.join('; ')}`, {
+      source: 'watchdog policy',
       issues,
-    );
+    });
   }
   return parsed.data;
 }
@@ -166,7 +165,7 @@ export function decide(
   context: DecideContext = {},
 ): Decision {
   if ('gone' in observed) {
-    if (!previous) throw new Error('a gone pipe needs its stored record');
+    if (!previous) throw new CloudOpsError('a gone pipe needs its stored record');
     if (previous.gone) return { next: previous, notifications: [] };
     const next: PipeRecord = {
       ...previous,

@@ -36,11 +36,10 @@ function parseItem<S extends z.ZodType>(
   const parsed = schema.safeParse(rest);
   if (!parsed.success) {
     const issues = formatIssues(parsed.error.issues);
-    throw new ValidationError(
-      `stored watchdog record ${where} is invalid: ${issues.join('; ')}`,
-      where,
+    throw new ValidationError(`stored watchdog record ${where} is invalid: ${issues.join('; ')}`, {
+      source: where,
       issues,
-    );
+    });
   }
   return parsed.data;
 }

@@ -32,16 +32,17 @@ export function parseBatchMessage(body: string, messageId: string): WatchdogBatc
   try {
     json = JSON.parse(body);
   } catch {
-    throw new ValidationError(`watchdog message ${messageId}: body is not JSON`, messageId);
+    throw new ValidationError(`watchdog message ${messageId}: body is not JSON`, {
+      source: messageId,
+    });
   }
   const parsed = watchdogBatchMessage.safeParse(json);
   if (!parsed.success) {
     const issues = formatIssues(parsed.error.issues);
-    throw new ValidationError(
-      `watchdog message ${messageId}: ${issues.join('; ')}`,
-      messageId,
+    throw new ValidationError(`watchdog message ${messageId}: ${issues.join('; ')}`, {
+      source: messageId,
       issues,
-    );
+    });
   }
   return parsed.data;
 }
@@ -102,7 +103,7 @@ export async function consumeBatch(
   if (message.organizationId !== config.organizationId) {
     throw new ValidationError(
       `watchdog message of run ${message.runId}: organization ${message.organizationId} is not the configured one`,
-      message.runId,
+      { source: message.runId },
     );
   }
   const result = await runWatchdog(config, {

@@ -85,18 +85,18 @@ export class LocalStateStore implements StateStore {
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new ValidationError(`state file ${this.file} is not JSON`, this.file, [], {
+      throw new ValidationError(`state file ${this.file} is not JSON`, {
+        source: this.file,
         cause: error,
       });
     }
     const parsed = fileShape.safeParse(json);
     if (!parsed.success) {
       const issues = formatIssues(parsed.error.issues);
-      throw new ValidationError(
-        `state file ${this.file} is invalid: ${issues.join('; ')}`,
-        this.file,
+      throw new ValidationError(`state file ${this.file} is invalid: ${issues.join('; ')}`, {
+        source: this.file,
         issues,
-      );
+      });
     }
     this.data = parsed.data;
     for (const record of Object.values(this.data.pipes)) this.index(record);

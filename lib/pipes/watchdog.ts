@@ -60,11 +60,10 @@ export function parseWatchdogConfig(input: WatchdogConfigInput): WatchdogConfig 
   const parsed = watchdogConfigSchema.safeParse(input);
   if (!parsed.success) {
     const issues = formatIssues(parsed.error.issues);
-    throw new ValidationError(
-      `invalid watchdog configuration: ${issues.join('; ')}`,
-      'watchdog config',
+    throw new ValidationError(`invalid watchdog configuration: ${issues.join('; ')}`, {
+      source: 'watchdog config',
       issues,
-    );
+    });
   }
   return parsed.data;
 }
