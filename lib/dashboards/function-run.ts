@@ -14,12 +14,13 @@ import { alertEvent } from '../events/schemas';
 import { CloudOpsError } from '../errors';
 import type { Logger } from '../log';
 import type { ApplyStatus } from './apply';
+import { noticeDrift, type DriftNoticeDeps } from './drift-notice';
 import { dashboardSyncedEvents, plannedSyncedEvent } from './events';
 import type { DashboardAction, DashboardChange } from './plan';
 import { publishEvents } from './publish';
 import { s3Source } from './s3-source';
 import { syncDashboards } from './sync';
-import { classifyTrigger, type Trigger } from './trigger';
+import { classifyTrigger, normalizePrefix, type Trigger } from './trigger';
 
 export interface SyncFunctionSettings {
   bucket: string;
@@ -49,6 +50,11 @@ export interface SyncFunctionDeps {
    * An alert edited or deleted by hand is then seen only when its declaration or tile changes.
    */
   alertVersions?: { store: VersionStore; scope: string };
+  /**
+   * Report mode: drift is told through the watchdog's notifiers (one notice per new drift, the
+   * watchdog's reminders, a recovery notice). Without it, report mode only logs.
+   */
+  drift?: Omit<DriftNoticeDeps, 'logger' | 'signal'>;
 }
 
 export interface SyncFunctionSummary {
@@ -58,6 +64,8 @@ export interface SyncFunctionSummary {
   pending?: boolean;
   results: { key?: string; name: string; status: ApplyStatus | 'planned'; message?: string }[];
   eventsSent: number;
+  /** Report mode with notifiers: the drift notices this run sent (or left pending). */
+  driftNotices?: number;
 }
 
 export async function runSyncFunction(
@@ -98,7 +106,22 @@ export async function runSyncFunction(
       logger.warn('dashboards drifted from their files (report-only: nothing applied)', {
         counts: plan.counts,
       });
+    let driftNotices: number | undefined;
+    if (deps.drift && trigger.kind === 'schedule') {
+      const told = await noticeDrift(
+        plan,
+        {
+          owner: plan.owner,
+          source: `s3://${settings.bucket}/${normalizePrefix(settings.prefix)}`,
+        },
+        { ...deps.drift, logger, ...(deps.signal ? { signal: deps.signal } : {}) },
+      );
+      driftNotices = told.notifications.length;
+      for (const error of told.errors)
+        logger.warn('drift notice not delivered; it stays pending for the next run', { error });
+    }
     return {
+      ...(driftNotices !== undefined ? { driftNotices } : {}),
       trigger: trigger.kind,
       mode,
       counts: plan.counts,
