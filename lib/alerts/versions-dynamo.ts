@@ -11,8 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import { VERSION_TABLE_KEY, versionMillis, type Settled, type VersionStore } from './versions';
 
 const storedItem = z.looseObject({ version: z.iso.datetime({ offset: true }) });
@@ -52,15 +51,12 @@ export class DynamoVersionStore implements VersionStore {
       }),
     );
     if (!out.Item) return undefined;
-    const parsed = storedItem.safeParse(out.Item);
-    if (!parsed.success) {
-      const issues = formatIssues(parsed.error.issues);
-      throw new ValidationError(
-        `stored alert version ${key} in ${this.table} is invalid: ${issues.join('; ')}`,
-        { source: key, issues },
-      );
-    }
-    return parsed.data.version;
+    return parseOrThrow(
+      storedItem,
+      out.Item,
+      key,
+      `stored alert version ${key} in ${this.table} is invalid`,
+    ).version;
   }
 
   async advance(key: string, version: string): Promise<boolean> {

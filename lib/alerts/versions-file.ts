@@ -10,7 +10,7 @@ import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/
 import path from 'node:path';
 import * as z from 'zod';
 import { CloudOpsError, ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import { versionMillis, type VersionStore } from './versions';
 
 export const DEFAULT_VERSIONS_FILE = '.cloudops/alerts-versions.json';
@@ -97,15 +97,8 @@ export class FileVersionStore implements VersionStore {
         cause: error,
       });
     }
-    const parsed = fileShape.safeParse(json);
-    if (!parsed.success) {
-      const issues = formatIssues(parsed.error.issues);
-      throw new ValidationError(
-        `alert version file ${this.file} is invalid: ${issues.join('; ')}`,
-        { source: this.file, issues },
-      );
-    }
-    return parsed.data.versions;
+    return parseOrThrow(fileShape, json, this.file, `alert version file ${this.file} is invalid`)
+      .versions;
   }
 
   private async write(versions: Record<string, string>): Promise<void> {
