@@ -9,7 +9,7 @@ import {
   dashboardSyncedEvents,
   DEFAULT_OWNER,
   directorySource,
-  loadDashboards,
+  loadDashboardGroups,
   OWNER_ID,
   planDashboards,
   planToJson,
@@ -19,9 +19,9 @@ import {
   StalePlanError,
   useColor,
   type ApplyResult,
-  type Plan,
+  type DashboardResult,
 } from '../../lib/dashboards';
-import { readSavedPlan, writeSavedPlan } from '../../lib/dashboards/saved-plan';
+import { readSavedPlan, writeSavedPlan, type ServicePlan } from '../../lib/dashboards/saved-plan';
 import { ValidationError } from '../../lib/errors';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { connectFromEnv } from '../connect';
@@ -60,6 +60,8 @@ const spec = {
     '`${NAME}` in a file is replaced by --var NAME=VALUE or the env var CLOUDOPS_VAR_NAME.\n' +
     `Ownership: dashboards are owned per --owner (env CLOUDOPS_DASHBOARDS_OWNER, default "${DEFAULT_OWNER}");\n` +
     "plan, apply and --prune touch only that owner's dashboards.\n" +
+    'Services: a file listing `services: [ID, ...]` is planned once per listed service (each plan\n' +
+    'names its service); other files go to --service, else the first of CLOUDOPS_SERVICE_ID.\n' +
     '\n' +
     'Exit codes:\n' +
     '  0    success (plan: no changes, or changes without --detailed-exitcode)\n' +
@@ -95,7 +97,9 @@ const spec = {
     adopt: 'take over a hand-made dashboard with the same name instead of creating a new one',
     owner: `whose dashboards these are (env CLOUDOPS_DASHBOARDS_OWNER; default "${DEFAULT_OWNER}")`,
     target: 'only this dashboard key (repeatable)',
-    service: 'which configured service (CLOUDOPS_SERVICE_ID lists them; default the first)',
+    service:
+      'only this configured service (CLOUDOPS_SERVICE_ID lists them): files without `services:` ' +
+      'go to it (default: the first), files listing other services are skipped',
     key: 'pull: only this dashboard key (repeatable)',
     name: 'pull: only dashboards with this name (repeatable)',
     var: 'value for a ${NAME} placeholder (repeatable)',
@@ -184,13 +188,14 @@ async function runDashboards(
     throw new UsageError('apply takes either a plan file or --dir, not both');
   if (planFile === undefined && !values.dir) throw new UsageError('--dir is required');
 
-  let connection: ReturnType<typeof backendFromEnv> | undefined;
+  let connection: DashboardServices | undefined;
   // Connect lazily: files are validated first, so bad files fail without any config.
-  const connect = (service?: string) => (connection ??= backendFromEnv(io.env, service));
+  const connect = () => (connection ??= servicesFromEnv(io.env, values.service));
   try {
     if (action === 'pull') {
-      const { backend, serviceId } = connect(values.service);
-      const written = await pullDashboards(backend, values.dir!, {
+      const services = connect();
+      const serviceId = services.defaultService;
+      const written = await pullDashboards(services.backendFor(serviceId), values.dir!, {
         keys: values.key ?? [],
         names: values.name ?? [],
         owner,
@@ -207,65 +212,71 @@ async function runDashboards(
         'apply --dir off a terminal needs --auto-approve (or apply a saved plan: plan --out FILE, then apply FILE)',
       );
     const vars = collectVars(io.env, values.var ?? []);
-    const desired = await loadDashboards(directorySource(values.dir!), {
-      vars,
-      directory: () => connect(values.service).backend,
-      call: { signal },
-    });
-    const { backend, serviceId } = connect(values.service);
     const call = { signal };
-    const plan = await planDashboards(
-      desired,
-      backend,
-      {
-        prune: values.prune ?? false,
-        adopt: values.adopt ?? false,
-        owner,
-        targets: values.target ?? [],
-      },
+    const groups = await loadDashboardGroups(directorySource(values.dir!), {
+      vars,
+      configuredServices: () => connect().ids,
+      // Files without `services:` go to --service, else the first configured service.
+      scope: () => ({
+        defaultService: connect().defaultService,
+        ...(values.service !== undefined ? { only: values.service } : {}),
+      }),
+      directory: (service) => connect().backendFor(service),
       call,
-    );
-    const color = useColor(io.isTTY, io.env);
-    if (action === 'plan') {
-      printPlan(io, plan, format, serviceId, color);
-      if (values.out) {
-        await writeSavedPlan(values.out, {
-          createdAt: new Date().toISOString(),
-          service: serviceId,
+    });
+    const services = connect();
+    const plans: ServicePlan[] = [];
+    // One service after the other: each is its own list (and its own writes later).
+    for (const g of groups) {
+      const plan = await planDashboards(
+        g.dashboards,
+        services.backendFor(g.service),
+        {
+          prune: values.prune ?? false,
+          adopt: values.adopt ?? false,
           owner,
-          plan,
-        });
+          targets: values.target ?? [],
+        },
+        call,
+      );
+      plans.push({ service: g.service, plan });
+    }
+    const color = useColor(io.isTTY, io.env);
+    const pending = plans.some((p) => p.plan.pending);
+    const conflicts = plans.some((p) => p.plan.counts.conflict > 0);
+    if (action === 'plan') {
+      printPlans(io, plans, format, color);
+      if (values.out) {
+        await writeSavedPlan(values.out, { createdAt: new Date().toISOString(), owner, plans });
         if (format === 'text')
           io.out(
             `Saved the plan to ${values.out}: apply it with \`cloudops dashboards apply ${values.out}\`.`,
           );
       }
-      if (plan.counts.conflict > 0) return DASHBOARDS_EXIT.failure;
-      return values['detailed-exitcode'] && plan.pending
-        ? DASHBOARDS_EXIT.changes
-        : DASHBOARDS_EXIT.ok;
+      if (conflicts) return DASHBOARDS_EXIT.failure;
+      return values['detailed-exitcode'] && pending ? DASHBOARDS_EXIT.changes : DASHBOARDS_EXIT.ok;
     }
 
     // apply --dir
     if (!values['auto-approve']) {
-      printPlan(io, plan, 'text', serviceId, color);
-      if (!plan.pending && plan.counts.conflict === 0) return DASHBOARDS_EXIT.ok;
-      const answer = await ask(`Apply these changes to service ${serviceId}? Only "yes" applies: `);
+      printPlans(io, plans, 'text', color);
+      if (!pending && !conflicts) return DASHBOARDS_EXIT.ok;
+      const names = plans.map((p) => p.service);
+      const answer = await ask(
+        `Apply these changes to ${names.length > 1 ? 'services' : 'service'} ${names.join(', ')}? Only "yes" applies: `,
+      );
       if (answer.trim() !== 'yes') {
         io.err('Apply cancelled; nothing was written.');
         return DASHBOARDS_EXIT.failure;
       }
     } else if (format === 'text') {
-      printPlan(io, plan, 'text', serviceId, color);
+      printPlans(io, plans, 'text', color);
     }
-    const result = await applyPlan(plan, backend, {
-      signal,
-      onResult: (r) => {
-        if (io.isTTY && format === 'text' && r.status !== 'unchanged')
-          io.err(`  ${r.status} ${r.name}`);
-      },
+    const applied = await applyAll(plans, services, signal, (r) => {
+      if (io.isTTY && format === 'text' && r.status !== 'unchanged')
+        io.err(`  ${r.status} ${r.name}`);
     });
-    return finishApply(io, result, plan, format, values.events);
+    return finishApply(io, applied, format, values.events);
   } catch (error) {
     if (signal.aborted) {
       io.err('Interrupted before any write; nothing was applied.');
@@ -296,28 +307,95 @@ function formatOf(format: string | undefined, json: boolean | undefined): Format
   return f;
 }
 
-function printPlan(io: CliIO, plan: Plan, format: Format, service: string, color: boolean): void {
-  if (format === 'json')
-    io.out(JSON.stringify({ service, ...(planToJson(plan) as object) }, null, 2));
-  else if (format === 'markdown') io.out(renderPlanMarkdown(plan, { service }));
-  else io.out(renderPlan(plan, { service, color }));
+/** One service's plan as printed: the JSON of one service keeps its single-service shape. */
+function printPlans(
+  io: CliIO,
+  plans: readonly ServicePlan[],
+  format: Format,
+  color: boolean,
+): void {
+  if (format === 'json') {
+    const each = plans.map(({ service, plan }) => ({ service, ...(planToJson(plan) as object) }));
+    io.out(
+      JSON.stringify(
+        each.length === 1 ? each[0] : { pending: plans.some((p) => p.plan.pending), plans: each },
+        null,
+        2,
+      ),
+    );
+  } else if (format === 'markdown')
+    io.out(plans.map(({ service, plan }) => renderPlanMarkdown(plan, { service })).join('\n\n'));
+  else io.out(plans.map(({ service, plan }) => renderPlan(plan, { service, color })).join('\n\n'));
+}
+
+interface ServiceApply extends ServicePlan {
+  result: ApplyResult;
+}
+
+/**
+ * Applies each service's plan in turn. After an interrupt the later services are applied with
+ * an aborted signal, which writes nothing and lists every change as not applied.
+ */
+async function applyAll(
+  plans: readonly ServicePlan[],
+  services: DashboardServices,
+  signal: AbortSignal,
+  onResult?: (r: DashboardResult) => void,
+): Promise<ServiceApply[]> {
+  const out: ServiceApply[] = [];
+  for (const { service, plan } of plans) {
+    const result = await applyPlan(plan, services.backendFor(service), {
+      signal,
+      ...(onResult ? { onResult } : {}),
+    });
+    out.push({ service, plan, result });
+  }
+  return out;
 }
 
 function finishApply(
   io: CliIO,
-  result: ApplyResult,
-  plan: Plan,
+  applied: readonly ServiceApply[],
   format: Format,
   eventsFile: string | undefined,
 ): number {
-  if (format === 'json') io.out(JSON.stringify({ plan: planToJson(plan), ...result }, null, 2));
-  else io.out(renderApply(result));
+  const several = applied.length > 1;
+  if (format === 'json') {
+    const each = applied.map(({ service, plan, result }) => ({
+      service,
+      plan: planToJson(plan),
+      ...result,
+    }));
+    io.out(
+      JSON.stringify(
+        several
+          ? {
+              ok: applied.every((a) => a.result.ok),
+              interrupted: applied.some((a) => a.result.interrupted),
+              services: each,
+            }
+          : { plan: each[0].plan, ...applied[0].result },
+        null,
+        2,
+      ),
+    );
+  } else
+    io.out(
+      applied
+        .map(({ service, result }) =>
+          several ? `Service ${service}:\n${renderApply(result)}` : renderApply(result),
+        )
+        .join('\n\n'),
+    );
   if (eventsFile) {
-    const events = dashboardSyncedEvents(result.results, new Date());
+    const events = dashboardSyncedEvents(
+      applied.flatMap((a) => a.result.results),
+      new Date(),
+    );
     writeFileSync(eventsFile, JSON.stringify(events, null, 2) + '\n');
   }
-  if (result.interrupted) return DASHBOARDS_EXIT.interrupted;
-  return result.ok ? DASHBOARDS_EXIT.ok : DASHBOARDS_EXIT.failure;
+  if (applied.some((a) => a.result.interrupted)) return DASHBOARDS_EXIT.interrupted;
+  return applied.every((a) => a.result.ok) ? DASHBOARDS_EXIT.ok : DASHBOARDS_EXIT.failure;
 }
 
 async function applySavedPlan(
@@ -325,23 +403,73 @@ async function applySavedPlan(
   values: { service?: string; format?: string; json?: boolean; events?: string },
   io: CliIO,
   signal: AbortSignal,
-  connect: (service?: string) => ReturnType<typeof backendFromEnv>,
+  connect: () => DashboardServices,
 ): Promise<number> {
   const format = formatOf(values.format, values.json);
   const saved = await readSavedPlan(file);
-  if (values.service && values.service !== saved.service)
+  const all = saved.plans.map((p) => p.service);
+  const plans = values.service
+    ? saved.plans.filter((p) => p.service === values.service)
+    : saved.plans;
+  if (plans.length === 0)
     throw new UsageError(
-      `the plan in ${file} is for service ${saved.service}, not --service ${values.service}`,
+      `the plan in ${file} is for service ${all.join(', ')}, not --service ${values.service}`,
     );
-  const { backend, serviceId } = connect(saved.service);
+  const services = connect();
+  for (const { service } of plans)
+    if (!services.ids.includes(service) && service !== services.defaultService)
+      throw new UsageError(
+        `the plan in ${file} is for service ${service}, which is not configured (CLOUDOPS_SERVICE_ID: ${services.ids.join(', ') || 'none'})`,
+      );
   if (format === 'text')
     io.out(
-      `Applying the plan saved at ${saved.createdAt} for service ${serviceId}, owner "${saved.owner}".`,
+      `Applying the plan saved at ${saved.createdAt} for service ${plans.map((p) => p.service).join(', ')}, owner "${saved.owner}".`,
     );
-  // Refuses, having written nothing, when anything the plan touches changed since.
-  await checkSavedPlan(saved.plan, backend, { signal });
-  const result = await applyPlan(saved.plan, backend, { signal });
-  return finishApply(io, result, saved.plan, format, values.events);
+  // Refuses, having written nothing on any service, when anything the plan touches changed since.
+  for (const { service, plan } of plans)
+    await checkSavedPlan(plan, services.backendFor(service), { signal });
+  const applied = await applyAll(plans, services, signal);
+  return finishApply(io, applied, format, values.events);
+}
+
+/** The configured services and a backend for each, over one connection (one rate budget). */
+export interface DashboardServices {
+  /** CLOUDOPS_SERVICE_ID. */
+  ids: readonly string[];
+  /** `--service`, else the first configured service (`(default)` when none, open-source mode). */
+  defaultService: string;
+  backendFor(service: string): ObservabilityBackend;
+  close(): void;
+}
+
+const NO_SERVICE = '(default)';
+
+export function servicesFromEnv(env: CliIO['env'], service?: string): DashboardServices {
+  const connection = connectFromEnv(env);
+  try {
+    const ids = connection.serviceIds;
+    if (service !== undefined && !ids.includes(service))
+      throw new UsageError(
+        `--service ${service} is not configured (CLOUDOPS_SERVICE_ID: ${ids.join(', ') || 'none'})`,
+      );
+    const backends = new Map<string, ObservabilityBackend>();
+    return {
+      ids,
+      defaultService: service ?? ids[0] ?? NO_SERVICE,
+      backendFor(id) {
+        let backend = backends.get(id);
+        if (!backend) {
+          backend = connection.clients.backend(id === NO_SERVICE ? undefined : id);
+          backends.set(id, backend);
+        }
+        return backend;
+      },
+      close: () => connection.close(),
+    };
+  } catch (error) {
+    connection.close();
+    throw error;
+  }
 }
 
 /**
@@ -352,23 +480,13 @@ export function backendFromEnv(
   env: CliIO['env'],
   service?: string,
 ): ObservabilityBackend & { close(): void; backend: ObservabilityBackend; serviceId: string } {
-  const connection = connectFromEnv(env);
+  const services = servicesFromEnv(env, service);
   try {
-    const ids = connection.serviceIds;
-    if (service !== undefined && !ids.includes(service))
-      throw new UsageError(
-        `--service ${service} is not configured (CLOUDOPS_SERVICE_ID: ${ids.join(', ') || 'none'})`,
-      );
-    const serviceId = service ?? ids[0] ?? '(default)';
-    const backend = connection.clients.backend(service ?? ids[0]);
-    return {
-      ...backend,
-      backend,
-      serviceId,
-      close: () => connection.close(),
-    };
+    const serviceId = services.defaultService;
+    const backend = services.backendFor(serviceId);
+    return { ...backend, backend, serviceId, close: () => services.close() };
   } catch (error) {
-    connection.close();
+    services.close();
     throw error;
   }
 }

@@ -4,11 +4,14 @@
  * Thin: settings from env, clients from functions/connect.ts, the logic in lib/dashboards.
  * In open-source mode only the observability token is read: no management key is needed.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { versionScope } from '../../lib/alerts/versions';
+import { DynamoVersionStore } from '../../lib/alerts/versions-dynamo';
 import { readConnectionEnv } from '../../lib/config';
 import { runSyncFunction, type SyncFunctionSummary } from '../../lib/dashboards/function-run';
 import { createLogger } from '../../lib/log';
@@ -22,6 +25,8 @@ export interface SyncDashboardsHandlerOptions {
   s3?: S3Client;
   eventBridge?: EventBridgeClient;
   secretsManager?: SecretsManagerClient;
+  /** Client for provision-alerts' version table (CLOUDOPS_ALERTS_VERSION_TABLE). */
+  dynamo?: DynamoDBClient;
   now?: () => Date;
 }
 
@@ -40,6 +45,20 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
   });
   const s3 = options.s3 ?? new S3Client({});
   const eventBridge = options.eventBridge ?? new EventBridgeClient({});
+  // The same store and key scope as provision-alerts (its handler), read to skip the alert list.
+  const alertVersions = settings.alertVersionTable
+    ? {
+        store: new DynamoVersionStore({
+          client: options.dynamo ?? new DynamoDBClient({}),
+          tableName: settings.alertVersionTable,
+        }),
+        scope: versionScope({
+          mode: connection.CLOUDOPS_OBSERVABILITY_MODE,
+          serviceId: connection.CLOUDOPS_SERVICE_ID?.[0],
+          observabilityUrl: connection.CLOUDOPS_OBSERVABILITY_URL,
+        }),
+      }
+    : undefined;
 
   return middy<unknown, SyncFunctionSummary, Error, Context>()
     .use(
@@ -61,6 +80,7 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
         backend: clientsOf(context).backend(connection.CLOUDOPS_SERVICE_ID?.[0]),
         logger,
         now: options.now,
+        ...(alertVersions ? { alertVersions } : {}),
       });
     });
 }

@@ -25,6 +25,12 @@ export const dashboardKey = z
   .max(200)
   .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'letters, digits, ".", "_", "-" and "/" only');
 
+/** A service of the management API: its UUID (the same form CLOUDOPS_SERVICE_ID takes). */
+export const serviceId = z.uuid({
+  version: undefined,
+  error: 'expected a service id (a UUID, as in CLOUDOPS_SERVICE_ID); write a name as a ${VARIABLE}',
+});
+
 /** The service's ids are Mongo ObjectIds. */
 export const objectIdString = z
   .string()
@@ -210,6 +216,14 @@ export const dashboardFile = z
       .optional()
       .describe('Identity of the dashboard; default: the file path without extension'),
     name: z.string().min(1).max(DASHBOARD_LIMITS.nameMax).describe('Dashboard name'),
+    services: z
+      .array(serviceId)
+      .min(1)
+      .optional()
+      .describe(
+        'Services this dashboard is applied to (ids from CLOUDOPS_SERVICE_ID; write a name as a ' +
+          '`${VARIABLE}`); default: the configured service (--service, else the first)',
+      ),
     tags: z
       .array(z.string().min(1).max(DASHBOARD_LIMITS.tagLengthMax))
       .max(USER_TAGS_MAX)

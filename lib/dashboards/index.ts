@@ -5,6 +5,7 @@ export * from './validate';
 export * from './load';
 export * from './normalize';
 export * from './resolve';
+export * from './services';
 export { FILE_LIMITS } from './parse';
 export * from './plan';
 export * from './apply';

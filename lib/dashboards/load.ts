@@ -6,8 +6,9 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ValidationError, type ErrorOptions } from '../errors';
 import type { CallOptions } from '../api/http';
-import { FILE_LIMITS } from './parse';
+import { FILE_LIMITS, locateIn } from './parse';
 import { resolveNames, type NameDirectory } from './resolve';
+import { groupByService, type ServiceGroup, type ServiceScope } from './services';
 import type { DesiredDashboard, FileIssue, SourceFile } from './types';
 import { formatFileIssue, validateFiles, type ValidateOptions } from './validate';
 
@@ -115,4 +116,70 @@ export async function loadDashboards(
   const resolved = await resolveNames(dashboards, options.directory, files, options.call);
   if (resolved.issues.length > 0) throw dashboardFilesError(source.label, resolved.issues);
   return resolved.dashboards;
+}
+
+export interface LoadGroupsOptions extends ValidateOptions {
+  /** Asked for once every file is valid (it may need the configuration). */
+  readonly scope: () => ServiceScope;
+  /**
+   * The configured services, asked for only once every file is valid and only when a file
+   * lists `services:` (so bad files fail without any configuration); an entry outside them is
+   * an error naming file:line.
+   */
+  readonly configuredServices?: () => readonly string[];
+  /** The sources and webhooks lists of one service (each service has its own). */
+  readonly directory?: (service: string) => NameDirectory;
+  readonly call?: CallOptions;
+}
+
+/**
+ * Like loadDashboards, for several services: validates every file once, groups the dashboards
+ * by service (services.ts), then resolves names against each service's own lists. Every
+ * problem of every service is reported before anything is written.
+ */
+export async function loadDashboardGroups(
+  source: DashboardSource,
+  options: LoadGroupsOptions,
+): Promise<ServiceGroup[]> {
+  const files = await readSource(source);
+  if (files.length === 0) {
+    throw dashboardFilesError(source.label, [
+      { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
+    ]);
+  }
+  const { dashboards, issues } = validateFiles(files, options);
+  if (issues.length > 0) throw dashboardFilesError(source.label, issues);
+  if (options.configuredServices && dashboards.some((d) => d.services)) {
+    const known = options.configuredServices();
+    const texts = new Map(files.map((f) => [f.file, f.text]));
+    const unknown = dashboards.flatMap((d) =>
+      (d.services ?? []).flatMap((id, i): FileIssue[] =>
+        known.includes(id)
+          ? []
+          : [
+              {
+                file: d.sourceFile,
+                ...locateIn(texts.get(d.sourceFile) ?? '', ['services', i]),
+                path: `services[${i}]`,
+                message: `service ${id} is not configured (CLOUDOPS_SERVICE_ID: ${known.join(', ') || 'none'})`,
+              },
+            ],
+      ),
+    );
+    if (unknown.length > 0) throw dashboardFilesError(source.label, unknown);
+  }
+  const groups = groupByService(dashboards, options.scope());
+  const directory = options.directory;
+  if (!directory) return groups;
+  const several = groups.length > 1;
+  const resolved: ServiceGroup[] = [];
+  const problems: FileIssue[] = [];
+  for (const g of groups) {
+    const r = await resolveNames(g.dashboards, () => directory(g.service), files, options.call);
+    resolved.push({ service: g.service, dashboards: r.dashboards });
+    for (const i of r.issues)
+      problems.push(several ? { ...i, message: `${i.message} (service ${g.service})` } : i);
+  }
+  if (problems.length > 0) throw dashboardFilesError(source.label, problems);
+  return resolved;
 }

@@ -10,34 +10,53 @@ import type { Plan } from './plan';
 
 export const SAVED_PLAN_FORMAT = 'cloudops-dashboards-plan';
 
-const savedPlanFile = z.object({
+const planShape = z.looseObject({
+  changes: z.array(z.looseObject({ action: z.string(), name: z.string() })),
+  counts: z.record(z.string(), z.number()),
+  alertCounts: z.record(z.string(), z.number()),
+  notes: z.array(z.string()),
+  pending: z.boolean(),
+  owner: z.string(),
+  alertsRead: z.boolean(),
+});
+
+/** Version 1: one service. Still read, so a plan saved by an older cloudops applies. */
+const savedPlanV1 = z.object({
   format: z.literal(SAVED_PLAN_FORMAT),
   version: z.literal(1),
   createdAt: z.string(),
   /** The service the plan was made against: apply refuses another one. */
   service: z.string(),
   owner: z.string(),
-  plan: z.looseObject({
-    changes: z.array(z.looseObject({ action: z.string(), name: z.string() })),
-    counts: z.record(z.string(), z.number()),
-    alertCounts: z.record(z.string(), z.number()),
-    notes: z.array(z.string()),
-    pending: z.boolean(),
-    owner: z.string(),
-    alertsRead: z.boolean(),
-  }),
+  plan: planShape,
 });
+
+/** Version 2: one plan per service (files may list several services). */
+const savedPlanV2 = z.object({
+  format: z.literal(SAVED_PLAN_FORMAT),
+  version: z.literal(2),
+  createdAt: z.string(),
+  owner: z.string(),
+  plans: z.array(z.object({ service: z.string(), plan: planShape })).min(1),
+});
+
+const savedPlanFile = z.discriminatedUnion('version', [savedPlanV1, savedPlanV2]);
 export type SavedPlanFile = z.infer<typeof savedPlanFile>;
 
-export interface SavedPlan {
-  createdAt: string;
+/** One service's plan. */
+export interface ServicePlan {
   service: string;
-  owner: string;
   plan: Plan;
 }
 
+export interface SavedPlan {
+  createdAt: string;
+  owner: string;
+  plans: ServicePlan[];
+}
+
 export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<void> {
-  const body = { format: SAVED_PLAN_FORMAT, version: 1, ...saved };
+  const body = { format: SAVED_PLAN_FORMAT, version: 2, ...saved };
   await writeFile(file, JSON.stringify(body, null, 2) + '\n', { mode: 0o600 });
 }
 
@@ -69,6 +88,11 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
       { source: file },
     );
   }
-  const { createdAt, service, owner, plan } = parsed.data;
-  return { createdAt, service, owner, plan: plan as unknown as Plan };
+  const data = parsed.data;
+  const plans = data.version === 1 ? [{ service: data.service, plan: data.plan }] : data.plans;
+  return {
+    createdAt: data.createdAt,
+    owner: data.owner,
+    plans: plans.map((p) => ({ service: p.service, plan: p.plan as unknown as Plan })),
+  };
 }

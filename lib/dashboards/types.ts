@@ -27,6 +27,8 @@ export interface DesiredDashboard {
   name: string;
   tags: string[];
   tiles: DesiredTile[];
+  /** The services the file names (`services:`); absent: the configured/--service service. */
+  services?: string[];
 }
 
 /** One problem in one file: `file:line:column path: message`. */

@@ -69,7 +69,7 @@ export function validateFiles(
     const value = substituteVars(parsed.value, options.vars ?? {}, (path, name) =>
       fileIssues.push(at(path, `\${${name}} is not defined (pass it as a variable)`)),
     );
-    fileIssues.push(...semanticIssues(value, at));
+    fileIssues.push(...semanticIssues(value, at), ...serviceIssues(value, at));
     const result = dashboardFile.safeParse(value);
     if (!result.success) fileIssues.push(...schemaIssues(result.error.issues, at));
 
@@ -105,6 +105,7 @@ function toDesired(data: DashboardFile, key: string, sourceFile: string): Desire
     name: data.name,
     tags: [...new Set(data.tags ?? [])].sort(),
     tiles: (data.tiles ?? []).map((t) => desiredTile(t)),
+    ...(data.services ? { services: data.services } : {}),
   };
 }
 
@@ -214,6 +215,19 @@ function semanticIssues(value: unknown, at: At): FileIssue[] {
       else keys.set(tile.key, i);
     }
     out.push(...tileRules(tile, i, at));
+  });
+  return out;
+}
+
+/** `services:` lists each service once (whether each is configured is checked by plan/apply). */
+function serviceIssues(value: unknown, at: At): FileIssue[] {
+  if (!isRecord(value) || !Array.isArray(value.services)) return [];
+  const out: FileIssue[] = [];
+  const seen = new Set<string>();
+  value.services.forEach((id: unknown, i) => {
+    if (typeof id !== 'string') return;
+    if (seen.has(id)) out.push(at(['services', i], `service ${id} is listed twice`));
+    seen.add(id);
   });
   return out;
 }

@@ -11,11 +11,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { sandboxEnv, secretsManagerClientFromEnv } from '../../cli/connect';
+import { createHandler as provisionHandler } from '../../functions/provision-alerts/handler';
 import { createHandler } from '../../functions/sync-dashboards/handler';
+import { createVersionTable } from '../../lib/alerts/versions-dynamo';
 import { clearCredentialsCache } from '../../lib/credentials';
 import type { DashboardSyncedDetail } from '../../lib/dashboards/events';
 import { registeredSecrets } from '../../lib/redact';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
+import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 const BUCKET = 'cloudops-config';
 const PREFIX = 'dashboards/';
@@ -51,8 +55,9 @@ const sentEvents = () =>
 function handlerWith(
   extra: Record<string, string | undefined> = {},
   secretsManager?: SecretsManagerClient,
+  dynamo?: { client: DynamoDBClient },
 ) {
-  return createHandler({
+  const handler = createHandler({
     env: {
       ...sandboxEnv(sb.info),
       CLOUDOPS_MANAGEMENT_RATE_LIMIT: '10000/1s',
@@ -67,8 +72,15 @@ function handlerWith(
     s3: new S3Client({ region: 'us-east-1' }),
     eventBridge: new EventBridgeClient({ region: 'us-east-1' }),
     secretsManager,
-    now: () => new Date('2026-01-02T03:04:05.000Z'),
+    ...(dynamo ? { dynamo: dynamo.client } : {}),
+    now: () => now ?? new Date('2026-01-02T03:04:05.000Z'),
   });
+  let now: Date | undefined;
+  /** `at`: the run's clock (each run of the alert-versions tests is a minute later). */
+  return (event: unknown, ctx: Context, at?: Date) => {
+    now = at;
+    return handler(event, ctx);
+  };
 }
 
 beforeAll(async () => {
@@ -290,5 +302,103 @@ describe('sync-dashboards function in open-source mode', () => {
     expect(() =>
       handlerWith({ CLOUDOPS_KEY_ID: undefined, CLOUDOPS_KEY_SECRET: undefined }),
     ).toThrow(/CLOUDOPS_KEY_SECRET_ID \(or CLOUDOPS_KEY_ID and CLOUDOPS_KEY_SECRET\)/);
+  });
+});
+
+describe('sync-dashboards function with provision-alerts version table', () => {
+  let dynamo: LocalDynamo;
+  const TABLE = 'cloudops-alert-versions';
+  const withTable = () => handlerWith({ CLOUDOPS_ALERTS_VERSION_TABLE: TABLE }, undefined, dynamo);
+  /** What the sync emitted, through provision-alerts as EventBridge -> SQS delivers it. */
+  async function provisionEmitted(): Promise<void> {
+    const provision = provisionHandler({
+      env: {
+        ...sandboxEnv(sb.info),
+        CLOUDOPS_LOG_LEVEL: 'silent',
+        CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '10000/1s',
+        CLOUDOPS_MANAGEMENT_RATE_LIMIT: '10000/1s',
+        CLOUDOPS_ALERTS_VERSION_TABLE: TABLE,
+      },
+      dynamo: dynamo.client,
+    });
+    const records = sentEvents().map((e, i) => ({
+      messageId: `m${i}`,
+      body: JSON.stringify({
+        source: e.Source,
+        'detail-type': e.DetailType,
+        time: e.Time?.toISOString(),
+        detail: e.detail,
+      }),
+      attributes: { ApproximateReceiveCount: '1' },
+    }));
+    const out = await provision({ Records: records }, context);
+    expect(out.batchItemFailures).toEqual([]);
+  }
+  /** `GET alerts`, `PUT alerts`...; the examples name sources, so each run lists those. */
+  const calls = () =>
+    api()
+      .map(
+        (e) =>
+          `${e.method} ${e.path
+            .split('/')
+            .filter((p) => !/^[0-9a-f]{24}$/.test(p))
+            .pop()}`,
+      )
+      .filter((c) => c !== 'GET sources');
+  let clock = Date.parse('2026-01-03T00:00:00.000Z');
+  const tick = () => new Date((clock += 60_000));
+
+  beforeAll(async () => {
+    dynamo = await startLocalDynamo();
+    await createVersionTable(dynamo.client, TABLE);
+  });
+  afterAll(() => dynamo.close());
+
+  it('a no-op schedule run costs one request once alerts are settled; a changed alert is read and applied', async () => {
+    const checkout = () => objects.get(PREFIX + 'checkout-service.yaml')!;
+    const original = checkout();
+    try {
+      // No settled record yet: the alerts are listed, and every dashboard with alerts is
+      // announced once (unchanged) so that provision-alerts records them.
+      const first = await withTable()(schedule, context, tick());
+      expect(calls()).toEqual(['GET dashboards', 'GET alerts']);
+      expect(first.eventsSent).toBeGreaterThan(0);
+      await provisionEmitted();
+
+      sb.requestLog.clear();
+      eventBridge.resetHistory();
+      const noop = await withTable()(schedule, context, tick());
+      expect(noop).toMatchObject({ pending: false, eventsSent: 0 });
+      expect(calls()).toEqual(['GET dashboards']);
+
+      // A declared alert changes: the dashboards are as before, but the alert list is read
+      // and the one alert updated (its webhook id is in use: no webhooks list either).
+      objects.set(
+        PREFIX + 'checkout-service.yaml',
+        original.replace('threshold: 50', 'threshold: 75'),
+      );
+      sb.requestLog.clear();
+      eventBridge.resetHistory();
+      const changed = await withTable()(schedule, context, tick());
+      expect(changed).toMatchObject({ counts: { unchanged: 3 }, eventsSent: 1 });
+      expect(calls()).toEqual(['GET dashboards', 'GET alerts', 'PUT alerts']);
+      expect(sb.store.state.alerts.find((a) => a.name === 'Checkout error burst')?.threshold).toBe(
+        75,
+      );
+      await provisionEmitted();
+
+      // A new alert naming a webhook id the service does not have: refused before any write.
+      objects.set(
+        PREFIX + 'checkout-service.yaml',
+        original.replace('webhookId: ${WEBHOOK_ID}', 'webhookId: 0123456789abcdef01234567'),
+      );
+      sb.requestLog.clear();
+      await expect(withTable()(schedule, context, tick())).rejects.toThrow(
+        /checkout-service\.yaml:\d+:\d+ tiles\[\d\]\.alerts\[0\]\.channel\.webhookId: webhook id "0123456789abcdef01234567" not found/,
+      );
+      expect(writes()).toHaveLength(0);
+    } finally {
+      objects.set(PREFIX + 'checkout-service.yaml', original);
+    }
   });
 });

@@ -278,3 +278,158 @@ describe('dashboards sync against the sandbox', () => {
     });
   });
 });
+
+describe.each(['spec', 'current'] as const)(
+  'one file on several services (sandbox profile %s)',
+  (profile) => {
+    let two: Sandbox;
+    let twoEnv: Record<string, string>;
+    let root: string;
+    const twoApi = () =>
+      two.requestLog
+        .entries()
+        .filter((e) => e.surface === 'management' || e.surface === 'observability');
+    const run = async (...argv: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const io: CliIO = {
+        out: (t) => void out.push(t),
+        err: (t) => void err.push(t),
+        env: twoEnv,
+        isTTY: false,
+      };
+      const code = await dashboardsCommand.run(argv, io, new AbortController().signal);
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    };
+    const onService = (service: string, name: string) =>
+      two.store.state.dashboards.filter((d) => d.serviceId === service && d.name === name);
+    const everywhere = (h: number) =>
+      [
+        'name: Everywhere',
+        'services: ["${STAGING}", "${PRODUCTION}"]',
+        'tiles:',
+        '  - name: errors',
+        '    x: 0',
+        '    y: 0',
+        '    w: 12',
+        `    h: ${h}`,
+        '    series:',
+        '      - { type: time, source: Logs, aggFn: count, where: "level:error", whereLanguage: lucene, groupBy: [] }',
+        '  - { name: notes, x: 12, y: 0, w: 12, h: 4, markdown: "same everywhere" }',
+        '',
+      ].join('\n');
+
+    beforeAll(async () => {
+      two = await startSandbox({
+        profile,
+        port: 0,
+        rateLimits: { management: FAST, observability: FAST },
+      });
+      const [production, staging] = two.info.serviceIds;
+      twoEnv = {
+        ...sandboxEnv(two.info),
+        CLOUDOPS_OBSERVABILITY_MODE: 'managed',
+        CLOUDOPS_MANAGEMENT_RATE_LIMIT: '100000/1s',
+        CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '100000/1s',
+        CLOUDOPS_VAR_STAGING: staging,
+        CLOUDOPS_VAR_PRODUCTION: production,
+      };
+      root = await mkdtemp(path.join(tmpdir(), `cloudops-services-${profile}-`));
+      await writeFile(path.join(root, 'everywhere.yaml'), everywhere(4));
+      await writeFile(path.join(root, 'home.yaml'), 'name: Home only\ntiles: []\n');
+    });
+    afterAll(async () => {
+      await two.close();
+      await rm(root, { recursive: true, force: true });
+    });
+    beforeEach(() => two.requestLog.clear());
+
+    it('a file listing two services is applied to each (its own source ids); a re-plan writes nothing', async () => {
+      const [production, staging] = two.info.serviceIds;
+      const plan = await run('plan', '--dir', root);
+      expect(plan.code).toBe(0);
+      // One plan per service, each naming its service; the file without `services:` goes to the first.
+      expect(plan.out).toContain(`Service ${production}, owner "default":`);
+      expect(plan.out).toContain(`Service ${staging}, owner "default":`);
+      expect(plan.out.match(/\[\+\] create dashboard "Everywhere"/g)).toHaveLength(2);
+      expect(plan.out.match(/\[\+\] create dashboard "Home only"/g)).toHaveLength(1);
+      expect(twoApi().filter((e) => e.method !== 'GET')).toHaveLength(0);
+
+      const apply = await run('apply', '--dir', root, '--auto-approve');
+      expect(apply.code).toBe(0);
+      expect(apply.out).toContain(`Service ${staging}:`);
+      for (const service of [production, staging]) {
+        const [made] = onService(service, 'Everywhere');
+        expect(made).toBeDefined();
+        // `source: Logs` resolved in each service's own sources list.
+        const logs = two.store.state.sources.find(
+          (s) => s.serviceId === service && s.name === 'Logs',
+        )!;
+        expect(JSON.stringify(made.tiles)).toContain(logs.id);
+      }
+      expect(onService(production, 'Home only')).toHaveLength(1);
+      expect(onService(staging, 'Home only')).toHaveLength(0);
+
+      two.requestLog.clear();
+      const again = await run('plan', '--dir', root, '--detailed-exitcode');
+      expect(again.code).toBe(0);
+      expect(again.out.match(/No changes\./g)).toHaveLength(2);
+      expect(twoApi().filter((e) => e.method !== 'GET')).toHaveLength(0);
+      // Per service: the dashboard list and the sources list the names need.
+      expect(twoApi().filter((e) => /dashboards$/.test(e.path))).toHaveLength(2);
+    });
+
+    it('--service runs one service; a saved plan over two services applies both exactly; JSON lists both', async () => {
+      const [production, staging] = two.info.serviceIds;
+      const only = await run('plan', '--dir', root, '--service', staging);
+      expect(only.code).toBe(0);
+      expect(only.out).not.toContain(`Service ${production}`);
+      expect(only.out).toContain(`Service ${staging}, owner "default":`);
+      // Files without `services:` go to the --service service, as before.
+      expect(only.out).toContain('[+] create dashboard "Home only"');
+
+      await writeFile(path.join(root, 'everywhere.yaml'), everywhere(6));
+      const json = await run('plan', '--dir', root, '--json');
+      const parsed = JSON.parse(json.out) as {
+        pending: boolean;
+        plans: { service: string; counts: { update: number } }[];
+      };
+      expect(parsed.pending).toBe(true);
+      expect(parsed.plans.map((p) => [p.service, p.counts.update])).toEqual([
+        [production, 1],
+        [staging, 1],
+      ]);
+
+      const planFile = path.join(root, '..', `services-${profile}.plan.json`);
+      expect((await run('plan', '--dir', root, '--out', planFile)).code).toBe(0);
+      const ids = [production, staging].map((s) => onService(s, 'Everywhere')[0].tiles[0].id);
+      two.requestLog.clear();
+      const applied = await run('apply', planFile);
+      expect(applied.code).toBe(0);
+      expect(twoApi().filter((e) => e.method !== 'GET')).toHaveLength(2);
+      for (const [i, service] of [production, staging].entries()) {
+        const [d] = onService(service, 'Everywhere');
+        expect(d.tiles[0]).toMatchObject({ id: ids[i], h: 6 });
+      }
+      await rm(planFile, { force: true });
+    });
+
+    it('a listed service that is not configured fails naming file:line, before any request', async () => {
+      const bad = path.join(root, '..', `services-bad-${profile}`);
+      await rm(bad, { recursive: true, force: true });
+      const { mkdir } = await import('node:fs/promises');
+      await mkdir(bad);
+      await writeFile(
+        path.join(bad, 'x.yaml'),
+        'name: X\nservices:\n  - ${PRODUCTION}\n  - 0b6f0d37-5a0e-4c3e-9f1e-3a2b1c0d9e8f\n',
+      );
+      const res = await run('plan', '--dir', bad);
+      expect(res.code).toBe(1);
+      expect(res.err).toContain(
+        'x.yaml:4:5 services[1]: service 0b6f0d37-5a0e-4c3e-9f1e-3a2b1c0d9e8f is not configured',
+      );
+      expect(twoApi()).toHaveLength(0);
+      await rm(bad, { recursive: true, force: true });
+    });
+  },
+);

@@ -6,7 +6,11 @@ import { dashboardFileJsonSchema } from '../../../lib/dashboards/file-schema';
 import { formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
 
 const DIR = path.join(import.meta.dirname, '../../../dashboards');
-const VARS = { WEBHOOK_ID: 'wh-1' };
+const VARS = {
+  WEBHOOK_ID: 'wh-1',
+  STAGING: '0b6f0d37-5a0e-4c3e-9f1e-3a2b1c0d9e8f',
+  PRODUCTION: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+};
 
 async function exampleFiles() {
   const entries = await readdir(DIR, { recursive: true, withFileTypes: true });
