@@ -23,8 +23,8 @@ import {
   type VersionStore,
 } from '../../lib/alerts';
 import { readConnectionEnv } from '../../lib/config';
-import { ConfigError, ValidationError } from '../../lib/errors';
-import { formatIssues } from '../../lib/format-issues';
+import { ConfigError } from '../../lib/errors';
+import { parseOrThrow } from '../../lib/format-issues';
 import { createLogger, type Logger } from '../../lib/log';
 import { clientsMiddleware, clientsOf } from '../connect';
 import { deadlineFrom, middySignal } from '../runtime';
@@ -100,15 +100,8 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
   }
   return handler.handler(
     async function provisionAlerts(event, context, opts): Promise<SQSBatchResponse> {
-      const parsed = sqsEvent.safeParse(event);
-      if (!parsed.success) {
-        // Not an SQS batch at all: nothing to report per record, so the invocation fails.
-        const issues = formatIssues(parsed.error.issues);
-        throw new ValidationError(`not an SQS event: ${issues.join('; ')}`, {
-          source: 'lambda event',
-          issues,
-        });
-      }
+      // Not an SQS batch at all: nothing to report per record, so the invocation fails.
+      const batch = parseOrThrow(sqsEvent, event, 'lambda event', 'not an SQS event');
       const provisioner = createAlertProvisioner({
         backend: options.backend ?? clientsOf(context).backend(serviceId),
         logger,
@@ -116,7 +109,7 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
         versions,
         versionScope: scope,
       });
-      const records = parsed.data.Records.map((r) => ({
+      const records = batch.Records.map((r) => ({
         messageId: r.messageId,
         body: r.body,
         receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1') || 1,
