@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TransportError, type ObservabilityBackend } from '../../lib/api';
+import { transportError, type ObservabilityBackend } from '../../lib/api';
 import {
   createAlertProvisioner,
   DynamoVersionStore,
@@ -74,7 +74,7 @@ function withLateCreate(
       held = body;
       await meanwhile();
       const path = '/observability/alerts';
-      throw new TransportError({
+      throw transportError({
         method: 'POST',
         path,
         kind: 'timeout',

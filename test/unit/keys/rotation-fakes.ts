@@ -13,7 +13,7 @@ import {
   type SecretsManagerClient,
   UpdateSecretVersionStageCommand,
 } from '@aws-sdk/client-secrets-manager';
-import { ApiError } from '../../../lib/api/errors';
+import { apiError as makeApiError } from '../../../lib/api/errors';
 import {
   DEFAULT_ROTATION_CONFIG,
   generateKeyMaterial,
@@ -161,7 +161,7 @@ interface FakeKey extends KeyRecord {
 }
 
 const apiError = (status: number, method: string, path: string) =>
-  new ApiError({ status, method, path, apiMessage: `status ${status}` });
+  makeApiError({ status, method, path, apiMessage: `status ${status}` });
 
 /** The organization's keys as the management API keeps them. */
 export class FakeKeys {
