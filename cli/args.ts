@@ -1,7 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CloudOpsError } from '../lib/errors';
 
 /** A mistake in how the command was called: printed with the usage, exit code 2. */
-export class UsageError extends Error {
+export class UsageError extends CloudOpsError {
   override name = 'UsageError';
 }
 

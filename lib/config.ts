@@ -3,8 +3,8 @@
  * parameters, so tests and the CLI pass their own.
  */
 import * as z from 'zod';
-import { ConfigError } from './errors';
-import { formatIssues } from './format-issues';
+import { ConfigError, type ErrorOptions } from './errors';
+import { parseOrThrow } from './format-issues';
 import { uuid } from './schemas/common';
 
 /** "10/10s", "100/1m", "100/60s": at most `limit` requests in any `windowMs`. */
@@ -88,13 +88,7 @@ export function readEnv<T extends z.ZodType>(
 ): z.output<T> {
   // Empty strings mean "unset", as in most shells' `FOO= cmd`.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const parsed = schema.safeParse(cleaned);
-  if (!parsed.success) {
-    throw new ConfigError(
-      `invalid configuration:\n  ${formatIssues(parsed.error.issues).join('\n  ')}`,
-    );
-  }
-  return parsed.data;
+  return parseOrThrow(schema, cleaned, 'env', { intro: 'invalid configuration', as: 'config' });
 }
 
 /** Connection settings from env; `required` names the variables this caller cannot do without. */
@@ -175,7 +169,9 @@ export function isNotConfiguredSecret(value: unknown): boolean {
 /** A secret still holds the deploy-time placeholder: not a failure, the deployer is not done. */
 export class NotConfiguredError extends ConfigError {
   override name = 'NotConfiguredError';
-  constructor(readonly secretId: string) {
-    super(`not configured yet: secret ${secretId} still holds its placeholder (see cdk/README.md)`);
+  readonly secretId: string;
+  constructor(message: string, options: ErrorOptions & { secretId: string }) {
+    super(message, options);
+    this.secretId = options.secretId;
   }
 }

@@ -58,7 +58,7 @@ export const alertsCommand: Command = {
         : await readFile(file, 'utf8').catch((e: unknown) => {
             throw new ValidationError(
               `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`,
-              file,
+              { source: file },
             );
           });
 

@@ -4,6 +4,7 @@ import { staticCredentials } from '../../lib/credentials';
 import { generateKeyMaterial, hashDataFor } from '../../lib/keys/material';
 import { managementAuth, pipeSourceKind } from '../../lib/schemas';
 import { expectThat, say, type DemoStep } from './context';
+import { CliFailure } from '../failure';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -65,7 +66,7 @@ const keysStep: DemoStep = {
       say.ok(io, `authenticated as the new key: it lists ${pipes.length} pipes`);
       try {
         await asNewKey.listKeys();
-        throw new Error('demo check failed: a developer key could list keys');
+        throw new CliFailure('demo check failed: a developer key could list keys');
       } catch (error) {
         expectThat(
           error instanceof ApiError && error.status === 403,

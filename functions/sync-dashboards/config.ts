@@ -22,9 +22,17 @@ export const syncDashboardsEnvShape = z.object({
     .regex(/^[A-Za-z0-9._-]{1,23}$/, 'expected 1-23 letters, digits, dot, dash or underscore')
     .default('default'),
   CLOUDOPS_EVENT_BUS_NAME: z.string().min(1).default('default'),
+  /**
+   * provision-alerts' version table (read only): dashboards whose alerts it settled as declared
+   * need no alert list on the schedule. Unset: every run with alerts lists them.
+   */
+  CLOUDOPS_ALERTS_VERSION_TABLE: z.string().min(1).optional(),
 });
 
-export type SyncDashboardsSettings = SyncFunctionSettings & { owner: string };
+export type SyncDashboardsSettings = SyncFunctionSettings & {
+  owner: string;
+  alertVersionTable?: string;
+};
 
 export const syncDashboardsEnv = syncDashboardsEnvShape
   .loose()
@@ -36,6 +44,9 @@ export const syncDashboardsEnv = syncDashboardsEnvShape
     adopt: env.CLOUDOPS_DASHBOARDS_ADOPT,
     owner: env.CLOUDOPS_DASHBOARDS_OWNER,
     eventBusName: env.CLOUDOPS_EVENT_BUS_NAME,
+    ...(env.CLOUDOPS_ALERTS_VERSION_TABLE
+      ? { alertVersionTable: env.CLOUDOPS_ALERTS_VERSION_TABLE }
+      : {}),
     // `${NAME}` in dashboard files comes from CLOUDOPS_VAR_NAME (e.g. the webhook id).
     vars: Object.fromEntries(
       Object.entries(env)

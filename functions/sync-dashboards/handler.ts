@@ -4,14 +4,20 @@
  * Thin: settings from env, clients from functions/connect.ts, the logic in lib/dashboards.
  * In open-source mode only the observability token is read: no management key is needed.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { versionScope } from '../../lib/alerts/versions';
+import { DynamoVersionStore } from '../../lib/alerts/versions-dynamo';
 import { readConnectionEnv } from '../../lib/config';
 import { runSyncFunction, type SyncFunctionSummary } from '../../lib/dashboards/function-run';
 import { createLogger } from '../../lib/log';
+import { createNotifiers, type NotifierClients } from '../../lib/notify/build';
+import { readWatchdogNotifySettings } from '../../lib/pipes/config';
+import { DynamoStateStore } from '../../lib/pipes/dynamo-store';
 import { clientsMiddleware, clientsOf } from '../connect';
 import { deadlineFrom, middySignal } from '../runtime';
 import { readSyncDashboardsSettings } from './config';
@@ -22,6 +28,10 @@ export interface SyncDashboardsHandlerOptions {
   s3?: S3Client;
   eventBridge?: EventBridgeClient;
   secretsManager?: SecretsManagerClient;
+  /** Client for provision-alerts' version table and the drift record (watchdog table). */
+  dynamo?: DynamoDBClient;
+  /** The drift notifiers' AWS clients (SNS, EventBridge). */
+  notify?: Omit<NotifierClients, 'secretsManager'>;
   now?: () => Date;
 }
 
@@ -40,6 +50,22 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
   });
   const s3 = options.s3 ?? new S3Client({});
   const eventBridge = options.eventBridge ?? new EventBridgeClient({});
+  // The same store and key scope as provision-alerts (its handler), read to skip the alert list.
+  const alertVersions = settings.alertVersionTable
+    ? {
+        store: new DynamoVersionStore({
+          client: options.dynamo ?? new DynamoDBClient({}),
+          tableName: settings.alertVersionTable,
+        }),
+        scope: versionScope({
+          mode: connection.CLOUDOPS_OBSERVABILITY_MODE,
+          serviceId: connection.CLOUDOPS_SERVICE_ID?.[0],
+          observabilityUrl: connection.CLOUDOPS_OBSERVABILITY_URL,
+        }),
+      }
+    : undefined;
+
+  const drift = driftWiring(options, settings.scheduleMode);
 
   return middy<unknown, SyncFunctionSummary, Error, Context>()
     .use(
@@ -61,8 +87,35 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
         backend: clientsOf(context).backend(connection.CLOUDOPS_SERVICE_ID?.[0]),
         logger,
         now: options.now,
+        ...(alertVersions ? { alertVersions } : {}),
+        ...(drift ? { drift } : {}),
       });
     });
+}
+
+/**
+ * Report mode tells drift through the watchdog's notifiers, settings and state table (its
+ * CLOUDOPS_WATCHDOG_* variables); without a table or a notifier it only logs.
+ */
+function driftWiring(options: SyncDashboardsHandlerOptions, mode: 'repair' | 'report') {
+  if (mode !== 'report') return undefined;
+  const notify = readWatchdogNotifySettings(options.env);
+  if (!notify.tableName) return undefined;
+  const notifiers = createNotifiers(notify.notifiers, {
+    ...options.notify,
+    secretsManager: options.secretsManager ?? new SecretsManagerClient({}),
+  });
+  if (notifiers.length === 0) return undefined;
+  const now = options.now;
+  return {
+    store: new DynamoStateStore({
+      client: options.dynamo ?? new DynamoDBClient({}),
+      tableName: notify.tableName,
+    }),
+    notifiers,
+    policy: notify.policy,
+    ...(now ? { now: () => now().getTime() } : {}),
+  };
 }
 
 let instance: ReturnType<typeof createHandler> | undefined;

@@ -3,6 +3,7 @@
  * The batch is one session (provision.ts): the alerts are listed once for all its records, and
  * once more after their creates.
  */
+import { CloudOpsError } from '../errors';
 import { alertEvent } from '../events/schemas';
 import { parseEvent } from '../events/parse';
 import { silentLogger, type Logger } from '../log';
@@ -52,7 +53,7 @@ export async function provisionBatch(
   };
   for (const record of records) {
     if (options.signal?.aborted) {
-      failed(record, new Error('not started: the invocation ran out of time'));
+      failed(record, new CloudOpsError('not started: the invocation ran out of time'));
       continue;
     }
     let event;

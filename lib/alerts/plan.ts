@@ -11,12 +11,17 @@
  *   content among the copies; the others are deleted. Every instance picks the same one.
  * - A dashboard event is a snapshot of its dashboard's alerts: owned alerts it no longer
  *   declares are deleted, and it is stale if a newer snapshot already wrote a marker.
+ * - A stale redelivery changes nothing the newest event wants: it removes duplicates, and
+ *   (given the newest declaration) owned alerts of its dashboard that the newest declaration
+ *   lacks, i.e. creates of a superseded event the service applied after the newest one listed.
+ *   Never "older marker means orphan": an unchanged alert keeps its older marker.
  */
 import type { Alert, CreateAlertBody } from '../schemas';
 import { alertLinks, wireSource } from '../schemas';
 import { bodyOfAlert, diffFields, fieldsOfAlert, fieldsOfBody } from './compare';
 import type { DesiredAlert, DesiredSet } from './desired';
 import { compareVersions, ownerId, parseMarker, withMarker, type Marker } from './marker';
+import { declaredOwnerHash } from './versions';
 
 export type AlertAction =
   | 'created'
@@ -71,6 +76,12 @@ export interface PlanAlertsInput {
   only?: ReadonlySet<string>;
   /** Only remove duplicates (a redelivered event that is stale may still clean up its copies). */
   dedupeOnly?: boolean;
+  /**
+   * With dedupeOnly: the newest declaration of the event's owner (version store). Owned alerts
+   * of the event's dashboard with a marker no newer than it that it does not declare are
+   * deleted.
+   */
+  newest?: { version: string; owners: ReadonlySet<string> };
 }
 
 interface Owned {
@@ -86,9 +97,21 @@ export function planAlerts(input: PlanAlertsInput): AlertStep[] {
   const report = (outcome: AlertOutcome) => steps.push({ kind: 'report', outcome });
 
   if (input.dedupeOnly) {
+    const superseded = input.newest ? lateCreates(owned, desired, input.newest) : [];
+    const gone = new Set(superseded.map((m) => ownerId(m.marker.owner)));
     for (const d of desired.alerts) {
       const copies = ownedBy(owned, d.id);
-      if (copies.length > 1) steps.push(...settleCopies(d, copies));
+      if (copies.length > 1 && !gone.has(d.id)) steps.push(...settleCopies(d, copies));
+    }
+    for (const m of superseded) {
+      steps.push({
+        kind: 'delete',
+        alertId: m.alert.id,
+        owner: ownerId(m.marker.owner),
+        name: m.alert.name ?? '',
+        action: 'deleted',
+        detail: `not declared by the newest event ${input.newest!.version} (created late by an older one)`,
+      });
     }
     return steps;
   }
@@ -157,6 +180,28 @@ export function planAlerts(input: PlanAlertsInput): AlertStep[] {
     steps.push({ kind: 'create', desired: d, body: markedBody(d, d.body, version) });
   }
   return steps;
+}
+
+/**
+ * Owned alerts of the event's dashboard that the newest declaration does not declare, written
+ * by an event no newer than it (a later event's alerts are not the newest declaration's to judge).
+ */
+function lateCreates(
+  owned: readonly Owned[],
+  desired: DesiredSet,
+  newest: { version: string; owners: ReadonlySet<string> },
+): Owned[] {
+  const key = desired.dashboardKey;
+  if (key === undefined) return []; // a request owns one alert: its newest declares it too
+  return owned
+    .filter(
+      (m) =>
+        m.marker.owner.kind === 'dashboard' &&
+        m.marker.owner.dashboardKey === key &&
+        compareVersions(m.marker.version, newest.version) <= 0 &&
+        !newest.owners.has(declaredOwnerHash(ownerId(m.marker.owner))),
+    )
+    .sort((a, b) => byAge(a.alert, b.alert));
 }
 
 /** The kept copy gets the newest content of all copies; the younger copies are deleted. */

@@ -20,7 +20,7 @@
  * read again, so an event overtaken while it works stops instead of overwriting the newer one.
  */
 import { ApiError, isNotFound, TransportError, type ObservabilityBackend } from '../api';
-import { CloudOpsError, ValidationError } from '../errors';
+import { CloudOpsError, ValidationError, type ErrorOptions } from '../errors';
 import type { AlertEvent } from '../events/schemas';
 import { silentLogger, type Logger } from '../log';
 import { redactText } from '../redact';
@@ -35,7 +35,13 @@ import {
 import { compareVersions } from './marker';
 import { KeyedMutex } from './mutex';
 import { planAlerts, type AlertOutcome, type AlertStep } from './plan';
-import { claimVersion, MemoryVersionStore, versionMillis, type VersionStore } from './versions';
+import {
+  claimVersion,
+  compactDeclaration,
+  MemoryVersionStore,
+  versionMillis,
+  type VersionStore,
+} from './versions';
 
 export type { AlertAction, AlertOutcome } from './plan';
 
@@ -53,8 +59,10 @@ export interface ProvisionResult {
 /** Some declarations of the event could not be applied; the others were. */
 export class AlertProvisionError extends CloudOpsError {
   override name = 'AlertProvisionError';
-  constructor(readonly result: ProvisionResult) {
-    super(`${result.event}: ${result.errors.join('; ')}`);
+  readonly result: ProvisionResult;
+  constructor(message: string, options: ErrorOptions & { result: ProvisionResult }) {
+    super(message, options);
+    this.result = options.result;
   }
 }
 
@@ -205,9 +213,12 @@ interface Entry {
 }
 
 /** Thrown before a write when a newer event claimed the owner meanwhile. */
-class Overtaken extends Error {
-  constructor(readonly newest: string) {
-    super(`overtaken by event ${newest}`);
+class Overtaken extends CloudOpsError {
+  override name = 'Overtaken';
+  readonly newest: string;
+  constructor(message: string, options: ErrorOptions & { newest: string }) {
+    super(message, options);
+    this.newest = options.newest;
   }
 }
 
@@ -251,14 +262,19 @@ class Session implements AlertSession {
       refuseFuture(event, label, desired.version, this.c.now() + this.c.maxSkew);
       await this.locked(owner, () => this.start(entry, opts.redelivered === true));
     } catch (error) {
-      entry.error = error instanceof Error ? error : new Error(String(error));
+      entry.error =
+        error instanceof Error ? error : new CloudOpsError(String(error), { cause: error });
     }
   }
 
   private async start(entry: Entry, redelivered: boolean): Promise<void> {
     const { versions } = this.c;
     const { desired } = entry;
-    const claim = await claimVersion(versions, entry.key, desired.version);
+    const declaration = compactDeclaration(entry.digest, [
+      ...desired.alerts.map((a) => a.id),
+      ...desired.blocked.map((b) => b.id),
+    ]);
+    const claim = await claimVersion(versions, entry.key, desired.version, declaration);
     if (claim.status === 'stale') {
       entry.log.info('older than the newest event seen; skipped', {
         version: desired.version,
@@ -267,16 +283,9 @@ class Session implements AlertSession {
       entry.skipped = true;
       const detail = `newer event ${claim.newest} already seen`;
       for (const d of desired.alerts) this.outcome(entry, stale(d, detail));
-      // Its earlier attempt may have left a late copy: remove duplicates, change nothing else.
-      if (redelivered) {
-        const steps = planAlerts({
-          desired,
-          observed: await this.snapshot.get(),
-          dedupeOnly: true,
-        });
-        // Removing a copy is right whatever the newer event wants: no version check.
-        await this.execute(entry, steps, undefined, false);
-      }
+      // Its earlier attempt may have left a late copy, or a late create the newest event no
+      // longer declares (applied after that event listed): remove those, change nothing else.
+      if (redelivered) await this.cleanUpAfter(entry);
       return;
     }
     const settled = redelivered ? undefined : await versions.settled?.(entry.key);
@@ -299,6 +308,27 @@ class Session implements AlertSession {
     }
     const steps = planAlerts({ desired, observed: await this.snapshot.get() });
     await this.execute(entry, steps);
+  }
+
+  /** A stale redelivery: plans against the newest stored declaration of its owner. */
+  private async cleanUpAfter(entry: Entry): Promise<void> {
+    const newest = await this.c.versions.newest?.(entry.key);
+    const declaration = newest?.declaration;
+    if (!declaration && entry.desired.dashboardKey !== undefined) {
+      entry.log.warn('newest declaration not stored; only duplicates are removed', {
+        newest: newest?.version,
+      });
+    }
+    const steps = planAlerts({
+      desired: entry.desired,
+      observed: await this.snapshot.get(),
+      dedupeOnly: true,
+      ...(newest && declaration
+        ? { newest: { version: newest.version, owners: new Set(declaration.owners) } }
+        : {}),
+    });
+    // Planned against that newest version: an even newer event stops it before any write.
+    await this.execute(entry, steps, undefined, newest?.version ?? null);
   }
 
   async finish(): Promise<({ ok: true; result: ProvisionResult } | { ok: false; error: Error })[]> {
@@ -373,7 +403,11 @@ class Session implements AlertSession {
         `${what}: an earlier create timed out and may still land; retry the event to remove a late copy`,
       );
     }
-    if (result.errors.length > 0) return { ok: false, error: new AlertProvisionError(result) };
+    if (result.errors.length > 0)
+      return {
+        ok: false,
+        error: new AlertProvisionError(`${result.event}: ${result.errors.join('; ')}`, { result }),
+      };
     if (!entry.skipped && !entry.overtaken) {
       await this.c.versions.markSettled?.(entry.key, {
         version: entry.desired.version,
@@ -383,17 +417,20 @@ class Session implements AlertSession {
     return { ok: true, result };
   }
 
-  /** Runs steps in order; stops the event (the rest stale) when a newer event overtakes it. */
+  /**
+   * Runs steps in order; stops the event (the rest stale) when an event newer than `planned`
+   * (the version the steps were planned against; null: no check) overtakes it.
+   */
   private async execute(
     entry: Entry,
     steps: readonly AlertStep[],
     attempts?: ReadonlyMap<string, { attempts: number; unknown: boolean }>,
-    checkVersion = true,
+    planned: string | null = entry.desired.version,
   ): Promise<void> {
     try {
       for (const step of steps) {
         this.signal?.throwIfAborted();
-        await this.step(entry, step, attempts, checkVersion);
+        await this.step(entry, step, attempts, planned);
       }
     } catch (error) {
       if (!(error instanceof Overtaken)) throw error;
@@ -405,7 +442,7 @@ class Session implements AlertSession {
     entry: Entry,
     step: AlertStep,
     attempts: ReadonlyMap<string, { attempts: number; unknown: boolean }> | undefined,
-    checkVersion: boolean,
+    planned: string | null,
   ): Promise<void> {
     const call = { signal: this.signal };
     const { backend } = this.c;
@@ -415,7 +452,7 @@ class Session implements AlertSession {
       } else this.outcome(entry, step.outcome);
       return;
     }
-    if (checkVersion) await this.checkNotOvertaken(entry);
+    if (planned !== null) await this.checkNotOvertaken(entry, planned);
     entry.result.writes += 1;
     if (step.kind === 'create') {
       const d = step.desired;
@@ -499,10 +536,10 @@ class Session implements AlertSession {
   }
 
   /** Called before every POST, PUT and DELETE. */
-  private async checkNotOvertaken(entry: Entry): Promise<void> {
+  private async checkNotOvertaken(entry: Entry, planned: string): Promise<void> {
     const newest = await this.c.versions.get(entry.key);
-    if (newest !== undefined && compareVersions(newest, entry.desired.version) > 0) {
-      throw new Overtaken(newest);
+    if (newest !== undefined && compareVersions(newest, planned) > 0) {
+      throw new Overtaken(`overtaken by event ${newest}`, { newest });
     }
   }
 
@@ -513,8 +550,12 @@ class Session implements AlertSession {
       newest,
     });
     entry.overtaken = newest;
+    // A create whose answer was lost may still land after the newer event listed: fail, so
+    // the redelivery (stale by then) removes it if the newer declaration lacks it.
+    entry.lateCopyRisk = [...entry.pending.values()]
+      .filter((p) => p.unknown)
+      .map((p) => describe(p.desired));
     entry.pending.clear();
-    entry.lateCopyRisk = [];
     const done = new Set(entry.result.outcomes.map((o) => o.owner));
     for (const d of entry.desired.alerts) {
       if (!done.has(d.id))
@@ -537,7 +578,7 @@ function refuseFuture(event: AlertEvent, label: string, version: string, limit: 
   if (versionMillis(version) <= limit) return;
   const field = event['detail-type'] === 'Dashboard Synced' ? 'detail.syncedAt' : 'time';
   const why = `${field}: ${version} is in the future (clock skew?); refused so it cannot outrank later events`;
-  throw new ValidationError(`${label}: ${why}`, label, [why]);
+  throw new ValidationError(`${label}: ${why}`, { source: label, issues: [why] });
 }
 
 function stale(d: DesiredAlert, detail: string): AlertOutcome {

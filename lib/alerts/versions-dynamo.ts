@@ -1,8 +1,10 @@
 /**
  * The function's version store: one DynamoDB item per owner, key `pk` (S). `versionMs` (N) is
- * what the condition compares; `version` keeps the ISO text the event carried.
+ * what the condition compares; `version` keeps the ISO text the event carried;
+ * `declaredDigest` (S) and `declaredOwners` (L of S) what that event declared (versions.ts
+ * Declaration, bounded well under the 400 KB item limit).
  * advance() is a single conditional UpdateItem, so of two concurrent writers only the newer
- * version can land and the stored value never goes backwards.
+ * version (with its declaration) can land and the stored value never goes backwards.
  */
 import {
   ConditionalCheckFailedException,
@@ -11,11 +13,22 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
-import { VERSION_TABLE_KEY, versionMillis, type Settled, type VersionStore } from './versions';
+import { parseOrThrow } from '../format-issues';
+import {
+  MAX_DECLARED_OWNERS,
+  VERSION_TABLE_KEY,
+  versionMillis,
+  type Declaration,
+  type Newest,
+  type Settled,
+  type VersionStore,
+} from './versions';
 
 const storedItem = z.looseObject({ version: z.iso.datetime({ offset: true }) });
+const newestItem = storedItem.extend({
+  declaredDigest: z.string().optional(),
+  declaredOwners: z.array(z.string()).max(MAX_DECLARED_OWNERS).optional(),
+});
 const settledItem = z.looseObject({
   settledVersion: z.string().optional(),
   settledDigest: z.string().optional(),
@@ -42,35 +55,52 @@ export class DynamoVersionStore implements VersionStore {
   }
 
   async get(key: string): Promise<string | undefined> {
+    return (await this.read(key, storedItem, '#version'))?.version;
+  }
+
+  async newest(key: string): Promise<Newest | undefined> {
+    const item = await this.read(key, newestItem, '#version, declaredDigest, declaredOwners');
+    if (!item) return undefined;
+    const { version, declaredDigest: digest, declaredOwners: owners } = item;
+    return digest !== undefined && owners !== undefined
+      ? { version, declaration: { digest, owners } }
+      : { version };
+  }
+
+  private async read<T>(
+    key: string,
+    shape: z.ZodType<T>,
+    projection: string,
+  ): Promise<T | undefined> {
     const out = await this.doc.send(
       new GetCommand({
         TableName: this.table,
         Key: { [VERSION_TABLE_KEY]: key },
         ConsistentRead: true,
-        ProjectionExpression: '#version',
+        ProjectionExpression: projection,
         ExpressionAttributeNames: { '#version': 'version' },
       }),
     );
     if (!out.Item) return undefined;
-    const parsed = storedItem.safeParse(out.Item);
-    if (!parsed.success) {
-      const issues = formatIssues(parsed.error.issues);
-      throw new ValidationError(
-        `stored alert version ${key} in ${this.table} is invalid: ${issues.join('; ')}`,
-        key,
-        issues,
-      );
-    }
-    return parsed.data.version;
+    return parseOrThrow(
+      shape,
+      out.Item,
+      key,
+      `stored alert version ${key} in ${this.table} is invalid`,
+    );
   }
 
-  async advance(key: string, version: string): Promise<boolean> {
+  async advance(key: string, version: string, declaration?: Declaration): Promise<boolean> {
+    // A version without a declaration must not keep the older event's one.
+    const declared = declaration
+      ? ', declaredDigest = :digest, declaredOwners = :owners'
+      : ' REMOVE declaredDigest, declaredOwners';
     try {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { [VERSION_TABLE_KEY]: key },
-          UpdateExpression: 'SET #ms = :ms, #version = :version, #updatedAt = :updatedAt',
+          UpdateExpression: `SET #ms = :ms, #version = :version, #updatedAt = :updatedAt${declared}`,
           ConditionExpression: 'attribute_not_exists(#ms) OR #ms < :ms',
           ExpressionAttributeNames: {
             '#ms': 'versionMs',
@@ -81,6 +111,9 @@ export class DynamoVersionStore implements VersionStore {
             ':ms': versionMillis(version),
             ':version': version,
             ':updatedAt': new Date(this.now()).toISOString(),
+            ...(declaration
+              ? { ':digest': declaration.digest, ':owners': declaration.owners }
+              : {}),
           },
         }),
       );

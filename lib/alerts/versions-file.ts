@@ -10,8 +10,14 @@ import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/
 import path from 'node:path';
 import * as z from 'zod';
 import { CloudOpsError, ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
-import { versionMillis, type VersionStore } from './versions';
+import { parseOrThrow } from '../format-issues';
+import {
+  MAX_DECLARED_OWNERS,
+  versionMillis,
+  type Declaration,
+  type Newest,
+  type VersionStore,
+} from './versions';
 
 export const DEFAULT_VERSIONS_FILE = '.cloudops/alerts-versions.json';
 const LOCK_STALE_MS = 30_000;
@@ -19,7 +25,18 @@ const LOCK_WAIT_MS = 10_000;
 
 const fileShape = z.object({
   versions: z.record(z.string(), z.iso.datetime({ offset: true })),
+  /** What the newest event of each key declared (files written before this field: none). */
+  declared: z
+    .record(
+      z.string(),
+      z.object({
+        digest: z.string(),
+        owners: z.array(z.string()).max(MAX_DECLARED_OWNERS),
+      }),
+    )
+    .optional(),
 });
+type FileState = z.infer<typeof fileShape>;
 
 export class FileVersionStore implements VersionStore {
   readonly label: string;
@@ -30,19 +47,33 @@ export class FileVersionStore implements VersionStore {
 
   /** Always from disk: another run may have advanced since (a file read is cheap here). */
   async get(key: string): Promise<string | undefined> {
-    return (await this.read())[key];
+    return (await this.read()).versions[key];
   }
 
-  async advance(key: string, version: string): Promise<boolean> {
+  async newest(key: string): Promise<Newest | undefined> {
+    const state = await this.read();
+    const version = state.versions[key];
+    if (version === undefined) return undefined;
+    const declaration = state.declared?.[key];
+    return declaration ? { version, declaration } : { version };
+  }
+
+  async advance(key: string, version: string, declaration?: Declaration): Promise<boolean> {
     const ms = versionMillis(version);
     return this.locked(async () => {
-      const versions = await this.read();
-      const stored = versions[key];
+      const state = await this.read();
+      const stored = state.versions[key];
       if (stored !== undefined && ms <= versionMillis(stored)) {
         return false;
       }
-      versions[key] = version;
-      await this.write(versions);
+      state.versions[key] = version;
+      const declared = { ...state.declared };
+      if (declaration) declared[key] = declaration;
+      else delete declared[key];
+      await this.write({
+        versions: state.versions,
+        ...(Object.keys(declared).length > 0 ? { declared } : {}),
+      });
       return true;
     });
   }
@@ -80,38 +111,30 @@ export class FileVersionStore implements VersionStore {
     }
   }
 
-  private async read(): Promise<Record<string, string>> {
+  private async read(): Promise<FileState> {
     let text: string;
     try {
       text = await readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { versions: {} };
       throw error;
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new ValidationError(`alert version file ${this.file} is not JSON`, this.file, [], {
+      throw new ValidationError(`alert version file ${this.file} is not JSON`, {
+        source: this.file,
         cause: error,
       });
     }
-    const parsed = fileShape.safeParse(json);
-    if (!parsed.success) {
-      const issues = formatIssues(parsed.error.issues);
-      throw new ValidationError(
-        `alert version file ${this.file} is invalid: ${issues.join('; ')}`,
-        this.file,
-        issues,
-      );
-    }
-    return parsed.data.versions;
+    return parseOrThrow(fileShape, json, this.file, `alert version file ${this.file} is invalid`);
   }
 
-  private async write(versions: Record<string, string>): Promise<void> {
+  private async write(state: FileState): Promise<void> {
     await mkdir(path.dirname(path.resolve(this.file)), { recursive: true });
     const temp = `${this.file}.${process.pid}.${randomUUID()}.tmp`;
-    await writeFile(temp, JSON.stringify({ versions }, null, 2) + '\n', { mode: 0o600 });
+    await writeFile(temp, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
     await rename(temp, this.file);
   }
 }

@@ -7,7 +7,8 @@
  * Versions are ISO times, compared as instants (epoch milliseconds), never as text: `…Z` and
  * `…+00:00` name the same instant.
  */
-import { ValidationError } from '../errors';
+import { createHash } from 'node:crypto';
+import { CloudOpsError, ValidationError } from '../errors';
 import { compareVersions } from './marker';
 
 /** Partition key (S) of the DynamoDB version table (versions-dynamo.ts; the CDK imports it). */
@@ -19,10 +20,16 @@ export interface VersionStore {
   get(key: string): Promise<string | undefined>;
   /**
    * Record `version` for `key` if it is newer than the stored one (or none is stored), in one
-   * atomic conditional write. Resolves false, writing nothing, when the stored version is the
-   * same or newer.
+   * atomic conditional write, together with what that event declared (replacing the older
+   * declaration; none given: none kept). Resolves false, writing nothing, when the stored
+   * version is the same or newer.
    */
-  advance(key: string, version: string): Promise<boolean>;
+  advance(key: string, version: string, declaration?: Declaration): Promise<boolean>;
+  /**
+   * The newest version of `key` with what its event declared. Optional: without it (or for a
+   * version recorded without a declaration) a stale redelivery can only remove duplicates.
+   */
+  newest?(key: string): Promise<Newest | undefined>;
   /**
    * What the last complete apply of `key` wanted (its version and desiredDigest()). Optional:
    * a store without it makes every event list the alerts.
@@ -30,6 +37,43 @@ export interface VersionStore {
   settled?(key: string): Promise<Settled | undefined>;
   /** Records a complete apply; ignored unless `version` is still the newest recorded for `key`. */
   markSettled?(key: string, settled: Settled): Promise<void>;
+}
+
+/**
+ * What the newest event of an owner declared, compact enough for one DynamoDB item (400 KB):
+ * its desiredDigest() and a short hash of each owner it declares (applied or blocked). A late
+ * create of a superseded event is an owned alert this declaration lacks (provision.ts).
+ */
+export interface Declaration {
+  digest: string;
+  /** declaredOwnerHash() of each declared owner, sorted, at most MAX_DECLARED_OWNERS. */
+  owners: string[];
+}
+
+export interface Newest {
+  version: string;
+  /** Absent for a version recorded without one (older items, too many owners). */
+  declaration?: Declaration;
+}
+
+/**
+ * Bound of a stored declaration: 10,000 owners × 16 characters ≈ 170 KB, well under
+ * DynamoDB's 400 KB item limit (an event, at most 256 KB, cannot declare that many anyway).
+ */
+export const MAX_DECLARED_OWNERS = 10_000;
+
+/** 96 bits of SHA-256, base64url (16 characters): an owner id of any length in fixed space. */
+export function declaredOwnerHash(ownerId: string): string {
+  return createHash('sha256').update(ownerId).digest('base64url').slice(0, 16);
+}
+
+/** The stored form of a declaration; undefined when it would exceed the bound. */
+export function compactDeclaration(
+  digest: string,
+  ownerIds: readonly string[],
+): Declaration | undefined {
+  const owners = [...new Set(ownerIds.map(declaredOwnerHash))].sort();
+  return owners.length > MAX_DECLARED_OWNERS ? undefined : { digest, owners };
 }
 
 /** An apply that finished with every declaration in place (no failure, no unconfirmed create). */
@@ -55,9 +99,10 @@ export type Claim =
 export function versionMillis(version: string): number {
   const ms = Date.parse(version);
   if (Number.isNaN(ms)) {
-    throw new ValidationError(`version "${version}" is not an ISO time`, 'version', [
-      `version: expected an ISO time, got "${version}"`,
-    ]);
+    throw new ValidationError(`version "${version}" is not an ISO time`, {
+      source: 'version',
+      issues: [`version: expected an ISO time, got "${version}"`],
+    });
   }
   return ms;
 }
@@ -71,6 +116,7 @@ export async function claimVersion(
   store: VersionStore,
   key: string,
   version: string,
+  declaration?: Declaration,
 ): Promise<Claim> {
   versionMillis(version);
   for (let round = 0; round < 5; round += 1) {
@@ -80,29 +126,40 @@ export async function claimVersion(
       if (order < 0) return { status: 'stale', newest: stored };
       if (order === 0) return { status: 'current' };
     }
-    if (await store.advance(key, version)) return { status: 'advanced', previous: stored };
+    if (await store.advance(key, version, declaration))
+      return { status: 'advanced', previous: stored };
   }
   // Only a store that advances and then reports an older value could get here.
-  throw new Error(`version store ${store.label}: could not settle the version of ${key}`);
+  throw new CloudOpsError(`version store ${store.label}: could not settle the version of ${key}`);
 }
 
 /** Process-local store: tests, and callers that only need in-process ordering. */
 export class MemoryVersionStore implements VersionStore {
   readonly label = 'memory';
   protected readonly versions = new Map<string, string>();
+  protected readonly declared = new Map<string, Declaration>();
   protected readonly done = new Map<string, Settled>();
 
   get(key: string): Promise<string | undefined> {
     return Promise.resolve(this.versions.get(key));
   }
 
-  advance(key: string, version: string): Promise<boolean> {
+  advance(key: string, version: string, declaration?: Declaration): Promise<boolean> {
     const stored = this.versions.get(key);
     if (stored !== undefined && versionMillis(version) <= versionMillis(stored)) {
       return Promise.resolve(false);
     }
     this.versions.set(key, version);
+    if (declaration) this.declared.set(key, declaration);
+    else this.declared.delete(key);
     return Promise.resolve(true);
+  }
+
+  newest(key: string): Promise<Newest | undefined> {
+    const version = this.versions.get(key);
+    if (version === undefined) return Promise.resolve(undefined);
+    const declaration = this.declared.get(key);
+    return Promise.resolve(declaration ? { version, declaration } : { version });
   }
 
   settled(key: string): Promise<Settled | undefined> {

@@ -1,4 +1,4 @@
-import { CloudOpsError } from '../errors';
+import { CloudOpsError, type ErrorOptions } from '../errors';
 import { redactText } from '../redact';
 
 /** Which request failed: method and concrete path (paths carry ids, never secrets). */
@@ -29,15 +29,15 @@ export class ApiError extends CloudOpsError {
   readonly path: string;
   readonly retryAfterMs: number | undefined;
 
-  constructor(details: ApiErrorDetails, message?: string, options?: { cause?: unknown }) {
-    super(message ?? describeApiError(details), options);
-    this.status = details.status;
-    this.code = details.code;
-    this.apiMessage = details.apiMessage === undefined ? undefined : redactText(details.apiMessage);
-    this.requestId = details.requestId;
-    this.method = details.method;
-    this.path = details.path;
-    this.retryAfterMs = details.retryAfterMs;
+  constructor(message: string, options: ErrorOptions & ApiErrorDetails) {
+    super(message, options);
+    this.status = options.status;
+    this.code = options.code;
+    this.apiMessage = options.apiMessage === undefined ? undefined : redactText(options.apiMessage);
+    this.requestId = options.requestId;
+    this.method = options.method;
+    this.path = options.path;
+    this.retryAfterMs = options.retryAfterMs;
   }
 
   /** 429, 5xx: worth another attempt (subject to the retry policy and idempotency). */
@@ -46,12 +46,20 @@ export class ApiError extends CloudOpsError {
   }
 }
 
+/** An ApiError whose message says what the server answered. */
+export function apiError(details: ErrorOptions & ApiErrorDetails): ApiError {
+  return new ApiError(describeApiError(details), details);
+}
+
 function describeApiError(d: ApiErrorDetails): string {
   const code = d.code ? ` ${d.code}` : '';
   const text = d.apiMessage ? `: ${d.apiMessage}` : '';
   const id = d.requestId ? ` (requestId ${d.requestId})` : '';
   return `${d.method} ${d.path} failed with ${d.status}${code}${text}${id}`;
 }
+
+const requestIdNote = (d: { requestId?: string }) =>
+  d.requestId ? ` (requestId ${d.requestId})` : '';
 
 /**
  * The body was not the JSON we can read: an HTML gateway page, a plain-text 401, a
@@ -63,19 +71,12 @@ export class UnexpectedResponseError extends ApiError {
   readonly contentType: string | undefined;
 
   constructor(
-    details: ApiErrorDetails & { body: string; contentType?: string; reason: string },
-    options?: { cause?: unknown },
+    message: string,
+    options: ErrorOptions & ApiErrorDetails & { snippet: string; contentType?: string },
   ) {
-    const snippet = redactText(details.body.slice(0, 200).replace(/\s+/g, ' ').trim());
-    const id = details.requestId ? ` (requestId ${details.requestId})` : '';
-    super(
-      details,
-      `${details.method} ${details.path} answered ${details.status} with ${details.reason}` +
-        `${details.contentType ? ` (${details.contentType})` : ''}${id}: "${snippet}"`,
-      options,
-    );
-    this.snippet = snippet;
-    this.contentType = details.contentType;
+    super(message, options);
+    this.snippet = redactText(options.snippet);
+    this.contentType = options.contentType;
   }
 
   /** Only server-side statuses are worth retrying; a broken 2xx/4xx body would repeat. */
@@ -84,17 +85,30 @@ export class UnexpectedResponseError extends ApiError {
   }
 }
 
+/** An UnexpectedResponseError naming the status, why the body is unusable, and its start. */
+export function unexpectedResponse(
+  details: ErrorOptions & ApiErrorDetails & { body: string; contentType?: string; reason: string },
+): UnexpectedResponseError {
+  const { body, reason, ...fields } = details;
+  const snippet = redactText(body.slice(0, 200).replace(/\s+/g, ' ').trim());
+  return new UnexpectedResponseError(
+    `${details.method} ${details.path} answered ${details.status} with ${reason}` +
+      `${details.contentType ? ` (${details.contentType})` : ''}${requestIdNote(details)}: "${snippet}"`,
+    { ...fields, snippet },
+  );
+}
+
 /** A 2xx payload that does not match the schema; names each field path. */
 export class ResponseValidationError extends ApiError {
   override name = 'ResponseValidationError';
   readonly issues: readonly string[];
 
-  constructor(details: ApiErrorDetails & { issues: readonly string[] }) {
-    super(
-      details,
-      `${details.method} ${details.path} returned an unexpected payload: ${details.issues.join('; ')}`,
-    );
-    this.issues = details.issues;
+  constructor(
+    message: string,
+    options: ErrorOptions & ApiErrorDetails & { issues: readonly string[] },
+  ) {
+    super(message, options);
+    this.issues = options.issues;
   }
 
   override get retryable(): boolean {
@@ -112,14 +126,13 @@ export class ServiceIdleError extends ApiError {
   /** The state the server named (`idle`), when it named one. */
   readonly serviceState: string;
 
-  constructor(details: ApiErrorDetails & { serviceId: string; serviceState?: string }) {
-    super(
-      details,
-      `service ${details.serviceId} is ${details.serviceState ?? 'idle'}: ${details.method} ` +
-        `${details.path} answered ${details.status}; its pipes cannot be checked until it is active`,
-    );
-    this.serviceId = details.serviceId;
-    this.serviceState = details.serviceState ?? 'idle';
+  constructor(
+    message: string,
+    options: ErrorOptions & ApiErrorDetails & { serviceId: string; serviceState: string },
+  ) {
+    super(message, options);
+    this.serviceId = options.serviceId;
+    this.serviceState = options.serviceState;
   }
 
   override get retryable(): boolean {
@@ -138,16 +151,20 @@ export function asServiceIdle(error: unknown, serviceId: string): unknown {
   const text = `${error.code ?? ''} ${error.apiMessage ?? ''}`;
   const state = /current state:\s*([a-z_-]+)/i.exec(text)?.[1]?.toLowerCase();
   if (state !== undefined ? state !== 'idle' : !/\bidle\b/i.test(text)) return error;
-  return new ServiceIdleError({
-    method: error.method,
-    path: error.path,
-    status: error.status,
-    code: error.code,
-    apiMessage: error.apiMessage,
-    requestId: error.requestId,
-    serviceId,
-    serviceState: 'idle',
-  });
+  return new ServiceIdleError(
+    `service ${serviceId} is idle: ${error.method} ${error.path} answered ${error.status}; ` +
+      'its pipes cannot be checked until it is active',
+    {
+      method: error.method,
+      path: error.path,
+      status: error.status,
+      code: error.code,
+      apiMessage: error.apiMessage,
+      requestId: error.requestId,
+      serviceId,
+      serviceState: 'idle',
+    },
+  );
 }
 
 /**
@@ -162,23 +179,29 @@ export class RateLimitedError extends ApiError {
   readonly remainingMs: number;
 
   constructor(
-    details: ApiErrorDetails & { resetMs: number; remainingMs: number },
-    options?: { cause?: unknown },
+    message: string,
+    options: ErrorOptions & ApiErrorDetails & { resetMs: number; remainingMs: number },
   ) {
-    const id = details.requestId ? ` (requestId ${details.requestId})` : '';
-    super(
-      { ...details, retryAfterMs: details.retryAfterMs ?? details.resetMs },
-      `${details.method} ${details.path} is rate limited for ${Math.ceil(details.resetMs / 1000)} s, ` +
-        `longer than the ${Math.max(0, Math.round(details.remainingMs / 1000))} s left of its deadline${id}`,
-      options,
-    );
-    this.resetMs = details.resetMs;
-    this.remainingMs = details.remainingMs;
+    super(message, { ...options, retryAfterMs: options.retryAfterMs ?? options.resetMs });
+    this.resetMs = options.resetMs;
+    this.remainingMs = options.remainingMs;
   }
 
   override get retryable(): boolean {
     return false;
   }
+}
+
+/** A RateLimitedError saying how long the reset is and how much of the deadline was left. */
+export function rateLimited(
+  details: ErrorOptions & ApiErrorDetails & { resetMs: number; remainingMs: number },
+): RateLimitedError {
+  return new RateLimitedError(
+    `${details.method} ${details.path} is rate limited for ${Math.ceil(details.resetMs / 1000)} s, ` +
+      `longer than the ${Math.max(0, Math.round(details.remainingMs / 1000))} s left of its deadline` +
+      requestIdNote(details),
+    details,
+  );
 }
 
 /**
@@ -197,27 +220,22 @@ export class ResponseTooLargeError extends CloudOpsError {
   readonly declaredBytes: number | undefined;
 
   constructor(
-    ref: RequestRef & {
-      status: number;
-      limitBytes: number;
-      bytesRead: number;
-      declaredBytes?: number;
-    },
+    message: string,
+    options: ErrorOptions &
+      RequestRef & {
+        status: number;
+        limitBytes: number;
+        bytesRead: number;
+        declaredBytes?: number;
+      },
   ) {
-    const size =
-      ref.declaredBytes !== undefined
-        ? `declares ${ref.declaredBytes} bytes`
-        : `passed ${ref.bytesRead} bytes`;
-    super(
-      `${ref.method} ${ref.path} answered ${ref.status} with a body that ${size}, over the ` +
-        `${ref.limitBytes}-byte response cap (maxResponseBytes)`,
-    );
-    this.method = ref.method;
-    this.path = ref.path;
-    this.status = ref.status;
-    this.limitBytes = ref.limitBytes;
-    this.bytesRead = ref.bytesRead;
-    this.declaredBytes = ref.declaredBytes;
+    super(message, options);
+    this.method = options.method;
+    this.path = options.path;
+    this.status = options.status;
+    this.limitBytes = options.limitBytes;
+    this.bytesRead = options.bytesRead;
+    this.declaredBytes = options.declaredBytes;
   }
 
   get retryable(): boolean {
@@ -238,26 +256,36 @@ export class TransportError extends CloudOpsError {
   readonly errorCode: string | undefined;
 
   constructor(
-    ref: RequestRef & {
-      kind: TransportErrorKind;
-      maybeSent: boolean;
-      errorCode?: string;
-      detail: string;
-    },
-    options?: { cause?: unknown },
+    message: string,
+    options: ErrorOptions &
+      RequestRef & { kind: TransportErrorKind; maybeSent: boolean; errorCode?: string },
   ) {
-    super(`${ref.method} ${ref.path} ${ref.kind}: ${ref.detail}`, options);
-    this.method = ref.method;
-    this.path = ref.path;
-    this.kind = ref.kind;
-    this.maybeSent = ref.maybeSent;
-    this.errorCode = ref.errorCode;
+    super(message, options);
+    this.method = options.method;
+    this.path = options.path;
+    this.kind = options.kind;
+    this.maybeSent = options.maybeSent;
+    this.errorCode = options.errorCode;
   }
 
   /** A caller's abort is final; everything else may be retried (policy permitting). */
   get retryable(): boolean {
     return this.kind !== 'aborted';
   }
+}
+
+/** A TransportError whose message is `METHOD path kind: detail`. */
+export function transportError(
+  details: ErrorOptions &
+    RequestRef & {
+      kind: TransportErrorKind;
+      maybeSent: boolean;
+      errorCode?: string;
+      detail: string;
+    },
+): TransportError {
+  const { detail, ...fields } = details;
+  return new TransportError(`${details.method} ${details.path} ${details.kind}: ${detail}`, fields);
 }
 
 const statusIs =

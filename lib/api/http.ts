@@ -9,12 +9,14 @@ import type { AuthScheme } from './auth';
 import { systemClock, type Clock } from './clock';
 import {
   ApiError,
+  apiError,
+  rateLimited,
+  transportError,
+  unexpectedResponse,
   isUnauthorized,
-  RateLimitedError,
   ResponseTooLargeError,
   ResponseValidationError,
   TransportError,
-  UnexpectedResponseError,
   type ApiErrorDetails,
   type RequestRef,
   type TransportErrorKind,
@@ -219,18 +221,16 @@ export class HttpCore {
           this.limiter?.pauseUntil(this.clock.now() + error.retryAfterMs);
           const remainingMs = policy.deadlineMs - elapsed;
           if (error.retryAfterMs > remainingMs) {
-            throw new RateLimitedError(
-              {
-                ...ref,
-                status: 429,
-                code: error.code,
-                apiMessage: error.apiMessage,
-                requestId: error.requestId,
-                resetMs: error.retryAfterMs,
-                remainingMs,
-              },
-              { cause: error },
-            );
+            throw rateLimited({
+              ...ref,
+              status: 429,
+              code: error.code,
+              apiMessage: error.apiMessage,
+              requestId: error.requestId,
+              resetMs: error.retryAfterMs,
+              remainingMs,
+              cause: error,
+            });
           }
         }
         const delay = nextDelay(attempt, error, policy, elapsed, idempotency, this.options.random);
@@ -269,10 +269,13 @@ export class HttpCore {
       );
     } catch (error) {
       if (!(error instanceof PausedPastDeadline)) throw error;
-      throw new RateLimitedError(
-        { ...ref, status: 429, resetMs: error.pausedForMs, remainingMs: error.remainingMs },
-        { cause: lastError },
-      );
+      throw rateLimited({
+        ...ref,
+        status: 429,
+        resetMs: error.pausedForMs,
+        remainingMs: error.remainingMs,
+        cause: lastError,
+      });
     }
   }
 
@@ -286,10 +289,13 @@ export class HttpCore {
       return await wait();
     } catch (error) {
       if (signal?.aborted) {
-        throw new TransportError(
-          { ...ref, kind: 'aborted', maybeSent: false, detail: 'aborted by the caller' },
-          { cause: error },
-        );
+        throw transportError({
+          ...ref,
+          kind: 'aborted',
+          maybeSent: false,
+          detail: 'aborted by the caller',
+          cause: error,
+        });
       }
       throw error;
     }
@@ -364,7 +370,7 @@ export class HttpCore {
         if (empty.success) return empty.data;
       }
       if (!json.ok) {
-        throw new UnexpectedResponseError({
+        throw unexpectedResponse({
           ...ref,
           status,
           requestId: headerRequestId,
@@ -380,12 +386,11 @@ export class HttpCore {
       const parsed = envelope.safeParse(json.value);
       const requestId = bodyRequestId(json.value) ?? headerRequestId;
       if (!parsed.success) {
-        throw new ResponseValidationError({
-          ...ref,
-          status,
-          requestId,
-          issues: formatIssues(parsed.error.issues),
-        });
+        const issues = formatIssues(parsed.error.issues);
+        throw new ResponseValidationError(
+          `${ref.method} ${ref.path} returned an unexpected payload: ${issues.join('; ')}`,
+          { ...ref, status, requestId, issues },
+        );
       }
       const unwrapped = parsed.data as Record<string, unknown>;
       if (req.keepEnvelope) return unwrapped as T;
@@ -400,7 +405,7 @@ export class HttpCore {
     };
     const errorText = json.ok ? errorTextOf(json.value) : undefined;
     if (errorText === undefined) {
-      throw new UnexpectedResponseError({
+      throw unexpectedResponse({
         ...details,
         body: text,
         contentType,
@@ -408,7 +413,7 @@ export class HttpCore {
       });
     }
     const { code, message } = splitErrorText(errorText);
-    throw new ApiError({ ...details, code, apiMessage: message });
+    throw apiError({ ...details, code, apiMessage: message });
   }
 }
 
@@ -424,13 +429,13 @@ async function readCapped(
 ): Promise<string> {
   const tooLarge = (bytesRead: number, declaredBytes?: number) => {
     drop();
-    return new ResponseTooLargeError({
-      ...ref,
-      status: response.status,
-      limitBytes: limit,
-      bytesRead,
-      declaredBytes,
-    });
+    const size =
+      declaredBytes !== undefined ? `declares ${declaredBytes} bytes` : `passed ${bytesRead} bytes`;
+    return new ResponseTooLargeError(
+      `${ref.method} ${ref.path} answered ${response.status} with a body that ${size}, over the ` +
+        `${limit}-byte response cap (maxResponseBytes)`,
+      { ...ref, status: response.status, limitBytes: limit, bytesRead, declaredBytes },
+    );
   };
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(0, declared);
@@ -488,7 +493,7 @@ function classifyTransport(
 ): TransportError {
   const detail = error instanceof Error ? error.message : String(error);
   const make = (kind: TransportErrorKind, maybeSent: boolean, errorCode?: string, text = detail) =>
-    new TransportError({ ...ref, kind, maybeSent, errorCode, detail: text }, { cause: error });
+    transportError({ ...ref, kind, maybeSent, errorCode, detail: text, cause: error });
   if (callerSignal?.aborted) return make('aborted', true, undefined, 'aborted by the caller');
   if (timeoutSignal.aborted)
     return make(

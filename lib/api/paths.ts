@@ -41,9 +41,10 @@ function build(prefix: string, parts: readonly Part[]): ApiPath {
       continue;
     }
     if (typeof part.value !== 'string' || part.value.trim() === '') {
-      throw new ValidationError(`path parameter ${part.name} must be a non-empty string`, route, [
-        `${part.name}: required`,
-      ]);
+      throw new ValidationError(`path parameter ${part.name} must be a non-empty string`, {
+        source: route,
+        issues: [`${part.name}: required`],
+      });
     }
     path += `/${encodeURIComponent(part.value)}`;
     route += `/{${part.name}}`;

@@ -1,4 +1,4 @@
-import { CloudOpsError } from '../errors';
+import { CloudOpsError, type ErrorOptions } from '../errors';
 import { systemClock, type Clock } from './clock';
 
 /** The bucket is paused (a server 429 reset) until after the waiter's deadline. */
@@ -6,10 +6,13 @@ export class PausedPastDeadline extends CloudOpsError {
   override name = 'PausedPastDeadline';
   readonly pausedForMs: number;
   readonly remainingMs: number;
-  constructor(message: string, fields: { pausedForMs: number; remainingMs: number }) {
-    super(message);
-    this.pausedForMs = fields.pausedForMs;
-    this.remainingMs = fields.remainingMs;
+  constructor(
+    message: string,
+    options: ErrorOptions & { pausedForMs: number; remainingMs: number },
+  ) {
+    super(message, options);
+    this.pausedForMs = options.pausedForMs;
+    this.remainingMs = options.remainingMs;
   }
 }
 

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { isNotConfiguredSecret, NotConfiguredError } from '../config';
 import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import { isSecretField, registerSecret } from '../redact';
 
 /**
@@ -20,14 +20,16 @@ export function parseSecret<S extends z.ZodType>(
     try {
       value = JSON.parse(secret) as unknown;
     } catch {
-      throw new ValidationError(`Secret ${secretId} is not valid JSON`, secretId, [
-        '(root): expected a JSON object',
-      ]);
+      throw new ValidationError(`Secret ${secretId} is not valid JSON`, {
+        source: secretId,
+        issues: ['(root): expected a JSON object'],
+      });
     }
   } else if (secret === undefined || secret === null) {
-    throw new ValidationError(`Secret ${secretId} has no SecretString`, secretId, [
-      '(root): expected a JSON object',
-    ]);
+    throw new ValidationError(`Secret ${secretId} has no SecretString`, {
+      source: secretId,
+      issues: ['(root): expected a JSON object'],
+    });
   }
   return parseSecretValue(secretId, value, schema);
 }
@@ -41,11 +43,15 @@ export function parseSecretValue<S extends z.ZodType>(
   // Register first: a malformed secret still holds real secrets that must stay out of logs.
   registerSecretFields(value);
   // The deploy-time placeholder: the deployer has not seeded it yet (not a malformed secret).
-  if (isNotConfiguredSecret(value)) throw new NotConfiguredError(source);
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = scrub(formatIssues(result.error.issues), value);
-  throw new ValidationError(`Secret ${source} is malformed: ${issues.join('; ')}`, source, issues);
+  if (isNotConfiguredSecret(value))
+    throw new NotConfiguredError(
+      `not configured yet: secret ${source} still holds its placeholder (see cdk/README.md)`,
+      { secretId: source },
+    );
+  return parseOrThrow(schema, value, source, {
+    intro: `Secret ${source} is malformed`,
+    scrub: (issues) => scrub(issues, value),
+  });
 }
 
 /** Register the values of secret-named fields (keySecret, token, ...) for redaction. */

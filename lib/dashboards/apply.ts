@@ -12,7 +12,7 @@ import { ApiError, isNotFound, TransportError } from '../api/errors';
 import type { CallOptions } from '../api/http';
 import type { ObservabilityBackend } from '../api/observability-backend';
 import { ownerId as alertOwnerId, parseMarker, withMarker as markAlert } from '../alerts/marker';
-import { CloudOpsError } from '../errors';
+import { CloudOpsError, type ErrorOptions } from '../errors';
 import type { Logger } from '../log';
 import { redactText } from '../redact';
 import type { Alert, CreateAlertBody, Dashboard } from '../schemas';
@@ -102,10 +102,10 @@ type Backend = Pick<
 /** A saved plan no longer matches the service: nothing was written. */
 export class StalePlanError extends CloudOpsError {
   override name = 'StalePlanError';
-  constructor(readonly stale: readonly string[]) {
-    super(
-      `the service changed since the plan was made; nothing was applied. Run plan again.\n  ${stale.join('\n  ')}`,
-    );
+  readonly stale: readonly string[];
+  constructor(message: string, options: ErrorOptions & { stale: readonly string[] }) {
+    super(message, options);
+    this.stale = options.stale;
   }
 }
 
@@ -152,7 +152,11 @@ export async function checkSavedPlan(
         stale.push(`"${c.name}" (${c.id}): its alerts changed since the plan`);
     }
   }
-  if (stale.length > 0) throw new StalePlanError(stale);
+  if (stale.length > 0)
+    throw new StalePlanError(
+      `the service changed since the plan was made; nothing was applied. Run plan again.\n  ${stale.join('\n  ')}`,
+      { stale },
+    );
 }
 
 const alertPrint = (a: Alert) =>

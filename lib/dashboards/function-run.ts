@@ -6,16 +6,21 @@
  */
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { desiredDigest, desiredFromEvent, versionOwner } from '../alerts/desired';
+import type { VersionStore } from '../alerts/versions';
 import type { ObservabilityBackend } from '../api/observability-backend';
+import { parseEvent } from '../events/parse';
+import { alertEvent } from '../events/schemas';
 import { CloudOpsError } from '../errors';
 import type { Logger } from '../log';
 import type { ApplyStatus } from './apply';
-import { dashboardSyncedEvents } from './events';
-import type { DashboardAction } from './plan';
+import { noticeDrift, type DriftNoticeDeps } from './drift-notice';
+import { dashboardSyncedEvents, plannedSyncedEvent } from './events';
+import type { DashboardAction, DashboardChange } from './plan';
 import { publishEvents } from './publish';
 import { s3Source } from './s3-source';
 import { syncDashboards } from './sync';
-import { classifyTrigger, type Trigger } from './trigger';
+import { classifyTrigger, normalizePrefix, type Trigger } from './trigger';
 
 export interface SyncFunctionSettings {
   bucket: string;
@@ -38,6 +43,18 @@ export interface SyncFunctionDeps {
   logger: Logger;
   now?: () => Date;
   signal?: AbortSignal;
+  /**
+   * provision-alerts' version store (and its key scope, versionScope()): a dashboard whose
+   * alerts that function last settled with the same declarations and tile ids needs no alert
+   * list, so a no-op run costs one request. Without it every run with alerts lists them.
+   * An alert edited or deleted by hand is then seen only when its declaration or tile changes.
+   */
+  alertVersions?: { store: VersionStore; scope: string };
+  /**
+   * Report mode: drift is told through the watchdog's notifiers (one notice per new drift, the
+   * watchdog's reminders, a recovery notice). Without it, report mode only logs.
+   */
+  drift?: Omit<DriftNoticeDeps, 'logger' | 'signal'>;
 }
 
 export interface SyncFunctionSummary {
@@ -47,6 +64,8 @@ export interface SyncFunctionSummary {
   pending?: boolean;
   results: { key?: string; name: string; status: ApplyStatus | 'planned'; message?: string }[];
   eventsSent: number;
+  /** Report mode with notifiers: the drift notices this run sent (or left pending). */
+  driftNotices?: number;
 }
 
 export async function runSyncFunction(
@@ -60,6 +79,9 @@ export async function runSyncFunction(
     return { trigger: trigger.kind, mode: 'skipped', results: [], eventsSent: 0 };
   }
   const mode = trigger.kind === 'schedule' && settings.scheduleMode === 'report' ? 'plan' : 'apply';
+  const now = (deps.now ?? (() => new Date()))();
+  // Dashboards whose alerts provision-alerts has not settled as declared (filled by the plan).
+  const unsettled = new Set<string>();
   const { plan, apply } = await syncDashboards({
     source: s3Source(deps.s3, settings.bucket, settings.prefix),
     backend: deps.backend,
@@ -70,6 +92,8 @@ export async function runSyncFunction(
     ...(settings.owner !== undefined ? { owner: settings.owner } : {}),
     signal: deps.signal,
     logger,
+    checkWebhookIds: 'written',
+    ...(deps.alertVersions ? { alertsSettled: settledBy(deps.alertVersions, now, unsettled) } : {}),
   });
   logger.info('dashboard plan', {
     trigger: trigger.kind,
@@ -82,7 +106,22 @@ export async function runSyncFunction(
       logger.warn('dashboards drifted from their files (report-only: nothing applied)', {
         counts: plan.counts,
       });
+    let driftNotices: number | undefined;
+    if (deps.drift && trigger.kind === 'schedule') {
+      const told = await noticeDrift(
+        plan,
+        {
+          owner: plan.owner,
+          source: `s3://${settings.bucket}/${normalizePrefix(settings.prefix)}`,
+        },
+        { ...deps.drift, logger, ...(deps.signal ? { signal: deps.signal } : {}) },
+      );
+      driftNotices = told.notifications.length;
+      for (const error of told.errors)
+        logger.warn('drift notice not delivered; it stays pending for the next run', { error });
+    }
     return {
+      ...(driftNotices !== undefined ? { driftNotices } : {}),
       trigger: trigger.kind,
       mode,
       counts: plan.counts,
@@ -95,8 +134,9 @@ export async function runSyncFunction(
   }
   // Only what changed: an unchanged dashboard's alerts need no provisioning (a no-op drift run
   // then costs provision-alerts nothing).
-  const events = dashboardSyncedEvents(apply.results, (deps.now ?? (() => new Date()))(), {
+  const events = dashboardSyncedEvents(apply.results, now, {
     changedOnly: true,
+    alsoKeys: unsettled,
   });
   const eventsSent = await publishEvents(deps.eventBridge, settings.eventBusName, events);
   const results = apply.results.map((r) => ({
@@ -119,5 +159,45 @@ export async function runSyncFunction(
     pending: plan.pending,
     results,
     eventsSent,
+  };
+}
+
+/**
+ * True when every dashboard's would-be `Dashboard Synced` event asks for what provision-alerts
+ * last applied completely (same digest, and no newer event claimed since): nothing to list.
+ * The keys of the others go into `unsettled`.
+ */
+function settledBy(
+  versions: { store: VersionStore; scope: string },
+  now: Date,
+  unsettled: Set<string>,
+): (changes: readonly DashboardChange[]) => Promise<boolean> {
+  return async (changes) => {
+    const CONCURRENCY = 8;
+    for (let i = 0; i < changes.length; i += CONCURRENCY) {
+      await Promise.all(
+        changes.slice(i, i + CONCURRENCY).map(async (change) => {
+          const planned = plannedSyncedEvent(change, now);
+          if (!planned) {
+            unsettled.add(change.key!);
+            return;
+          }
+          // Parsed as provision-alerts parses it, so the digest is the one it recorded.
+          const event = parseEvent(alertEvent, JSON.stringify(planned), 'planned event');
+          const owner = versionOwner(event);
+          const key = versions.scope ? `${versions.scope}#${owner}` : owner;
+          const [settled, newest] = await Promise.all([
+            versions.store.settled?.(key),
+            versions.store.get(key),
+          ]);
+          const same =
+            settled !== undefined &&
+            settled.version === newest &&
+            settled.digest === desiredDigest(desiredFromEvent(event));
+          if (!same) unsettled.add(change.key!);
+        }),
+      );
+    }
+    return unsettled.size === 0;
   };
 }

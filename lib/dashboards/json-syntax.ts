@@ -1,3 +1,5 @@
+import { CloudOpsError, type ErrorOptions } from '../errors';
+
 /**
  * Where strict JSON syntax first fails. Node 20's JSON.parse messages carry no position
  * ("Unexpected token ']' ... is not valid JSON"), and the YAML parser accepts things JSON
@@ -10,13 +12,14 @@ export interface JsonSyntaxError {
   json: boolean;
 }
 
-class JsonScanError extends Error {
-  constructor(
-    readonly offset: number,
-    message: string,
-    readonly json = true,
-  ) {
-    super(message);
+class JsonScanError extends CloudOpsError {
+  override name = 'JsonScanError';
+  readonly offset: number;
+  readonly json: boolean;
+  constructor(message: string, options: ErrorOptions & { offset: number; json?: boolean }) {
+    super(message, options);
+    this.offset = options.offset;
+    this.json = options.json ?? true;
   }
 }
 
@@ -33,7 +36,7 @@ export function findJsonSyntaxError(
   let i = 0;
   let depth = 0;
   const fail = (message: string): never => {
-    throw new JsonScanError(i, message);
+    throw new JsonScanError(message, { offset: i });
   };
   const ws = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
@@ -63,7 +66,7 @@ export function findJsonSyntaxError(
   };
   const nest = () => {
     if (++depth > maxDepth)
-      throw new JsonScanError(i, `nesting deeper than ${maxDepth} levels`, false);
+      throw new JsonScanError(`nesting deeper than ${maxDepth} levels`, { offset: i, json: false });
   };
   const value = (): void => {
     ws();
@@ -78,7 +81,8 @@ export function findJsonSyntaxError(
         ws();
         const at = i;
         const key = string();
-        if (keys.has(key)) throw new JsonScanError(at, 'duplicate key in object', false);
+        if (keys.has(key))
+          throw new JsonScanError('duplicate key in object', { offset: at, json: false });
         keys.add(key);
         ws();
         expect(':');

@@ -4,7 +4,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ValidationError } from '../errors';
+import { ValidationError, type ErrorOptions } from '../errors';
 import type { CallOptions } from '../api/http';
 import { FILE_LIMITS, locateIn } from './parse';
 import { resolveNames, type NameDirectory } from './resolve';
@@ -34,7 +34,7 @@ export function directorySource(root: string): DashboardSource {
     async list() {
       const info = await stat(root).catch(() => undefined);
       if (!info?.isDirectory())
-        throw new ValidationError(`dashboard directory not found: ${root}`, root);
+        throw new ValidationError(`dashboard directory not found: ${root}`, { source: root });
       const entries = await readdir(root, { recursive: true, withFileTypes: true });
       return entries
         .filter((e) => e.isFile())
@@ -61,17 +61,27 @@ export async function readSource(source: DashboardSource): Promise<SourceFile[]>
 /** A set of dashboard files with problems; `issues` lists every one (`file:line:col path: message`). */
 export class DashboardFilesError extends ValidationError {
   override name = 'DashboardFilesError';
+  readonly fileIssues: readonly FileIssue[];
+  /** `issues` are the formatted `fileIssues`. */
   constructor(
-    source: string,
-    readonly fileIssues: readonly FileIssue[],
+    message: string,
+    options: ErrorOptions & { source: string; fileIssues: readonly FileIssue[] },
   ) {
-    const lines = fileIssues.map(formatFileIssue);
-    super(
-      `${fileIssues.length} problem(s) in dashboard files under ${source}:\n  ${lines.join('\n  ')}`,
-      source,
-      lines,
-    );
+    super(message, { ...options, issues: options.fileIssues.map(formatFileIssue) });
+    this.fileIssues = options.fileIssues;
   }
+}
+
+/** A DashboardFilesError whose message lists every problem. */
+export function dashboardFilesError(
+  source: string,
+  fileIssues: readonly FileIssue[],
+): DashboardFilesError {
+  const lines = fileIssues.map(formatFileIssue);
+  return new DashboardFilesError(
+    `${fileIssues.length} problem(s) in dashboard files under ${source}:\n  ${lines.join('\n  ')}`,
+    { source, fileIssues },
+  );
 }
 
 /**
@@ -96,15 +106,15 @@ export async function loadDashboards(
 ): Promise<DesiredDashboard[]> {
   const files = await readSource(source);
   if (files.length === 0) {
-    throw new DashboardFilesError(source.label, [
+    throw dashboardFilesError(source.label, [
       { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
     ]);
   }
   const { dashboards, issues } = validateFiles(files, options);
-  if (issues.length > 0) throw new DashboardFilesError(source.label, issues);
+  if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   if (!options.directory) return dashboards;
   const resolved = await resolveNames(dashboards, options.directory, files, options.call);
-  if (resolved.issues.length > 0) throw new DashboardFilesError(source.label, resolved.issues);
+  if (resolved.issues.length > 0) throw dashboardFilesError(source.label, resolved.issues);
   return resolved.dashboards;
 }
 
@@ -133,12 +143,12 @@ export async function loadDashboardGroups(
 ): Promise<ServiceGroup[]> {
   const files = await readSource(source);
   if (files.length === 0) {
-    throw new DashboardFilesError(source.label, [
+    throw dashboardFilesError(source.label, [
       { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
     ]);
   }
   const { dashboards, issues } = validateFiles(files, options);
-  if (issues.length > 0) throw new DashboardFilesError(source.label, issues);
+  if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   if (options.configuredServices && dashboards.some((d) => d.services)) {
     const known = options.configuredServices();
     const texts = new Map(files.map((f) => [f.file, f.text]));
@@ -156,7 +166,7 @@ export async function loadDashboardGroups(
             ],
       ),
     );
-    if (unknown.length > 0) throw new DashboardFilesError(source.label, unknown);
+    if (unknown.length > 0) throw dashboardFilesError(source.label, unknown);
   }
   const groups = groupByService(dashboards, options.scope());
   const directory = options.directory;
@@ -170,6 +180,6 @@ export async function loadDashboardGroups(
     for (const i of r.issues)
       problems.push(several ? { ...i, message: `${i.message} (service ${g.service})` } : i);
   }
-  if (problems.length > 0) throw new DashboardFilesError(source.label, problems);
+  if (problems.length > 0) throw dashboardFilesError(source.label, problems);
   return resolved;
 }

@@ -29,7 +29,7 @@ export function s3Source(
     async read(file) {
       const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: root + file }));
       if (!object.Body)
-        throw new ValidationError(`s3://${bucket}/${root}${file} has no body`, file);
+        throw new ValidationError(`s3://${bucket}/${root}${file} has no body`, { source: file });
       return object.Body.transformToString('utf-8');
     },
   };

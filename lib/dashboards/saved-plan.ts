@@ -68,7 +68,7 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
   } catch (error) {
     throw new ValidationError(
       `plan file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
-      file,
+      { source: file },
     );
   }
   let json: unknown;
@@ -77,7 +77,7 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
   } catch {
     throw new ValidationError(
       `plan file ${file}: not JSON (expected a file from \`dashboards plan --out\`)`,
-      file,
+      { source: file },
     );
   }
   const parsed = savedPlanFile.safeParse(json);
@@ -85,7 +85,7 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
     const issue = parsed.error.issues[0];
     throw new ValidationError(
       `plan file ${file}: ${issue.path.join('.') || '(root)'}: ${issue.message} (expected a file from \`dashboards plan --out\`)`,
-      file,
+      { source: file },
     );
   }
   const data = parsed.data;

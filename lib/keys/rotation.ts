@@ -151,9 +151,9 @@ export async function setSecret(deps: RotationDeps, request: RotationRequest): P
   const now = deps.now();
   if (Date.parse(pending.expireAt) <= now) {
     throw new RotationError(
-      request.secretId,
       `The AWSPENDING version of ${request.secretId} expired (${pending.expireAt}) before its key was made; ` +
         'remove its AWSPENDING label and rotate again',
+      { secretId: request.secretId },
     );
   }
   await withApi(deps, await adminCredentials(deps, request.secretId, current), async (api) => {
@@ -215,9 +215,9 @@ export function roleAssignmentFor(
   if (roleIds.length > 0) return { assignedRoleIds: roleIds };
   if (pending.roles && pending.roles.length > 0) return { roles: pending.roles };
   throw new RotationError(
-    secretId,
     `${secretId} holds no roles and its current key's record has no assignedRoles: ` +
       'add "roles" to the secret value so the new key can be given them',
+    { secretId },
   );
 }
 
@@ -342,8 +342,8 @@ export async function finishSecret(deps: RotationDeps, request: RotationRequest)
     const next = findKeyRecord(records, pending);
     if (!next) {
       throw new RotationError(
-        request.secretId,
         `No key matches the AWSPENDING version of ${request.secretId} (name ${pending.keyName}); setSecret has not completed`,
+        { secretId: request.secretId },
       );
     }
     const previous = findKeyRecord(records, current);
@@ -447,8 +447,8 @@ async function readPending(ctx: StepContext, request: RotationRequest): Promise<
   const text = await ctx.versions.read(AWSPENDING, request.token);
   if (text === undefined) {
     throw new RotationError(
-      request.secretId,
       `The AWSPENDING version ${request.token} of ${request.secretId} has no value; createSecret has not run`,
+      { secretId: request.secretId },
     );
   }
   return parsePending(request.secretId, text);
@@ -496,7 +496,7 @@ export async function rotateLocally(
   const versions = new SecretVersions(deps.secrets, secretId);
   const state = await versions.describe();
   if (!state.rotationEnabled)
-    throw new RotationError(secretId, `Secret ${secretId} is not enabled for rotation`);
+    throw new RotationError(`Secret ${secretId} is not enabled for rotation`, { secretId });
   const unfinished = Object.keys(state.stages).find(
     (id) => state.stages[id]?.includes(AWSPENDING) && !state.stages[id]?.includes(AWSCURRENT),
   );

@@ -118,13 +118,10 @@ export class SecretVersions {
 
   private wrap(operation: string, error: unknown): RotationError {
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return new RotationError(
-      this.secretId,
-      `${operation} on secret ${this.secretId} failed: ${reason}`,
-      {
-        cause: error,
-      },
-    );
+    return new RotationError(`${operation} on secret ${this.secretId} failed: ${reason}`, {
+      secretId: this.secretId,
+      cause: error,
+    });
   }
 }
 
@@ -143,19 +140,18 @@ export async function checkToken(versions: SecretVersions, token: string): Promi
   const state = await versions.describe();
   const id = versions.secretId;
   if (!state.rotationEnabled)
-    throw new RotationError(id, `Secret ${id} is not enabled for rotation`);
+    throw new RotationError(`Secret ${id} is not enabled for rotation`, { secretId: id });
   const stages = state.stages[token];
   if (!stages || stages.length === 0) {
-    throw new RotationError(
-      id,
-      `Secret version ${token} has no stage for rotation of secret ${id}`,
-    );
+    throw new RotationError(`Secret version ${token} has no stage for rotation of secret ${id}`, {
+      secretId: id,
+    });
   }
   if (stages.includes(AWSCURRENT)) return { proceed: false, state };
   if (!stages.includes(AWSPENDING)) {
     throw new RotationError(
-      id,
       `Secret version ${token} is not set as AWSPENDING for rotation of secret ${id}`,
+      { secretId: id },
     );
   }
   return { proceed: true, state };

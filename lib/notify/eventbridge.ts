@@ -5,7 +5,7 @@ import {
   type PutEventsCommandOutput,
   type PutEventsRequestEntry,
 } from '@aws-sdk/client-eventbridge';
-import { pipeEventDetail, type PipeNotification } from './notification';
+import { DASHBOARDS_DRIFTED, pipeEventDetail, type PipeNotification } from './notification';
 import { EVENT_SOURCE, PIPE_STATE_CHANGED } from '../events/schemas';
 import { redactText } from '../redact';
 import { chunks, NotifyError, type BatchResult, type Notifier } from './types';
@@ -36,10 +36,11 @@ export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): 
   const name = options.name ?? 'eventbridge';
   const entryOf = (n: PipeNotification): PutEventsRequestEntry => ({
     Source: EVENT_SOURCE,
-    DetailType: PIPE_STATE_CHANGED,
+    // A drift notice is not a pipe's state change: its own detail-type, the notice as detail.
+    DetailType: n.about === 'dashboards' ? DASHBOARDS_DRIFTED : PIPE_STATE_CHANGED,
     Time: new Date(n.at),
     EventBusName: options.eventBusName ?? 'default',
-    Detail: JSON.stringify(pipeEventDetail(n)),
+    Detail: JSON.stringify(n.about === 'dashboards' ? n : pipeEventDetail(n)),
   });
 
   async function putChunk(
@@ -52,12 +53,10 @@ export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): 
         abortSignal: signal,
       });
     } catch (error) {
-      const e = new NotifyError(
-        name,
-        `put events failed: ${redactText((error as Error).message)}`,
-        undefined,
-        { cause: error },
-      );
+      const e = new NotifyError(`put events failed: ${redactText((error as Error).message)}`, {
+        notifier: name,
+        cause: error,
+      });
       return entries.map(() => e);
     }
     // A 200 answer reports each entry at its request position: EventId, or ErrorCode.
@@ -65,11 +64,11 @@ export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): 
       const result = out.Entries?.[i];
       if (result?.ErrorCode)
         return new NotifyError(
-          name,
           `event rejected: ${result.ErrorCode}: ${redactText(result.ErrorMessage ?? '')}`,
+          { notifier: name },
         );
       if (result?.EventId) return undefined;
-      return new NotifyError(name, 'event rejected: no result for the entry');
+      return new NotifyError('event rejected: no result for the entry', { notifier: name });
     });
   }
 

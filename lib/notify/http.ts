@@ -41,22 +41,18 @@ export async function postJson(
       // Read the body so the connection is reusable; a little of it helps diagnosis.
       text = (await response.text()).slice(0, 200);
     } catch (error) {
-      if (signal?.aborted) throw new NotifyError(notifier, 'aborted', undefined, { cause: error });
+      if (signal?.aborted) throw new NotifyError('aborted', { notifier, cause: error });
       const reason = timeout.aborted ? 'timed out' : (error as Error).message;
-      last = new NotifyError(notifier, `request failed: ${reason}`, undefined, { cause: error });
+      last = new NotifyError(`request failed: ${reason}`, { notifier, cause: error });
       continue;
     }
     if (status >= 200 && status < 300) return;
-    last = new NotifyError(notifier, `receiver answered ${status}: ${text}`, status);
+    last = new NotifyError(`receiver answered ${status}: ${text}`, { notifier, status });
     // Other 4xx mean the request itself is wrong: retrying cannot help.
     if (status < 500 && status !== 429) throw last;
   }
   throw new NotifyError(
-    notifier,
     `gave up after ${attempts} attempts (${last?.message ?? 'unknown error'})`,
-    last?.status,
-    {
-      cause: last,
-    },
+    { notifier, status: last?.status, cause: last },
   );
 }

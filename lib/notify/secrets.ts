@@ -53,10 +53,9 @@ export async function sendToTarget<T extends { url: string }>(
       registerSecret(value.url);
       return value;
     } catch (error) {
-      throw new NotifyError(
+      throw new NotifyError(`could not read ${target.label}: ${(error as Error).message}`, {
         notifier,
-        `could not read ${target.label}: ${(error as Error).message}`,
-      );
+      });
     }
   };
   const value = await read(false);

@@ -80,7 +80,8 @@ function entryBytes(entry: Entry): number {
 export function snsPublisher(options: SnsNotifierOptions): SnsPublisher {
   const name = options.name ?? 'sns';
   const failed = (error: unknown) =>
-    new NotifyError(name, `publish failed: ${redactText((error as Error).message)}`, undefined, {
+    new NotifyError(`publish failed: ${redactText((error as Error).message)}`, {
+      notifier: name,
       cause: error,
     });
 
@@ -122,10 +123,12 @@ export function snsPublisher(options: SnsNotifierOptions): SnsPublisher {
       const f = rejected.get(id);
       if (f)
         return new NotifyError(
-          name,
           `entry rejected: ${f.Code ?? 'error'}: ${redactText(f.Message ?? '')}`,
+          { notifier: name },
         );
-      return ok.has(id) ? undefined : new NotifyError(name, 'no result for the entry');
+      return ok.has(id)
+        ? undefined
+        : new NotifyError('no result for the entry', { notifier: name });
     });
   }
 
@@ -153,7 +156,13 @@ function messageOf(n: PipeNotification): SnsMessage {
   return {
     subject: subjectOf(n),
     body: n,
-    attributes: { severity: n.severity, kind: n.kind, serviceId: n.serviceId, pipeId: n.pipeId },
+    attributes: {
+      severity: n.severity,
+      kind: n.kind,
+      serviceId: n.serviceId,
+      pipeId: n.pipeId,
+      ...(n.about ? { about: n.about } : {}),
+    },
   };
 }
 

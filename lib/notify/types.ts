@@ -1,4 +1,4 @@
-import { CloudOpsError } from '../errors';
+import { CloudOpsError, type ErrorOptions } from '../errors';
 import type { PipeNotification } from './notification';
 
 export { describeChange, subjectOf } from './notification';
@@ -24,14 +24,14 @@ export interface Notifier {
 
 export class NotifyError extends CloudOpsError {
   override name = 'NotifyError';
-  constructor(
-    readonly notifier: string,
-    message: string,
-    /** HTTP status when the receiver answered. */
-    readonly status?: number,
-    options?: { cause?: unknown },
-  ) {
-    super(`${notifier}: ${message}`, options);
+  readonly notifier: string;
+  /** HTTP status when the receiver answered. */
+  readonly status: number | undefined;
+  /** The message is prefixed with the notifier's name. */
+  constructor(message: string, options: ErrorOptions & { notifier: string; status?: number }) {
+    super(`${options.notifier}: ${message}`, options);
+    this.notifier = options.notifier;
+    this.status = options.status;
   }
 }
 

@@ -4,6 +4,7 @@
  * notifier that sends whatever is queued and strikes that notifier off in the store as soon as
  * it took it, so a run killed later never makes a working notifier send it again.
  */
+import { CloudOpsError } from '../errors';
 import type { Logger } from '../log';
 import type { Notifier } from '../notify/types';
 import type { PipeNotification } from '../notify/notification';
@@ -163,7 +164,7 @@ async function bounded<T>(
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = new Error(`no answer within ${ms} ms`);
+      const error = new CloudOpsError(`no answer within ${ms} ms`);
       timeout.abort(error);
       reject(error);
     }, ms);
@@ -272,10 +273,12 @@ export class Delivery {
       try {
         results = await bounded((signal) => notifier.sendBatch!(batch, signal), ms, this.o.signal);
         if (results.length !== batch.length)
-          throw new Error(`${notifier.name}: ${results.length} results for ${batch.length}`);
+          throw new CloudOpsError(
+            `${notifier.name}: ${results.length} results for ${batch.length}`,
+          );
       } catch (error) {
         timedOut(error);
-        results = batch.map(() => error ?? new Error('batch failed'));
+        results = batch.map(() => error ?? new CloudOpsError('batch failed'));
       }
       let i = 0;
       for (const o of owed) {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import type { Logger } from '../log';
 import {
   runWatchdog,
@@ -32,18 +32,11 @@ export function parseBatchMessage(body: string, messageId: string): WatchdogBatc
   try {
     json = JSON.parse(body);
   } catch {
-    throw new ValidationError(`watchdog message ${messageId}: body is not JSON`, messageId);
+    throw new ValidationError(`watchdog message ${messageId}: body is not JSON`, {
+      source: messageId,
+    });
   }
-  const parsed = watchdogBatchMessage.safeParse(json);
-  if (!parsed.success) {
-    const issues = formatIssues(parsed.error.issues);
-    throw new ValidationError(
-      `watchdog message ${messageId}: ${issues.join('; ')}`,
-      messageId,
-      issues,
-    );
-  }
-  return parsed.data;
+  return parseOrThrow(watchdogBatchMessage, json, messageId, `watchdog message ${messageId}`);
 }
 
 /** Consecutive batches of at most `size` services (pure). */
@@ -102,7 +95,7 @@ export async function consumeBatch(
   if (message.organizationId !== config.organizationId) {
     throw new ValidationError(
       `watchdog message of run ${message.runId}: organization ${message.organizationId} is not the configured one`,
-      message.runId,
+      { source: message.runId },
     );
   }
   const result = await runWatchdog(config, {

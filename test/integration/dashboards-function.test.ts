@@ -4,6 +4,7 @@
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { PublishBatchCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context } from 'aws-lambda';
 import { readFile } from 'node:fs/promises';
@@ -11,11 +12,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { sandboxEnv, secretsManagerClientFromEnv } from '../../cli/connect';
+import { createHandler as provisionHandler } from '../../functions/provision-alerts/handler';
 import { createHandler } from '../../functions/sync-dashboards/handler';
+import { createVersionTable } from '../../lib/alerts/versions-dynamo';
 import { clearCredentialsCache } from '../../lib/credentials';
 import type { DashboardSyncedDetail } from '../../lib/dashboards/events';
+import { signBody } from '../../lib/notify/webhook';
 import { registeredSecrets } from '../../lib/redact';
+import { startReceiver } from '../unit/notify/receiver';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
+import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 const BUCKET = 'cloudops-config';
 const PREFIX = 'dashboards/';
@@ -51,8 +58,9 @@ const sentEvents = () =>
 function handlerWith(
   extra: Record<string, string | undefined> = {},
   secretsManager?: SecretsManagerClient,
+  dynamo?: { client: DynamoDBClient },
 ) {
-  return createHandler({
+  const handler = createHandler({
     env: {
       ...sandboxEnv(sb.info),
       CLOUDOPS_MANAGEMENT_RATE_LIMIT: '10000/1s',
@@ -67,8 +75,15 @@ function handlerWith(
     s3: new S3Client({ region: 'us-east-1' }),
     eventBridge: new EventBridgeClient({ region: 'us-east-1' }),
     secretsManager,
-    now: () => new Date('2026-01-02T03:04:05.000Z'),
+    ...(dynamo ? { dynamo: dynamo.client } : {}),
+    now: () => now ?? new Date('2026-01-02T03:04:05.000Z'),
   });
+  let now: Date | undefined;
+  /** `at`: the run's clock (each run of the alert-versions tests is a minute later). */
+  return (event: unknown, ctx: Context, at?: Date) => {
+    now = at;
+    return handler(event, ctx);
+  };
 }
 
 beforeAll(async () => {
@@ -290,5 +305,243 @@ describe('sync-dashboards function in open-source mode', () => {
     expect(() =>
       handlerWith({ CLOUDOPS_KEY_ID: undefined, CLOUDOPS_KEY_SECRET: undefined }),
     ).toThrow(/CLOUDOPS_KEY_SECRET_ID \(or CLOUDOPS_KEY_ID and CLOUDOPS_KEY_SECRET\)/);
+  });
+});
+
+describe('sync-dashboards function with provision-alerts version table', () => {
+  let dynamo: LocalDynamo;
+  const TABLE = 'cloudops-alert-versions';
+  const withTable = () => handlerWith({ CLOUDOPS_ALERTS_VERSION_TABLE: TABLE }, undefined, dynamo);
+  /** What the sync emitted, through provision-alerts as EventBridge -> SQS delivers it. */
+  async function provisionEmitted(): Promise<void> {
+    const provision = provisionHandler({
+      env: {
+        ...sandboxEnv(sb.info),
+        CLOUDOPS_LOG_LEVEL: 'silent',
+        CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '10000/1s',
+        CLOUDOPS_MANAGEMENT_RATE_LIMIT: '10000/1s',
+        CLOUDOPS_ALERTS_VERSION_TABLE: TABLE,
+      },
+      dynamo: dynamo.client,
+    });
+    const records = sentEvents().map((e, i) => ({
+      messageId: `m${i}`,
+      body: JSON.stringify({
+        source: e.Source,
+        'detail-type': e.DetailType,
+        time: e.Time?.toISOString(),
+        detail: e.detail,
+      }),
+      attributes: { ApproximateReceiveCount: '1' },
+    }));
+    const out = await provision({ Records: records }, context);
+    expect(out.batchItemFailures).toEqual([]);
+  }
+  /** `GET alerts`, `PUT alerts`...; the examples name sources, so each run lists those. */
+  const calls = () =>
+    api()
+      .map(
+        (e) =>
+          `${e.method} ${e.path
+            .split('/')
+            .filter((p) => !/^[0-9a-f]{24}$/.test(p))
+            .pop()}`,
+      )
+      .filter((c) => c !== 'GET sources');
+  let clock = Date.parse('2026-01-03T00:00:00.000Z');
+  const tick = () => new Date((clock += 60_000));
+
+  beforeAll(async () => {
+    dynamo = await startLocalDynamo();
+    await createVersionTable(dynamo.client, TABLE);
+  });
+  afterAll(() => dynamo.close());
+
+  it('a no-op schedule run costs one request once alerts are settled; a changed alert is read and applied', async () => {
+    const checkout = () => objects.get(PREFIX + 'checkout-service.yaml')!;
+    const original = checkout();
+    try {
+      // No settled record yet: the alerts are listed, and every dashboard with alerts is
+      // announced once (unchanged) so that provision-alerts records them.
+      const first = await withTable()(schedule, context, tick());
+      expect(calls()).toEqual(['GET dashboards', 'GET alerts']);
+      expect(first.eventsSent).toBeGreaterThan(0);
+      await provisionEmitted();
+
+      sb.requestLog.clear();
+      eventBridge.resetHistory();
+      const noop = await withTable()(schedule, context, tick());
+      expect(noop).toMatchObject({ pending: false, eventsSent: 0 });
+      expect(calls()).toEqual(['GET dashboards']);
+
+      // A declared alert changes: the dashboards are as before, but the alert list is read
+      // and the one alert updated (its webhook id is in use: no webhooks list either).
+      objects.set(
+        PREFIX + 'checkout-service.yaml',
+        original.replace('threshold: 50', 'threshold: 75'),
+      );
+      sb.requestLog.clear();
+      eventBridge.resetHistory();
+      const changed = await withTable()(schedule, context, tick());
+      expect(changed).toMatchObject({ counts: { unchanged: 3 }, eventsSent: 1 });
+      expect(calls()).toEqual(['GET dashboards', 'GET alerts', 'PUT alerts']);
+      expect(sb.store.state.alerts.find((a) => a.name === 'Checkout error burst')?.threshold).toBe(
+        75,
+      );
+      await provisionEmitted();
+
+      // A new alert naming a webhook id the service does not have: refused before any write.
+      objects.set(
+        PREFIX + 'checkout-service.yaml',
+        original.replace('webhookId: ${WEBHOOK_ID}', 'webhookId: 0123456789abcdef01234567'),
+      );
+      sb.requestLog.clear();
+      await expect(withTable()(schedule, context, tick())).rejects.toThrow(
+        /checkout-service\.yaml:\d+:\d+ tiles\[\d\]\.alerts\[0\]\.channel\.webhookId: webhook id "0123456789abcdef01234567" not found/,
+      );
+      expect(writes()).toHaveLength(0);
+    } finally {
+      objects.set(PREFIX + 'checkout-service.yaml', original);
+    }
+  });
+});
+
+describe('sync-dashboards function in report mode: drift is heard', () => {
+  let dynamo: LocalDynamo;
+  let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let slack: Awaited<ReturnType<typeof startReceiver>>;
+  const sns = mockClient(SNSClient);
+  const TOPIC = 'arn:aws:sns:us-east-1:000000000000:cloudops-notifications';
+  const SIGNING = 'drift-signing-secret-0123';
+  const start = Date.parse('2026-02-01T00:00:00.000Z');
+  const at = (minutes: number) => new Date(start + minutes * 60_000);
+  const report = () =>
+    handlerWith(
+      {
+        CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: 'report',
+        CLOUDOPS_WATCHDOG_TABLE: dynamo.tableName,
+        CLOUDOPS_WATCHDOG_WEBHOOK_URL: hook.url,
+        CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: SIGNING,
+        CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: slack.url,
+        CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC,
+        CLOUDOPS_WATCHDOG_EVENT_BUS: 'cloudops-bus',
+        CLOUDOPS_WATCHDOG_REMINDER_MINUTES: '120',
+      },
+      undefined,
+      dynamo,
+    );
+  const hookBodies = () =>
+    hook.received.map(
+      (r) =>
+        JSON.parse(r.body) as {
+          type: string;
+          notification: {
+            kind: string;
+            from: string;
+            to: string;
+            message: string;
+            markdown?: string;
+          };
+        },
+    );
+  const told = () => ({
+    webhook: hookBodies().map((b) => `${b.type}:${b.notification.kind}`),
+    slack: slack.received.length,
+    sns: sns.commandCalls(PublishCommand).length + sns.commandCalls(PublishBatchCommand).length,
+    events: eventBridge
+      .commandCalls(PutEventsCommand)
+      .flatMap((c) => c.args[0].input.Entries ?? [])
+      .map((e) => e.DetailType),
+  });
+  const forget = () => {
+    sb.requestLog.clear();
+    hook.received.length = 0;
+    slack.received.length = 0;
+    sns.resetHistory();
+    eventBridge.resetHistory();
+  };
+
+  beforeAll(async () => {
+    dynamo = await startLocalDynamo();
+    hook = await startReceiver();
+    slack = await startReceiver();
+  });
+  beforeEach(() => {
+    sns.reset();
+    sns.on(PublishCommand).resolves({ MessageId: 'm' });
+    sns
+      .on(PublishBatchCommand)
+      .callsFake((input: { PublishBatchRequestEntries: { Id: string }[] }) => ({
+        Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: e.Id })),
+      }));
+    eventBridge.on(PutEventsCommand).callsFake((input: { Entries: unknown[] }) => ({
+      FailedEntryCount: 0,
+      Entries: input.Entries.map((_, i) => ({ EventId: `e${i}` })),
+    }));
+  });
+  afterAll(async () => {
+    sns.restore();
+    await hook.close();
+    await slack.close();
+    await dynamo.close();
+  });
+
+  it('one notice per new drift (plan in markdown), none while unchanged, a reminder, then one recovery', async () => {
+    await handlerWith()(schedule, context, at(-10)); // repair: start in sync
+    forget();
+    await report()(schedule, context, at(0));
+    // In sync on the first run: recorded silently.
+    expect(told()).toEqual({ webhook: [], slack: 0, sns: 0, events: [] });
+
+    const d = sb.store.state.dashboards.find((x) => x.name === 'Platform overview')!;
+    d.tiles[0].w = 7; // drift made by hand
+    sb.store.changed();
+    const drifted = await report()(schedule, context, at(1));
+    expect(drifted).toMatchObject({ mode: 'plan', pending: true, driftNotices: 1 });
+    expect(told()).toEqual({
+      webhook: ['Dashboards Drifted:transition'],
+      slack: 1,
+      sns: 1,
+      events: ['Dashboards Drifted'],
+    });
+    const notice = hookBodies()[0].notification;
+    expect(notice).toMatchObject({ from: 'InSync', to: 'Drifted' });
+    expect(notice.message).toMatch(
+      /^Dashboards of default drifted from s3:\/\/cloudops-config\/dashboards\/: Plan: 0 to create, 1 to update/,
+    );
+    expect(notice.markdown).toContain('```diff');
+    expect(notice.markdown).toContain('Platform overview');
+    expect(hook.received[0].headers['x-cloudops-signature']).toBe(
+      signBody(hook.received[0].body, SIGNING),
+    );
+    expect(slack.received[0].body).toContain('Platform overview');
+    expect(writes()).toHaveLength(0); // report mode never writes
+
+    forget();
+    await report()(schedule, context, at(30)); // the same drift, before the reminder is due
+    expect(told()).toEqual({ webhook: [], slack: 0, sns: 0, events: [] });
+
+    await report()(schedule, context, at(125)); // past the reminder interval
+    expect(told().webhook).toEqual(['Dashboards Drifted:reminder']);
+    expect(hookBodies()[0].notification.message).toMatch(/still differ .* \(2\.1 h\)/);
+
+    forget();
+    d.tiles[0].w = 16; // fixed by hand
+    sb.store.changed();
+    const fixed = await report()(schedule, context, at(130));
+    expect(fixed).toMatchObject({ pending: false, driftNotices: 1 });
+    expect(told()).toEqual({
+      webhook: ['Dashboards Drifted:recovery'],
+      slack: 1,
+      sns: 1,
+      events: ['Dashboards Drifted'],
+    });
+    expect(hookBodies()[0].notification.message).toBe(
+      'Dashboards of default are back in sync with s3://cloudops-config/dashboards/',
+    );
+
+    forget();
+    await report()(schedule, context, at(131));
+    expect(told()).toEqual({ webhook: [], slack: 0, sns: 0, events: [] });
   });
 });

@@ -1,21 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  ApiError,
+  apiError as makeApiError,
   backoff,
   defaultRetryPolicy,
   nextDelay,
   resetDelayMs,
-  TransportError,
+  transportError as makeTransportError,
   type RetryPolicy,
   type TransportErrorKind,
 } from '../../../lib/api';
 
 const ref = { method: 'GET', path: '/v1/x' };
 const apiError = (status: number, retryAfterMs?: number) =>
-  new ApiError({ ...ref, status, retryAfterMs });
+  makeApiError({ ...ref, status, retryAfterMs });
 const transport = (kind: TransportErrorKind, maybeSent = kind !== 'refused') =>
-  new TransportError({ ...ref, kind, maybeSent, detail: kind });
+  makeTransportError({ ...ref, kind, maybeSent, detail: kind });
 
 describe('nextDelay', () => {
   const policy: RetryPolicy = { ...defaultRetryPolicy, jitter: 0 };

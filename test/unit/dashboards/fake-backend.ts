@@ -3,7 +3,7 @@
  * real tile-id rule of API-FACTS (PUT replaces tiles; a tile keeps its id only when the
  * request names an existing one; alerts on removed tiles are deleted) and counts calls.
  */
-import { ApiError } from '../../../lib/api/errors';
+import { apiError } from '../../../lib/api/errors';
 import type { ObservabilityBackend } from '../../../lib/api/observability-backend';
 import type { Alert, Dashboard, DashboardWrite, Tile } from '../../../lib/schemas';
 
@@ -19,7 +19,7 @@ export function createFakeBackend(): FakeBackend {
   let seq = 0;
   const nextId = (prefix: string) => `${prefix}${(++seq).toString(16).padStart(8, '0')}`;
   const notFound = (method: string, path: string) =>
-    new ApiError({ method, path, status: 404, apiMessage: 'Dashboard not found' });
+    apiError({ method, path, status: 404, apiMessage: 'Dashboard not found' });
   const find = (id: string, method: string) => {
     const d = fake.dashboards.find((x) => x.id === id);
     if (!d) throw notFound(method, `/dashboards/${id}`);

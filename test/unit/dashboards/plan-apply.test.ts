@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, UnexpectedResponseError } from '../../../lib/api/errors';
+import { apiError, unexpectedResponse } from '../../../lib/api/errors';
 import { applyPlan, checkSavedPlan, StalePlanError } from '../../../lib/dashboards/apply';
 import { markerTags } from '../../../lib/dashboards/ownership';
 import { computePlan, planDashboards, type Plan } from '../../../lib/dashboards/plan';
@@ -216,7 +216,7 @@ describe('apply', () => {
     const realDelete = fake.deleteDashboard.bind(fake);
     fake.deleteDashboard = (dashboardId) =>
       Promise.reject(
-        new UnexpectedResponseError({
+        unexpectedResponse({
           method: 'DELETE',
           path: `/api/v2/dashboards/${dashboardId}`,
           status: 404,
@@ -275,7 +275,7 @@ describe('apply', () => {
       failures += 1;
       if (failures === 1) {
         await realCreate(body, o);
-        throw new ApiError({ method: 'POST', path: '/dashboards', status: 502 });
+        throw apiError({ method: 'POST', path: '/dashboards', status: 502 });
       }
       return realCreate(body, o);
     };
@@ -290,7 +290,7 @@ describe('apply', () => {
     other.createDashboard = (body, o) => {
       n += 1;
       if (n === 1)
-        return Promise.reject(new ApiError({ method: 'POST', path: '/dashboards', status: 503 }));
+        return Promise.reject(apiError({ method: 'POST', path: '/dashboards', status: 503 }));
       return realOther(body, o);
     };
     const again = await applyPlan(await planDashboards([desired(CPU)], other), other);

@@ -176,7 +176,9 @@ describe('delivery lanes', () => {
       sendBatch: (list) => {
         calls.push(list.map((x) => x.id));
         return Promise.resolve(
-          list.map((x) => (x.id === 'n2' ? new NotifyError('batch', 'entry rejected') : undefined)),
+          list.map((x) =>
+            x.id === 'n2' ? new NotifyError('entry rejected', { notifier: 'batch' }) : undefined,
+          ),
         );
       },
     };
