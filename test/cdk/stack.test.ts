@@ -588,8 +588,12 @@ describe('IAM: least privilege per function', () => {
     expect(JSON.stringify(get.Resource)).toContain('/dashboards/*');
     expect(actionsOn(f, stack.bus)).toEqual(['events:PutEvents']);
     expect(policyOf(f).actions).not.toContain('s3:PutObject');
-    // Reads provision-alerts' settled records (a no-op run then skips the alert list).
-    expect(actionsOn(f, stack.alertProvisioning.versionTable)).toEqual(['dynamodb:GetItem']);
+    // provision-alerts' settled records (a no-op run then skips the alert list) and version
+    // claims (before the sync writes alerts itself).
+    expect(actionsOn(f, stack.alertProvisioning.versionTable).sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+    ]);
     expect(envOf(f).CLOUDOPS_ALERTS_VERSION_TABLE).toEqual({
       Ref: id(stack.alertProvisioning.versionTable),
     });
