@@ -259,6 +259,10 @@ describe('triggers', () => {
     for (const s of schedules) {
       expect(s.Properties.Target.RetryPolicy.MaximumRetryAttempts).toBe(3);
       expect(s.Properties.Target.DeadLetterConfig.Arn).toBeDefined();
+      // Each run carries its execution id: the function logs it as eventId on every line.
+      expect(JSON.parse(s.Properties.Target.Input as string)).toMatchObject({
+        id: '<aws.scheduler.execution-id>',
+      });
     }
     // The drift schedule's payload is what lib/dashboards/trigger.ts calls a schedule.
     const drift = JSON.parse(byTarget.get(fnId(stack.dashboardSync.sync))!.Target.Input as string);
