@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { ConfigError, type ErrorOptions } from './errors';
-import { formatIssues } from './format-issues';
+import { parseOrThrow } from './format-issues';
 import { uuid } from './schemas/common';
 
 /** "10/10s", "100/1m", "100/60s": at most `limit` requests in any `windowMs`. */
@@ -88,13 +88,7 @@ export function readEnv<T extends z.ZodType>(
 ): z.output<T> {
   // Empty strings mean "unset", as in most shells' `FOO= cmd`.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const parsed = schema.safeParse(cleaned);
-  if (!parsed.success) {
-    throw new ConfigError(
-      `invalid configuration:\n  ${formatIssues(parsed.error.issues).join('\n  ')}`,
-    );
-  }
-  return parsed.data;
+  return parseOrThrow(schema, cleaned, 'env', { intro: 'invalid configuration', as: 'config' });
 }
 
 /** Connection settings from env; `required` names the variables this caller cannot do without. */

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { ValidationError } from './errors';
+import { ConfigError, ValidationError } from './errors';
 
 /** `tiles[2].w: expected number, received string` — one line per zod issue, never the value. */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
@@ -18,19 +18,38 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
+export interface ParseOrThrowOptions {
+  /** Starts the message; default `<source> is invalid`. */
+  intro?: string;
+  /** Rewrites the formatted issues before they are shown (e.g. masks a secret's own strings). */
+  scrub?: (issues: string[]) => string[];
+  /**
+   * `config`: a ConfigError listing one issue a line (settings, where a deployer reads them
+   * down a list); default a ValidationError with the issues on one line.
+   */
+  as?: 'config';
+}
+
 /**
  * The one "parse, format issues, throw": the parsed value, or a ValidationError naming the
  * input's `source` (a file, request, event) and each field path, never the bad value.
- * Message: `<intro>: <issue>; <issue>` (intro defaults to `<source> is invalid`).
+ * Message: `<intro>: <issue>; <issue>`. A string for `options` is the intro.
  */
 export function parseOrThrow<S extends z.ZodType>(
   schema: S,
   value: unknown,
   source: string,
-  intro = `${source} is invalid`,
+  options: string | ParseOrThrowOptions = {},
 ): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = formatIssues(parsed.error.issues);
+  const {
+    intro = `${source} is invalid`,
+    scrub,
+    as,
+  } = typeof options === 'string' ? { intro: options } : options;
+  const formatted = formatIssues(parsed.error.issues);
+  const issues = scrub ? scrub(formatted) : formatted;
+  if (as === 'config') throw new ConfigError(`${intro}:\n  ${issues.join('\n  ')}`);
   throw new ValidationError(`${intro}: ${issues.join('; ')}`, { source, issues });
 }

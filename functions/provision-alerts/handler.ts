@@ -12,6 +12,8 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse } from 'aws-lambda';
 import * as z from 'zod';
 import type { ObservabilityBackend } from '../../lib/api';
+import type { Clock } from '../../lib/api/clock';
+import type { RateLimiterRegistry } from '../../lib/api/rate-limiter';
 import {
   createAlertProvisioner,
   DynamoVersionStore,
@@ -21,8 +23,8 @@ import {
   type VersionStore,
 } from '../../lib/alerts';
 import { readConnectionEnv } from '../../lib/config';
-import { ConfigError, ValidationError } from '../../lib/errors';
-import { formatIssues } from '../../lib/format-issues';
+import { ConfigError } from '../../lib/errors';
+import { parseOrThrow } from '../../lib/format-issues';
 import { createLogger, type Logger } from '../../lib/log';
 import { clientsMiddleware, clientsOf } from '../connect';
 import { deadlineFrom, middySignal } from '../runtime';
@@ -39,6 +41,9 @@ export interface ProvisionAlertsHandlerOptions {
   /** A ready backend (tests, the sandbox): connection settings and credentials are not read. */
   backend?: ObservabilityBackend;
   logger?: Logger;
+  /** The management client's clock and limiters (a bench drives a fake clock). */
+  clock?: Clock;
+  limiters?: RateLimiterRegistry;
 }
 
 const sqsEvent = z.object({
@@ -89,20 +94,14 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
         needs: { observability: !managed, management: managed },
         secretsManager: options.secretsManager,
         logger,
+        overrides: { clock: options.clock, limiters: options.limiters },
       }),
     );
   }
   return handler.handler(
     async function provisionAlerts(event, context, opts): Promise<SQSBatchResponse> {
-      const parsed = sqsEvent.safeParse(event);
-      if (!parsed.success) {
-        // Not an SQS batch at all: nothing to report per record, so the invocation fails.
-        const issues = formatIssues(parsed.error.issues);
-        throw new ValidationError(`not an SQS event: ${issues.join('; ')}`, {
-          source: 'lambda event',
-          issues,
-        });
-      }
+      // Not an SQS batch at all: nothing to report per record, so the invocation fails.
+      const batch = parseOrThrow(sqsEvent, event, 'lambda event', 'not an SQS event');
       const provisioner = createAlertProvisioner({
         backend: options.backend ?? clientsOf(context).backend(serviceId),
         logger,
@@ -110,7 +109,7 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
         versions,
         versionScope: scope,
       });
-      const records = parsed.data.Records.map((r) => ({
+      const records = batch.Records.map((r) => ({
         messageId: r.messageId,
         body: r.body,
         receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1') || 1,

@@ -1,7 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import * as z from 'zod';
-import { ValidationError } from '../../lib/errors';
-import { formatIssues } from '../../lib/format-issues';
+import { parseOrThrow } from '../../lib/format-issues';
 import { ROTATION_STEPS } from '../../lib/keys';
 
 /** The event Secrets Manager sends a rotation function. */
@@ -18,15 +17,7 @@ export type RotationEvent = z.infer<typeof rotationEvent>;
 export function validateRotationEvent(): MiddlewareObj<unknown> {
   return {
     before: function validateRotationEventBefore(request) {
-      const parsed = rotationEvent.safeParse(request.event);
-      if (!parsed.success) {
-        const issues = formatIssues(parsed.error.issues);
-        throw new ValidationError(`Invalid rotation event: ${issues.join('; ')}`, {
-          source: 'event',
-          issues,
-        });
-      }
-      request.event = parsed.data;
+      request.event = parseOrThrow(rotationEvent, request.event, 'event', 'Invalid rotation event');
     },
   };
 }

@@ -13,8 +13,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import {
   MAX_DECLARED_OWNERS,
   VERSION_TABLE_KEY,
@@ -83,15 +82,12 @@ export class DynamoVersionStore implements VersionStore {
       }),
     );
     if (!out.Item) return undefined;
-    const parsed = shape.safeParse(out.Item);
-    if (!parsed.success) {
-      const issues = formatIssues(parsed.error.issues);
-      throw new ValidationError(
-        `stored alert version ${key} in ${this.table} is invalid: ${issues.join('; ')}`,
-        { source: key, issues },
-      );
-    }
-    return parsed.data;
+    return parseOrThrow(
+      shape,
+      out.Item,
+      key,
+      `stored alert version ${key} in ${this.table} is invalid`,
+    );
   }
 
   async advance(key: string, version: string, declaration?: Declaration): Promise<boolean> {

@@ -10,7 +10,7 @@ import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/
 import path from 'node:path';
 import * as z from 'zod';
 import { CloudOpsError, ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import {
   MAX_DECLARED_OWNERS,
   versionMillis,
@@ -128,15 +128,7 @@ export class FileVersionStore implements VersionStore {
         cause: error,
       });
     }
-    const parsed = fileShape.safeParse(json);
-    if (!parsed.success) {
-      const issues = formatIssues(parsed.error.issues);
-      throw new ValidationError(
-        `alert version file ${this.file} is invalid: ${issues.join('; ')}`,
-        { source: this.file, issues },
-      );
-    }
-    return parsed.data;
+    return parseOrThrow(fileShape, json, this.file, `alert version file ${this.file} is invalid`);
   }
 
   private async write(state: FileState): Promise<void> {

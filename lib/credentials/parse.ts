@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { isNotConfiguredSecret, NotConfiguredError } from '../config';
 import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import { isSecretField, registerSecret } from '../redact';
 
 /**
@@ -48,12 +48,9 @@ export function parseSecretValue<S extends z.ZodType>(
       `not configured yet: secret ${source} still holds its placeholder (see cdk/README.md)`,
       { secretId: source },
     );
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = scrub(formatIssues(result.error.issues), value);
-  throw new ValidationError(`Secret ${source} is malformed: ${issues.join('; ')}`, {
-    source,
-    issues,
+  return parseOrThrow(schema, value, source, {
+    intro: `Secret ${source} is malformed`,
+    scrub: (issues) => scrub(issues, value),
   });
 }
 

@@ -1,7 +1,7 @@
 /** Validates one raw event (a JSON text or a value) against a schema, naming the event and the field. */
 import type * as z from 'zod';
 import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 
 /**
  * `ref` names the event in the error (an SQS message id, `--file events.json[2]`). A bad
@@ -20,11 +20,5 @@ export function parseEvent<S extends z.ZodType>(schema: S, raw: unknown, ref: st
       });
     }
   }
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issues = formatIssues(parsed.error.issues);
-  throw new ValidationError(`event ${ref} is invalid: ${issues.join('; ')}`, {
-    source: ref,
-    issues,
-  });
+  return parseOrThrow(schema, value, ref, `event ${ref} is invalid`);
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import { KNOWN_PIPE_STATES, type KnownPipeState } from '../schemas';
 
 import type { Severity } from '../notify/notification';
@@ -34,16 +34,15 @@ export type ClassifyOptions = z.output<typeof classifyOptionsSchema>;
 
 /** Validate options, naming every bad field. */
 export function parseClassifyOptions(input: ClassifyOptionsInput = {}): ClassifyOptions {
-  const parsed = classifyOptionsSchema.safeParse(input);
-  if (!parsed.success) {
-    throw new ValidationError(
-      `invalid pipe state model: ${formatIssues(parsed.error.issues).join('; ')}`,
-      { source: 'classify options', issues: formatIssues(parsed.error.issues) },
-    );
-  }
+  const options = parseOrThrow(
+    classifyOptionsSchema,
+    input,
+    'classify options',
+    'invalid pipe state model',
+  );
   const seen = new Map<string, string>();
   for (const category of ['healthy', 'transitional', 'degraded', 'failed', 'stopped'] as const) {
-    for (const state of parsed.data[category]) {
+    for (const state of options[category]) {
       const other = seen.get(state);
       if (other)
         throw new ValidationError(
@@ -52,7 +51,7 @@ export function parseClassifyOptions(input: ClassifyOptionsInput = {}): Classify
       seen.set(state, category);
     }
   }
-  return parsed.data;
+  return options;
 }
 
 export interface Classification {

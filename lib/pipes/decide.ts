@@ -3,8 +3,8 @@
  * decide the next record and what (if anything) to tell people. No I/O, no clock of its own.
  */
 import * as z from 'zod';
-import { CloudOpsError, ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { CloudOpsError } from '../errors';
+import { parseOrThrow } from '../format-issues';
 import { classifyOptionsSchema, classifyState, type Severity } from './classify';
 import type { NotificationKind, ObservedPipe, PipeNotification, PipeRecord } from './types';
 
@@ -41,15 +41,7 @@ export type WatchdogPolicyInput = z.input<typeof policySchema>;
 export type WatchdogPolicy = z.output<typeof policySchema>;
 
 export function parsePolicy(input: WatchdogPolicyInput = {}): WatchdogPolicy {
-  const parsed = policySchema.safeParse(input);
-  if (!parsed.success) {
-    const issues = formatIssues(parsed.error.issues);
-    throw new ValidationError(`invalid watchdog policy: ${issues.join('; ')}`, {
-      source: 'watchdog policy',
-      issues,
-    });
-  }
-  return parsed.data;
+  return parseOrThrow(policySchema, input, 'watchdog policy', 'invalid watchdog policy');
 }
 
 /** `gone`: the pipe was stored before but is absent from its service's listing. */

@@ -15,8 +15,7 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod';
-import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import { serviceKey, type ServiceState, type StateStore } from './store';
 import { pipeRecord, serviceRecord, type PipeRecord, type ServiceRecord } from './types';
 
@@ -33,15 +32,7 @@ function parseItem<S extends z.ZodType>(
   where: string,
 ): z.output<S> {
   const { pk: _pk, sk: _sk, ...rest } = item;
-  const parsed = schema.safeParse(rest);
-  if (!parsed.success) {
-    const issues = formatIssues(parsed.error.issues);
-    throw new ValidationError(`stored watchdog record ${where} is invalid: ${issues.join('; ')}`, {
-      source: where,
-      issues,
-    });
-  }
-  return parsed.data;
+  return parseOrThrow(schema, rest, where, `stored watchdog record ${where} is invalid`);
 }
 
 export class DynamoStateStore implements StateStore {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import type { Logger } from '../log';
 import {
   runWatchdog,
@@ -36,15 +36,7 @@ export function parseBatchMessage(body: string, messageId: string): WatchdogBatc
       source: messageId,
     });
   }
-  const parsed = watchdogBatchMessage.safeParse(json);
-  if (!parsed.success) {
-    const issues = formatIssues(parsed.error.issues);
-    throw new ValidationError(`watchdog message ${messageId}: ${issues.join('; ')}`, {
-      source: messageId,
-      issues,
-    });
-  }
-  return parsed.data;
+  return parseOrThrow(watchdogBatchMessage, json, messageId, `watchdog message ${messageId}`);
 }
 
 /** Consecutive batches of at most `size` services (pure). */

@@ -7,7 +7,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import { pipeRecord, serviceRecord, type PipeRecord, type ServiceRecord } from './types';
 
 export interface ServiceState {
@@ -90,15 +90,7 @@ export class LocalStateStore implements StateStore {
         cause: error,
       });
     }
-    const parsed = fileShape.safeParse(json);
-    if (!parsed.success) {
-      const issues = formatIssues(parsed.error.issues);
-      throw new ValidationError(`state file ${this.file} is invalid: ${issues.join('; ')}`, {
-        source: this.file,
-        issues,
-      });
-    }
-    this.data = parsed.data;
+    this.data = parseOrThrow(fileShape, json, this.file, `state file ${this.file} is invalid`);
     for (const record of Object.values(this.data.pipes)) this.index(record);
   }
 

@@ -7,8 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { isServiceIdle } from '../api/errors';
-import { ValidationError } from '../errors';
-import { formatIssues } from '../format-issues';
+import { parseOrThrow } from '../format-issues';
 import { silentLogger, type Logger } from '../log';
 import type { Notifier } from '../notify/types';
 import { pipeSourceKind, type Pipe, type PipeStateCommand } from '../schemas';
@@ -57,15 +56,12 @@ export type WatchdogConfigInput = z.input<typeof watchdogConfigSchema>;
 export type WatchdogConfig = z.output<typeof watchdogConfigSchema>;
 
 export function parseWatchdogConfig(input: WatchdogConfigInput): WatchdogConfig {
-  const parsed = watchdogConfigSchema.safeParse(input);
-  if (!parsed.success) {
-    const issues = formatIssues(parsed.error.issues);
-    throw new ValidationError(`invalid watchdog configuration: ${issues.join('; ')}`, {
-      source: 'watchdog config',
-      issues,
-    });
-  }
-  return parsed.data;
+  return parseOrThrow(
+    watchdogConfigSchema,
+    input,
+    'watchdog config',
+    'invalid watchdog configuration',
+  );
 }
 
 /** The two API operations the watchdog needs (the management client provides both). */
