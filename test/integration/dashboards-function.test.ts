@@ -388,7 +388,14 @@ describe('sync-dashboards function with provision-alerts version table', () => {
       expect(sb.store.state.alerts.find((a) => a.name === 'Checkout error burst')?.threshold).toBe(
         75,
       );
+      // The sync applied that alert itself and recorded it settled: provision-alerts skips
+      // the event without a request, and the next no-op run again costs one.
+      sb.requestLog.clear();
       await provisionEmitted();
+      expect(calls()).toEqual([]);
+      eventBridge.resetHistory();
+      await withTable()(schedule, context, tick());
+      expect(calls()).toEqual(['GET dashboards']);
 
       // A new alert naming a webhook id the service does not have: refused before any write.
       objects.set(
