@@ -74,12 +74,11 @@ function withLateCreate(
       held = body;
       await meanwhile();
       const path = '/observability/alerts';
-      throw new TransportError({
+      throw new TransportError(`POST ${path} timeout: no complete answer in time`, {
         method: 'POST',
         path,
         kind: 'timeout',
         maybeSent: true,
-        detail: 'no complete answer in time',
       });
     },
   };
