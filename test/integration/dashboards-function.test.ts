@@ -131,7 +131,11 @@ beforeEach(() => {
     if (text === undefined) throw new Error(`NoSuchKey ${input.Key}`);
     return { Body: { transformToString: () => Promise.resolve(text) } };
   });
-  eventBridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [] });
+  // As EventBridge answers: one EventId per entry.
+  eventBridge.on(PutEventsCommand).callsFake((input: { Entries: unknown[] }) => ({
+    FailedEntryCount: 0,
+    Entries: input.Entries.map(() => ({ EventId: 'e' })),
+  }));
 });
 
 describe('sync-dashboards function', () => {
