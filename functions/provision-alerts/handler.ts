@@ -27,7 +27,7 @@ import { ConfigError } from '../../lib/errors';
 import { parseOrThrow } from '../../lib/format-issues';
 import { createLogger, type Logger } from '../../lib/log';
 import { clientsMiddleware, clientsOf } from '../connect';
-import { deadlineFrom, middySignal } from '../runtime';
+import { deadlineFrom, middySignal, type Deadline } from '../runtime';
 import { readProvisionAlertsEnv } from './config';
 
 export interface ProvisionAlertsHandlerOptions {
@@ -44,6 +44,8 @@ export interface ProvisionAlertsHandlerOptions {
   /** The management client's clock and limiters (a bench drives a fake clock). */
   clock?: Clock;
   limiters?: RateLimiterRegistry;
+  /** The invocation's deadline (a bench puts it on its fake clock); default deadlineFrom. */
+  deadline?: (context: Context, signal?: AbortSignal) => Pick<Deadline, 'signal'>;
 }
 
 const sqsEvent = z.object({
@@ -114,7 +116,10 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
         body: r.body,
         receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1') || 1,
       }));
-      const signal = deadlineFrom(context, { signal: middySignal(opts) }).signal;
+      const signal = (options.deadline ?? ((c, s) => deadlineFrom(c, { signal: s })))(
+        context,
+        middySignal(opts),
+      ).signal;
       const outcome = await provisionBatch(records, provisioner, { logger, signal });
       logger.info('batch done', {
         records: outcome.records.length,
