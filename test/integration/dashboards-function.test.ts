@@ -551,4 +551,32 @@ describe('sync-dashboards function in report mode: drift is heard', () => {
     await report()(schedule, context, at(131));
     expect(told()).toEqual({ webhook: [], slack: 0, sns: 0, events: [] });
   });
+
+  it('a notice a notifier refused stays pending: the next run delivers it there, and only there', async () => {
+    hook.received.length = 0;
+    const refusing = await startReceiver([500, 500, 500]); // every attempt of one send
+    const original = hook;
+    hook = refusing;
+    try {
+      const d = sb.store.state.dashboards.find((x) => x.name === 'Platform overview')!;
+      d.tiles[0].h = 9; // a new drift
+      sb.store.changed();
+      forget();
+      await report()(schedule, context, at(200));
+      expect(refusing.received).toHaveLength(3);
+      expect(told()).toMatchObject({ slack: 1, sns: 1, events: ['Dashboards Drifted'] });
+
+      forget();
+      await report()(schedule, context, at(205)); // same drift, reminder not due
+      expect(told()).toEqual({
+        webhook: ['Dashboards Drifted:transition'],
+        slack: 0,
+        sns: 0,
+        events: [],
+      });
+    } finally {
+      hook = original;
+      await refusing.close();
+    }
+  });
 });
