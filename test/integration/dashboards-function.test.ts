@@ -427,9 +427,11 @@ describe('sync-dashboards function in report mode: drift is heard', () => {
       {
         CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: 'report',
         CLOUDOPS_WATCHDOG_TABLE: dynamo.tableName,
-        CLOUDOPS_WATCHDOG_WEBHOOK_URL: hook.url,
+        // Paths make the URLs (registered as secrets) unique: a bare loopback address may come
+        // back as another test's server and trip the leak scan.
+        CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${hook.url}/hooks/drift-a41c`,
         CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: SIGNING,
-        CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: slack.url,
+        CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: `${slack.url}/services/T0/B0/drift-7f2e`,
         CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC,
         CLOUDOPS_WATCHDOG_EVENT_BUS: 'cloudops-bus',
         CLOUDOPS_WATCHDOG_REMINDER_MINUTES: '120',
