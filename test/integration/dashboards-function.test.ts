@@ -431,9 +431,11 @@ describe('sync-dashboards function in report mode: drift is heard', () => {
       {
         CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: 'report',
         CLOUDOPS_WATCHDOG_TABLE: dynamo.tableName,
-        CLOUDOPS_WATCHDOG_WEBHOOK_URL: hook.url,
+        // Paths make the URLs (registered as secrets) unique: a bare loopback address may come
+        // back as another test's server and trip the leak scan.
+        CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${hook.url}/hooks/drift-a41c`,
         CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: SIGNING,
-        CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: slack.url,
+        CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: `${slack.url}/services/T0/B0/drift-7f2e`,
         CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC,
         CLOUDOPS_WATCHDOG_EVENT_BUS: 'cloudops-bus',
         CLOUDOPS_WATCHDOG_REMINDER_MINUTES: '120',
@@ -554,5 +556,33 @@ describe('sync-dashboards function in report mode: drift is heard', () => {
     forget();
     await report()(schedule, context, at(131));
     expect(told()).toEqual({ webhook: [], slack: 0, sns: 0, events: [] });
+  });
+
+  it('a notice a notifier refused stays pending: the next run delivers it there, and only there', async () => {
+    hook.received.length = 0;
+    const refusing = await startReceiver([500, 500, 500]); // every attempt of one send
+    const original = hook;
+    hook = refusing;
+    try {
+      const d = sb.store.state.dashboards.find((x) => x.name === 'Platform overview')!;
+      d.tiles[0].h = 9; // a new drift
+      sb.store.changed();
+      forget();
+      await report()(schedule, context, at(200));
+      expect(refusing.received).toHaveLength(3);
+      expect(told()).toMatchObject({ slack: 1, sns: 1, events: ['Dashboards Drifted'] });
+
+      forget();
+      await report()(schedule, context, at(205)); // same drift, reminder not due
+      expect(told()).toEqual({
+        webhook: ['Dashboards Drifted:transition'],
+        slack: 0,
+        sns: 0,
+        events: [],
+      });
+    } finally {
+      hook = original;
+      await refusing.close();
+    }
   });
 });
