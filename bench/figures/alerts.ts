@@ -223,7 +223,7 @@ async function driftFigures(): Promise<Figure[]> {
         goal: '= 1',
         met: noop <= 1,
         command: COMMAND,
-        note: "scheduled sync over 100 unchanged files (one alert each), then provision-alerts on what it emitted: provision-alerts adds 0 (no event for an unchanged dashboard; settled records); the rest are the sync planner's own reads (dashboards, alert list) in lib/dashboards",
+        note: "scheduled sync over 100 unchanged files (one alert each), then provision-alerts on what it emitted: the dashboard list only; the alert list is skipped because provision-alerts' version store has every dashboard's alerts settled as declared (same digest), webhook ids are checked only for alerts written, and an unchanged dashboard emits no event",
       },
       {
         name: 'sync_changed_requests_k10_n100',
@@ -231,7 +231,7 @@ async function driftFigures(): Promise<Figure[]> {
         goal: '= 11',
         met: changed <= 11,
         command: COMMAND,
-        note: '10 of 100 files rename their alert-bearing tile: the sync writes the 10 dashboards and their alerts itself, then provision-alerts lists once per SQS batch',
+        note: '10 of 100 files rename their alert-bearing tile (no key: the tile gets a new id and the service deletes its alert): 1 dashboard list + 1 alert list (tiles removed) + 10 dashboard writes + 10 alert re-creates by the sync, which claims and settles their versions so provision-alerts adds 0. The goal of 11 counts no alert writes; with the alerts converging the floor is 21 (the alert list is what is left above it)',
       },
     ];
   } finally {

@@ -139,15 +139,16 @@ export class DashboardSync extends Construct {
   }
 
   /**
-   * provision-alerts' version table, read only: a scheduled run whose alerts that function
-   * settled as declared skips the alert list (a no-op costs one request).
+   * provision-alerts' version table: a scheduled run whose alerts are settled as declared
+   * skips the alert list (a no-op costs one request); before the sync writes alerts itself it
+   * claims their version there, and records them settled after (UpdateItem, as that function).
    */
   readAlertVersions(table: dynamodb.ITable): void {
     const env: EnvOf<typeof syncDashboardsEnvShape> = {
       CLOUDOPS_ALERTS_VERSION_TABLE: table.tableName,
     };
     for (const [name, value] of Object.entries(env)) this.sync.fn.addEnvironment(name, value);
-    table.grant(this.sync.fn, 'dynamodb:GetItem');
+    table.grant(this.sync.fn, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
   }
 
   /**

@@ -19,7 +19,7 @@ import { createNotifiers, type NotifierClients } from '../../lib/notify/build';
 import { readWatchdogNotifySettings } from '../../lib/pipes/config';
 import { DynamoStateStore } from '../../lib/pipes/dynamo-store';
 import { clientsMiddleware, clientsOf } from '../connect';
-import { deadlineFrom, middySignal } from '../runtime';
+import { deadlineFrom, lazyHandler, middySignal } from '../runtime';
 import { readSyncDashboardsSettings } from './config';
 
 export interface SyncDashboardsHandlerOptions {
@@ -118,8 +118,5 @@ function driftWiring(options: SyncDashboardsHandlerOptions, mode: 'repair' | 're
   };
 }
 
-let instance: ReturnType<typeof createHandler> | undefined;
-
 /** The Lambda entry point; settings are read on the first invocation (importing is free). */
-export const handler = (event: unknown, context: Context) =>
-  (instance ??= createHandler())(event, context);
+export const handler = lazyHandler(() => createHandler());

@@ -47,6 +47,7 @@ const FETCH_KEYS = {
   management: 'cloudopsManagementSecret',
   observability: 'cloudopsObservabilitySecret',
 } as const;
+type FetchKey = (typeof FETCH_KEYS)[keyof typeof FETCH_KEYS];
 
 /**
  * Middy middleware: @middy/secrets-manager fetches and caches the secrets (setToContext);
@@ -60,7 +61,7 @@ export function credentialsMiddleware(
 ): MiddlewareObj<unknown, unknown, Error, LambdaContext> {
   const { client, secrets } = options;
   const cacheKey = options.cacheKey ?? DEFAULT_CREDENTIALS_CACHE_KEY;
-  const fetchData: Record<string, string> = {};
+  const fetchData: Partial<Record<FetchKey, string>> = {};
   if (secrets.management) fetchData[FETCH_KEYS.management] = secrets.management;
   if (secrets.observability) fetchData[FETCH_KEYS.observability] = secrets.observability;
   if (Object.keys(fetchData).length === 0) {
@@ -110,15 +111,16 @@ export function credentialsMiddleware(
     request: Request<unknown, unknown, Error, LambdaContext>,
   ) => {
     try {
-      await fetcher.before?.(request as never);
+      await fetcher.before?.(request);
     } catch (error) {
       throw new CloudOpsError(`Could not load secrets ${Object.values(fetchData).join(', ')}`, {
         cause: error,
       });
     }
-    const context = request.context as unknown as LambdaContext &
-      CredentialsContext &
-      Record<string, unknown>;
+    // The fetcher set the raw secrets on the context; this swaps them for providers.
+    const context: LambdaContext &
+      Partial<CredentialsContext> &
+      Partial<Record<FetchKey, unknown>> = request.context;
     const management = secrets.management
       ? provider(
           FETCH_KEYS.management,

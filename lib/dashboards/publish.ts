@@ -1,13 +1,8 @@
-/** Sends `Dashboard Synced` events to EventBridge, 10 per PutEvents call (the API's maximum). */
-import {
-  PutEventsCommand,
-  type EventBridgeClient,
-  type PutEventsRequestEntry,
-} from '@aws-sdk/client-eventbridge';
+/** Sends `Dashboard Synced` events to EventBridge (batched by lib/events/put-events.ts). */
+import type { EventBridgeClient, PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { CloudOpsError } from '../errors';
+import { putEvents } from '../events/put-events';
 import type { DashboardSyncedEvent } from './events';
-
-const BATCH = 10;
 
 /**
  * PutEvents answers 200 and reports failures per entry (throttling, internal errors): those
@@ -18,46 +13,24 @@ export async function publishEvents(
   eventBusName: string,
   events: readonly DashboardSyncedEvent[],
 ): Promise<number> {
-  const refused: string[] = [];
-  for (let i = 0; i < events.length; i += BATCH) {
-    let batch = events.slice(i, i + BATCH);
-    for (let attempt = 1; batch.length > 0; attempt++) {
-      const failures = await putBatch(client, eventBusName, batch);
-      if (attempt === 2 || failures.length === 0) {
-        refused.push(...failures.map((f) => `${f.event.detail.dashboardKey} (${f.reason})`));
-        break;
-      }
-      batch = failures.map((f) => f.event);
-    }
-  }
-  if (refused.length > 0)
-    throw new CloudOpsError(
-      `EventBridge rejected ${refused.length} of ${events.length} Dashboard Synced event(s): ${refused.join('; ')}`,
-    );
-  return events.length;
-}
-
-async function putBatch(
-  client: Pick<EventBridgeClient, 'send'>,
-  eventBusName: string,
-  batch: readonly DashboardSyncedEvent[],
-): Promise<{ event: DashboardSyncedEvent; reason: string }[]> {
-  const entries: PutEventsRequestEntry[] = batch.map((e) => ({
+  const entries: PutEventsRequestEntry[] = events.map((e) => ({
     EventBusName: eventBusName,
     Source: e.source,
     DetailType: e['detail-type'],
     Time: new Date(e.time),
     Detail: JSON.stringify(e.detail),
   }));
-  const out = await client.send(new PutEventsCommand({ Entries: entries }));
-  if (!out.FailedEntryCount) return [];
-  // Result entries are in request order; a failed one carries ErrorCode instead of EventId.
-  return batch.flatMap((event, index) => {
-    const entry = out.Entries?.[index];
-    if (entry?.EventId && !entry.ErrorCode) return [];
-    const reason = entry?.ErrorCode
-      ? `${entry.ErrorCode}${entry.ErrorMessage ? `: ${entry.ErrorMessage}` : ''}`
-      : 'no result entry';
-    return [{ event, reason }];
+  const results = await putEvents(client, entries, { attempts: 2 });
+  const refused = events.flatMap((event, i) => {
+    const r = results[i];
+    if (!r) return [];
+    const reason =
+      r.kind === 'rejected' ? `${r.code}${r.message ? `: ${r.message}` : ''}` : 'no result entry';
+    return [`${event.detail.dashboardKey} (${reason})`];
   });
+  if (refused.length > 0)
+    throw new CloudOpsError(
+      `EventBridge rejected ${refused.length} of ${events.length} Dashboard Synced event(s): ${refused.join('; ')}`,
+    );
+  return events.length;
 }

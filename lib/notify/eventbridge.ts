@@ -1,14 +1,10 @@
 /** EventBridge `Pipe State Changed` (source `cloudops`, detail per lib/events/schemas.ts). */
-import {
-  PutEventsCommand,
-  type EventBridgeClient,
-  type PutEventsCommandOutput,
-  type PutEventsRequestEntry,
-} from '@aws-sdk/client-eventbridge';
+import type { EventBridgeClient, PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { DASHBOARDS_DRIFTED, pipeEventDetail, type PipeNotification } from './notification';
 import { EVENT_SOURCE, PIPE_STATE_CHANGED } from '../events/schemas';
+import { putEvents, type Refusal } from '../events/put-events';
 import { redactText } from '../redact';
-import { chunks, NotifyError, type BatchResult, type Notifier } from './types';
+import { NotifyError, type BatchResult, type Notifier } from './types';
 
 export interface EventBridgeNotifierOptions {
   client: EventBridgeClient;
@@ -16,20 +12,6 @@ export interface EventBridgeNotifierOptions {
   eventBusName?: string;
   /** @default 'eventbridge' */
   name?: string;
-}
-
-/** PutEvents limits: 10 entries and 256 KB per request. */
-const BATCH_ENTRIES = 10;
-const BATCH_BYTES = 262_144;
-
-/** An entry's size as EventBridge counts it (Time counts 14 bytes). */
-function entryBytes(entry: PutEventsRequestEntry): number {
-  return (
-    14 +
-    Buffer.byteLength(entry.Source ?? '') +
-    Buffer.byteLength(entry.DetailType ?? '') +
-    Buffer.byteLength(entry.Detail ?? '')
-  );
 }
 
 export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): Notifier {
@@ -43,40 +25,36 @@ export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): 
     Detail: JSON.stringify(n.about === 'dashboards' ? n : pipeEventDetail(n)),
   });
 
-  async function putChunk(
-    entries: PutEventsRequestEntry[],
+  // One NotifyError per refusal: a failed call fails each of its entries with the same error.
+  const errorOf = (refusals: Map<Refusal, NotifyError>, refusal: Refusal): NotifyError => {
+    const known = refusals.get(refusal);
+    if (known) return known;
+    const error =
+      refusal.kind === 'call-failed'
+        ? new NotifyError(`put events failed: ${redactText((refusal.error as Error).message)}`, {
+            notifier: name,
+            cause: refusal.error,
+          })
+        : refusal.kind === 'rejected'
+          ? new NotifyError(`event rejected: ${refusal.code}: ${redactText(refusal.message)}`, {
+              notifier: name,
+            })
+          : new NotifyError('event rejected: no result for the entry', { notifier: name });
+    refusals.set(refusal, error);
+    return error;
+  };
+
+  async function sendBatch(
+    list: readonly PipeNotification[],
     signal?: AbortSignal,
   ): Promise<BatchResult> {
-    let out: PutEventsCommandOutput;
-    try {
-      out = await options.client.send(new PutEventsCommand({ Entries: entries }), {
-        abortSignal: signal,
-      });
-    } catch (error) {
-      const e = new NotifyError(`put events failed: ${redactText((error as Error).message)}`, {
-        notifier: name,
-        cause: error,
-      });
-      return entries.map(() => e);
-    }
-    // A 200 answer reports each entry at its request position: EventId, or ErrorCode.
-    return entries.map((_, i) => {
-      const result = out.Entries?.[i];
-      if (result?.ErrorCode)
-        return new NotifyError(
-          `event rejected: ${result.ErrorCode}: ${redactText(result.ErrorMessage ?? '')}`,
-          { notifier: name },
-        );
-      if (result?.EventId) return undefined;
-      return new NotifyError('event rejected: no result for the entry', { notifier: name });
+    // Delivery is retried by the next watchdog run, so a refused entry is not sent again here.
+    const results = await putEvents(options.client, list.map(entryOf), {
+      signal,
+      refuseOnCallFailure: true,
     });
-  }
-
-  async function sendBatch(list: readonly PipeNotification[], signal?: AbortSignal) {
-    const results: BatchResult = [];
-    for (const chunk of chunks(list.map(entryOf), BATCH_ENTRIES, BATCH_BYTES, entryBytes))
-      results.push(...(await putChunk(chunk, signal)));
-    return results;
+    const refusals = new Map<Refusal, NotifyError>();
+    return results.map((r) => (r ? errorOf(refusals, r) : undefined));
   }
 
   return {

@@ -259,6 +259,10 @@ describe('triggers', () => {
     for (const s of schedules) {
       expect(s.Properties.Target.RetryPolicy.MaximumRetryAttempts).toBe(3);
       expect(s.Properties.Target.DeadLetterConfig.Arn).toBeDefined();
+      // Each run carries its execution id: the function logs it as eventId on every line.
+      expect(JSON.parse(s.Properties.Target.Input as string)).toMatchObject({
+        id: '<aws.scheduler.execution-id>',
+      });
     }
     // The drift schedule's payload is what lib/dashboards/trigger.ts calls a schedule.
     const drift = JSON.parse(byTarget.get(fnId(stack.dashboardSync.sync))!.Target.Input as string);
@@ -588,8 +592,12 @@ describe('IAM: least privilege per function', () => {
     expect(JSON.stringify(get.Resource)).toContain('/dashboards/*');
     expect(actionsOn(f, stack.bus)).toEqual(['events:PutEvents']);
     expect(policyOf(f).actions).not.toContain('s3:PutObject');
-    // Reads provision-alerts' settled records (a no-op run then skips the alert list).
-    expect(actionsOn(f, stack.alertProvisioning.versionTable)).toEqual(['dynamodb:GetItem']);
+    // provision-alerts' settled records (a no-op run then skips the alert list) and version
+    // claims (before the sync writes alerts itself).
+    expect(actionsOn(f, stack.alertProvisioning.versionTable).sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+    ]);
     expect(envOf(f).CLOUDOPS_ALERTS_VERSION_TABLE).toEqual({
       Ref: id(stack.alertProvisioning.versionTable),
     });

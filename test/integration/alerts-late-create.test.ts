@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transportError, type ObservabilityBackend } from '../../lib/api';
+import { TransportError, type ObservabilityBackend } from '../../lib/api';
 import {
   createAlertProvisioner,
   DynamoVersionStore,
@@ -74,12 +74,11 @@ function withLateCreate(
       held = body;
       await meanwhile();
       const path = '/observability/alerts';
-      throw transportError({
+      throw new TransportError(`POST ${path} timeout: no complete answer in time`, {
         method: 'POST',
         path,
         kind: 'timeout',
         maybeSent: true,
-        detail: 'no complete answer in time',
       });
     },
   };

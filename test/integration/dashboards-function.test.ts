@@ -131,7 +131,11 @@ beforeEach(() => {
     if (text === undefined) throw new Error(`NoSuchKey ${input.Key}`);
     return { Body: { transformToString: () => Promise.resolve(text) } };
   });
-  eventBridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [] });
+  // As EventBridge answers: one EventId per entry.
+  eventBridge.on(PutEventsCommand).callsFake((input: { Entries: unknown[] }) => ({
+    FailedEntryCount: 0,
+    Entries: input.Entries.map(() => ({ EventId: 'e' })),
+  }));
 });
 
 describe('sync-dashboards function', () => {
@@ -388,7 +392,14 @@ describe('sync-dashboards function with provision-alerts version table', () => {
       expect(sb.store.state.alerts.find((a) => a.name === 'Checkout error burst')?.threshold).toBe(
         75,
       );
+      // The sync applied that alert itself and recorded it settled: provision-alerts skips
+      // the event without a request, and the next no-op run again costs one.
+      sb.requestLog.clear();
       await provisionEmitted();
+      expect(calls()).toEqual([]);
+      eventBridge.resetHistory();
+      await withTable()(schedule, context, tick());
+      expect(calls()).toEqual(['GET dashboards']);
 
       // A new alert naming a webhook id the service does not have: refused before any write.
       objects.set(

@@ -11,6 +11,7 @@ import {
   rotateLocally,
   runRotationStep,
   setSecret,
+  roleAssignmentFor,
   testCallFor,
   testSecret,
   ROTATION_STEPS,
@@ -574,5 +575,149 @@ describe('rotateLocally (the CLI without the deployed function)', () => {
     const token = await rotateLocally(w.deps, w.secrets.name, () => 'tok-new');
     expect(token).toBe('tok-new');
     expect(w.secrets.stagesOf('tok-new')).toEqual(['AWSCURRENT']);
+  });
+});
+
+describe('what an operator can rely on around the steps', () => {
+  const parsed = (lines: string[]) =>
+    lines.map((l) => JSON.parse(l) as Record<string, unknown> & { level: string });
+
+  it('every log line names the secret, the token and the step', async () => {
+    const w = world();
+    const log = withLog(w);
+    const request = placeholder(w);
+    for (const step of ROTATION_STEPS) {
+      const from = log.length;
+      await runRotationStep(w.deps, step, request);
+      const lines = parsed(log.slice(from));
+      expect(lines.length, step).toBeGreaterThan(0);
+      for (const line of lines)
+        expect(line, step).toMatchObject({ secretId: w.secrets.name, versionId: 'tok-1', step });
+    }
+    // A plain rotation warns about nothing.
+    expect(parsed(log).filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
+  });
+
+  it('rotateLocally logs its own first write as createSecret, and works without a logger', async () => {
+    const w = world();
+    const log = withLog(w);
+    await rotateLocally(w.deps, w.secrets.name, () => 'tok-new');
+    expect(parsed(log)[0]).toMatchObject({
+      secretId: w.secrets.name,
+      versionId: 'tok-new',
+      step: 'createSecret',
+    });
+    const quiet = world();
+    const { logger: _omit, ...deps } = quiet.deps;
+    await expect(rotateLocally(deps, quiet.secrets.name, () => 'tok-q')).resolves.toBe('tok-q');
+  });
+
+  it('every management client it opens is closed again, on failure too', async () => {
+    const w = world();
+    let open = 0;
+    const connect = w.deps.connect;
+    w.deps = {
+      ...w.deps,
+      connect: (credentials) => {
+        const api = connect(credentials);
+        open += 1;
+        return { ...api, close: () => void (open -= 1) };
+      },
+    };
+    const request = placeholder(w);
+    await steps(w, request, 'finishSecret');
+    expect(open).toBe(0);
+    w.keys.failNext.set('listKeys', [500]);
+    await expect(rotateLocally(w.deps, w.secrets.name, () => 'tok-2')).rejects.toMatchObject({
+      status: 500,
+    });
+    expect(open).toBe(0);
+  });
+
+  it('roleAssignmentFor refuses an empty role list as much as a missing one', () => {
+    expect(() => roleAssignmentFor('prod/key', undefined, { roles: [] })).toThrow(
+      /prod\/key holds no roles/,
+    );
+    expect(roleAssignmentFor('prod/key', undefined, { roles: ['developer'] })).toEqual({
+      roles: ['developer'],
+    });
+  });
+});
+
+describe('keys without a record (deleted by hand)', () => {
+  const adminWorld = () => {
+    const config: RotationConfig = { ...CONFIG, adminSecretId: 'cloudops/admin' };
+    const w = world(config, { owned: true });
+    const admin = w.keys.add({ name: 'admin-key' });
+    w.sm
+      .add('cloudops/admin', 'arn:admin')
+      .seed('a0', JSON.stringify(admin.secret), ['AWSCURRENT']);
+    return w;
+  };
+  const drop = (w: World, name: string) =>
+    w.keys.keys.splice(w.keys.keys.indexOf(w.keys.byName(name)!), 1);
+
+  it('setSecret still makes the key (roles from the secret) and disables older rotator keys', async () => {
+    const w = adminWorld();
+    const older = w.keys.add({ name: `${w.prefix}20251101T000000.000Z` }).record;
+    drop(w, w.current.record.name);
+    const request = placeholder(w);
+    await steps(w, request, 'setSecret');
+    expect(w.keys.byName(w.secrets.value('AWSPENDING').keyName!)?.roles).toEqual(['admin']);
+    expect(older.state).toBe('disabled');
+  });
+
+  it('a finish retried after the move completes when the current key has no record', async () => {
+    const w = adminWorld();
+    const request = placeholder(w);
+    await steps(w, request, 'testSecret');
+    w.secrets.versions.get('tok-1')!.stages = ['AWSPENDING', 'AWSCURRENT'];
+    w.secrets.versions.get('v0')!.stages = ['AWSPREVIOUS'];
+    drop(w, w.secrets.value('AWSCURRENT').keyName!);
+    await finishSecret(w.deps, request);
+    expect(w.secrets.stagesOf('tok-1')).toEqual(['AWSCURRENT']);
+    expect(w.current.record.expireAt).toBe(iso(T0 + DAY));
+  });
+
+  it('finishSecret tidies other keys when the previous key has no record', async () => {
+    const w = world();
+    const request = placeholder(w);
+    await steps(w, request, 'testSecret');
+    const stray = w.keys.add({ name: `${w.prefix}20251101T000000.000Z` }).record;
+    w.keys.add({ name: 'ci-pipeline' });
+    drop(w, 'seeded-by-hand');
+    await finishSecret(w.deps, request);
+    expect(stray.state).toBe('disabled');
+    expect(w.secrets.stagesOf('tok-1')).toEqual(['AWSCURRENT']);
+  });
+});
+
+describe('finishSecret never cuts or deletes a key in use', () => {
+  it('the new key is not cut even if AWSPREVIOUS holds it (labels moved by hand)', async () => {
+    const w = world();
+    const request = placeholder(w);
+    await steps(w, request, 'testSecret');
+    w.secrets.seed('vBack', w.secrets.versions.get('tok-1')!.value, ['AWSPREVIOUS']);
+    await finishSecret(w.deps, request);
+    const name = w.secrets.value('AWSCURRENT').keyName!;
+    expect(w.keys.byName(name)?.expireAt).toBe(iso(T0 + 30 * DAY));
+    expect(w.current.record.expireAt).toBe(iso(T0 + DAY));
+  });
+
+  it('only expired keys are deleted; a disabled or usable one is kept', async () => {
+    const w = world(CONFIG, { owned: true });
+    const expired = w.keys.add({ name: `${w.prefix}20250101T000000.000Z`, expireAt: iso(T0 - 1) });
+    const off = w.keys.add({ name: `${w.prefix}20251001T000000.000Z`, state: 'disabled' }).record;
+    const request = placeholder(w);
+    await steps(w, request, 'testSecret');
+    const stray = w.keys.add({ name: `${w.prefix}20251101T000000.000Z` }).record;
+    w.keys.calls.length = 0;
+    await finishSecret(w.deps, request);
+    expect(w.keys.calls.filter((c) => c.startsWith('deleteKey'))).toEqual([
+      `deleteKey:${expired.record.name}`,
+    ]);
+    expect(w.keys.byName(off.name)).toBe(off);
+    expect(w.keys.byName(stray.name)).toBe(stray);
+    expect(stray.state).toBe('disabled');
   });
 });
