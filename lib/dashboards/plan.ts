@@ -115,6 +115,11 @@ export interface PlanOptions {
   readonly owner?: string;
   /** Only these dashboard keys (and, with prune, only orphans with these keys). */
   readonly targets?: readonly string[];
+  /**
+   * Keys files declare for the other services of the run: a `--target` naming one of them is
+   * not reported as matching nothing here.
+   */
+  readonly declaredElsewhere?: readonly string[];
 }
 
 export interface Plan {
@@ -193,7 +198,7 @@ export function computePlan(
     .filter((d) => !targets || targets.has(d.key))
     .sort((a, b) => a.key.localeCompare(b.key));
   if (targets) {
-    const known = new Set(desired.map((d) => d.key));
+    const known = new Set([...desired.map((d) => d.key), ...(options.declaredElsewhere ?? [])]);
     for (const t of targets)
       if (!known.has(t) && !owned.has(identityTag(t)))
         notes.push(`--target "${t}" matches no dashboard file and no owned dashboard`);

@@ -387,6 +387,13 @@ describe.each(['spec', 'current'] as const)(
       expect(only.out).toContain(`Service ${staging}, owner "default":`);
       // Files without `services:` go to the --service service, as before.
       expect(only.out).toContain('[+] create dashboard "Home only"');
+      // A target planned on one service only is no "matches nothing" note on the other.
+      const targeted = await run('plan', '--dir', root, '--target', 'home');
+      expect(targeted.out).toContain(`Service ${staging}, owner "default":`);
+      expect(targeted.out).not.toContain('matches no dashboard file');
+      expect((await run('plan', '--dir', root, '--target', 'nope')).out).toContain(
+        '--target "nope" matches no dashboard file',
+      );
 
       await writeFile(path.join(root, 'everywhere.yaml'), everywhere(6));
       const json = await run('plan', '--dir', root, '--json');
