@@ -6,6 +6,7 @@ import {
   versionScope,
   type ProvisionResult,
 } from '../../lib/alerts';
+import { primaryServiceId } from '../../lib/config';
 import { ValidationError } from '../../lib/errors';
 import { alertEvent, parseEvent, type AlertEvent } from '../../lib/events';
 import { redactText } from '../../lib/redact';
@@ -75,7 +76,7 @@ export const alertsCommand: Command = {
       const connection = connectFromEnv(io.env);
       try {
         const { config } = connection;
-        const serviceId = connection.serviceIds[0];
+        const serviceId = primaryServiceId(config);
         const provisioner = createAlertProvisioner({
           backend: connection.clients.backend(serviceId),
           logger: cliLogger(io.env, { command: 'alerts provision' }),

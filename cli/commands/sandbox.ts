@@ -1,5 +1,5 @@
-import { renameSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
+import { writeFileAtomic } from '../../lib/atomic-write';
 import { rateLimitSetting } from '../../lib/config';
 import { readRotationConfig } from '../../lib/keys';
 import {
@@ -81,18 +81,13 @@ function whenLauncherExits(env: CliIO['env']): AbortSignal | undefined {
 }
 
 /** The env file, written whole or not at all (a reader never sees half of it). */
-function writeEnvFile(file: string, sandbox: Sandbox): void {
+function writeEnvFile(file: string, sandbox: Sandbox): Promise<void> {
   const lines = Object.entries(sandboxEnvFile(sandbox.info)).map(([k, v]) => `${k}=${v}`);
-  const temp = `${file}.${process.pid}.tmp`;
   // Endpoints and secret ids of a local sandbox: readable by this user only all the same.
-  writeFileSync(
-    temp,
+  return writeFileAtomic(
+    file,
     `# cloudops sandbox (pid ${process.pid}); use with --env-file\n${lines.join('\n')}\n`,
-    {
-      mode: 0o600,
-    },
   );
-  renameSync(temp, file);
 }
 
 function profileFlag(value: string | undefined) {
@@ -136,7 +131,7 @@ export const sandboxCommand: Command = {
     const stop = AbortSignal.any([signal, whenLauncherExits(io.env) ?? signal]);
     try {
       io.out(JSON.stringify(sandbox.info));
-      if (envFile) writeEnvFile(envFile, sandbox);
+      if (envFile) await writeEnvFile(envFile, sandbox);
       if (!stop.aborted) await once(stop, 'abort');
     } finally {
       await sandbox.close();

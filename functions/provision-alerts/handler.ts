@@ -22,7 +22,7 @@ import {
   versionScope,
   type VersionStore,
 } from '../../lib/alerts';
-import { readConnectionEnv } from '../../lib/config';
+import { primaryServiceId, readConnectionEnv } from '../../lib/config';
 import { ConfigError } from '../../lib/errors';
 import { parseOrThrow } from '../../lib/format-issues';
 import { createLogger, type Logger } from '../../lib/log';
@@ -81,7 +81,7 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
   // One per instance: copies of an event in one batch or overlapping calls never race here.
   const mutex = new KeyedMutex();
   // Alerts belong to one service: the first of the list (as for dashboards).
-  const serviceId = config.CLOUDOPS_SERVICE_ID?.[0];
+  const serviceId = primaryServiceId(config);
   const scope = versionScope({
     mode: options.backend?.mode ?? config.CLOUDOPS_OBSERVABILITY_MODE,
     serviceId,

@@ -5,10 +5,10 @@
  * (temp file + rename), so concurrent CLI runs cannot lose a version. A lock left by a crashed
  * run is taken over after LOCK_STALE_MS.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
+import { writeJsonAtomic } from '../atomic-write';
 import { CloudOpsError, ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
 import {
@@ -132,9 +132,6 @@ export class FileVersionStore implements VersionStore {
   }
 
   private async write(state: FileState): Promise<void> {
-    await mkdir(path.dirname(path.resolve(this.file)), { recursive: true });
-    const temp = `${this.file}.${process.pid}.${randomUUID()}.tmp`;
-    await writeFile(temp, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
-    await rename(temp, this.file);
+    await writeJsonAtomic(this.file, state);
   }
 }

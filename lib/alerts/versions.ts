@@ -8,6 +8,7 @@
  * `…+00:00` name the same instant.
  */
 import { createHash } from 'node:crypto';
+import type { ObservabilityMode } from '../config';
 import { CloudOpsError, ValidationError } from '../errors';
 import { compareVersions } from './marker';
 
@@ -180,7 +181,7 @@ export class MemoryVersionStore implements VersionStore {
  * observability API in open-source mode. Owners are unique only within that home.
  */
 export function versionScope(target: {
-  mode: 'managed' | 'open-source';
+  mode: ObservabilityMode;
   serviceId?: string | undefined;
   observabilityUrl?: string | undefined;
 }): string {

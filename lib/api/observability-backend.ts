@@ -1,3 +1,4 @@
+import type { ObservabilityMode } from '../config';
 import { ConfigError } from '../errors';
 import type {
   Alert,
@@ -32,8 +33,8 @@ export interface ObservabilityBackend {
   listWebhooks?(opts?: CallOptions): Promise<Webhook[]>;
 }
 
-/** CLOUDOPS_OBSERVABILITY_MODE. */
-export type ObservabilityMode = 'managed' | 'open-source';
+/** CLOUDOPS_OBSERVABILITY_MODE, declared in lib/config.ts. */
+export type { ObservabilityMode };
 
 export interface ObservabilityBackendOptions {
   readonly mode: ObservabilityMode;

@@ -2,10 +2,9 @@
  * Where the watchdog remembers each pipe. Every write is conditional on the version it read,
  * so of two overlapping runs only one can claim a transition (and so send its notification).
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
+import { writeJsonAtomic } from '../atomic-write';
 import { ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
 import { pipeRecord, serviceRecord, type PipeRecord, type ServiceRecord } from './types';
@@ -120,15 +119,8 @@ export class LocalStateStore implements StateStore {
   }
 
   private async writeNow(): Promise<void> {
-    const file = this.file!;
-    const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
     try {
-      await mkdir(path.dirname(path.resolve(file)), { recursive: true });
-      await writeFile(temp, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
-      await rename(temp, file);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
+      await writeJsonAtomic(this.file!, this.data);
     } finally {
       this.writing = undefined;
     }
