@@ -835,3 +835,50 @@ describe('a keyed tile renamed without alerts (no recorded identity)', () => {
     ]);
   });
 });
+
+describe('a renamed keyed tile: the order of the tiers and what counts as the same place', () => {
+  const at = (name: string, x: number, markdown: string, extra: Partial<DesiredTile> = {}) =>
+    tile(name, { x, config: { displayType: 'markdown', markdown }, ...extra });
+  const keyed = (t: DesiredTile) => ({ ...t, key: 'k' });
+
+  it('the same query beats the same place', () => {
+    const d = dash('d1', 'A', markerTags('a'), [
+      onService(at('p', 0, 'z'), 't1'),
+      onService(at('q', 6, 'q'), 't2'),
+    ]);
+    expect(matchTiles(want('a', 'A', [keyed(at('new', 0, 'q'))]), d)).toEqual(['t2']);
+  });
+
+  it('the same place means x, y, w and h', () => {
+    for (const moved of [{ y: 4 }, { w: 3 }, { h: 2 }]) {
+      const d = dash('d1', 'A', markerTags('a'), [onService(at('old', 0, 'z', moved), 't1')]);
+      expect(
+        matchTiles(want('a', 'A', [keyed(at('new', 0, 'q'))]), d),
+        JSON.stringify(moved),
+      ).toEqual([undefined]);
+    }
+  });
+
+  it('a tile another file tile claimed is never taken, even when identical', () => {
+    const d = dash('d1', 'A', markerTags('a'), [onService(at('keep', 0, 'q'), 't1')]);
+    expect(matchTiles(want('a', 'A', [at('keep', 0, 'q'), keyed(at('new', 0, 'q'))]), d)).toEqual([
+      't1',
+      undefined,
+    ]);
+  });
+
+  it('tiles matched by name keep their ids; unkeyed new names never guess', () => {
+    const d = dash('d1', 'A', markerTags('a'), [
+      onService(at('a', 0, 'q'), 't1'),
+      onService(at('b', 6, 'r'), 't2'),
+      onService(at('c', 12, 's'), 't3'),
+      onService(at('d', 18, 'u'), 't4'),
+    ]);
+    const w = want('a', 'A', [
+      keyed(at('a', 6, 'r')),
+      { ...at('renamed', 12, 's'), key: 'k2' },
+      at('plain', 18, 'u'),
+    ]);
+    expect(matchTiles(w, d)).toEqual(['t1', 't3', undefined]);
+  });
+});
