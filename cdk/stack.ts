@@ -113,6 +113,12 @@ export class CloudOpsStack extends Stack {
       scheduleDeadLetterQueue,
     });
 
+    this.dashboardSync.readAlertVersions(this.alertProvisioning.versionTable);
+    this.dashboardSync.tellDrift({
+      table: this.pipeWatchdog.table,
+      notifications: this.notifications,
+    });
+
     const functions = {
       RotateKey: this.keyRotation.rotator,
       KeySentinel: this.keyRotation.sentinel,

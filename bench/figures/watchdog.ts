@@ -21,8 +21,8 @@ import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { RateLimiterRegistry } from '../../lib/api/rate-limiter';
-import type { Clock } from '../../lib/api/clock';
 import { sandboxEnv } from '../../cli/connect';
+import { fakeClock } from '../fake-clock';
 import { createConsumerHandler } from '../../functions/pipe-watchdog/consumer';
 import { createHandler } from '../../functions/pipe-watchdog/handler';
 import { startSandbox } from '../../sandbox/index';
@@ -33,45 +33,6 @@ import type { Figure } from './types';
 
 const LIMIT = { limit: 10, windowMs: 10_000 };
 const COMMAND = 'npx tsx bench/figures/watchdog.ts';
-
-/** Real time plus the jumps sleeps made; deadlines fire when fake time passes them. */
-function fakeClock() {
-  const realStart = performance.now();
-  const epoch0 = Date.now();
-  let offset = 0;
-  const timers: { at: number; controller: AbortController }[] = [];
-  const mono = () => performance.now() - realStart + offset;
-  const fire = () => {
-    const now = mono();
-    for (const t of timers)
-      if (!t.controller.signal.aborted && t.at <= now) t.controller.abort(new Error('deadline'));
-  };
-  const clock: Clock = {
-    now: () => {
-      fire();
-      return mono();
-    },
-    async sleep(ms, signal) {
-      signal?.throwIfAborted();
-      // Jump to the wake-up time (never back): a wait costs no real time.
-      const target = mono() + ms;
-      offset += Math.max(0, target - mono());
-      fire();
-      await new Promise((resolve) => setImmediate(resolve));
-      signal?.throwIfAborted();
-    },
-  };
-  return {
-    clock,
-    epoch: () => epoch0 + clock.now(),
-    /** An AbortSignal that fires `ms` of fake time from now. */
-    timeout(ms: number): AbortSignal {
-      const controller = new AbortController();
-      timers.push({ at: mono() + ms, controller });
-      return controller.signal;
-    },
-  };
-}
 
 interface Scenario {
   services: number;

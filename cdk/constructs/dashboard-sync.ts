@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import { Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -16,6 +17,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
 import type { syncDashboardsEnvShape } from '../../functions/sync-dashboards/config';
+import type { watchdogEnv } from '../../lib/pipes/config';
 import {
   grantCredentials,
   observabilityEnv,
@@ -23,6 +25,7 @@ import {
   type FunctionCredentials,
 } from './connection';
 import { CloudOpsFunction, REPO_ROOT, type FunctionDefaults } from './function';
+import type { Notifications } from './notifications';
 import { functionSchedule } from './schedule';
 
 export const DASHBOARDS_PREFIX = 'dashboards/';
@@ -45,9 +48,13 @@ export interface DashboardSyncProps extends FunctionDefaults {
 export class DashboardSync extends Construct {
   readonly bucket: s3.Bucket;
   readonly sync: CloudOpsFunction;
+  private readonly scheduleMode: 'repair' | 'report';
+  private readonly bus: events.IEventBus;
 
   constructor(scope: Construct, id: string, props: DashboardSyncProps) {
     super(scope, id);
+    this.scheduleMode = props.scheduleMode;
+    this.bus = props.bus;
     this.bucket = new s3.Bucket(this, 'Bucket', {
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
@@ -129,6 +136,40 @@ export class DashboardSync extends Construct {
       // What lib/dashboards/trigger.ts recognizes as the schedule.
       input: { source: 'cloudops.scheduler', 'detail-type': 'Scheduled Event', detail: {} },
     });
+  }
+
+  /**
+   * provision-alerts' version table: a scheduled run whose alerts are settled as declared
+   * skips the alert list (a no-op costs one request); before the sync writes alerts itself it
+   * claims their version there, and records them settled after (UpdateItem, as that function).
+   */
+  readAlertVersions(table: dynamodb.ITable): void {
+    const env: EnvOf<typeof syncDashboardsEnvShape> = {
+      CLOUDOPS_ALERTS_VERSION_TABLE: table.tableName,
+    };
+    for (const [name, value] of Object.entries(env)) this.sync.fn.addEnvironment(name, value);
+    table.grant(this.sync.fn, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
+  }
+
+  /**
+   * Report mode: drift is told through the watchdog's notifiers (the topic, the bus, Slack and
+   * the webhook when configured), its drift record kept in the watchdog's table. Repair mode
+   * needs none of it, so gets none of it.
+   */
+  tellDrift(props: { table: dynamodb.ITable; notifications: Notifications }): void {
+    if (this.scheduleMode !== 'report') return;
+    const fn = this.sync.fn;
+    const env: EnvOf<typeof watchdogEnv> = {
+      CLOUDOPS_WATCHDOG_TABLE: props.table.tableName,
+      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: props.notifications.topic.topicArn,
+      CLOUDOPS_WATCHDOG_EVENT_BUS: this.bus.eventBusName,
+      ...props.notifications.destinationEnv(),
+    };
+    for (const [name, value] of Object.entries(env))
+      if (value !== undefined) fn.addEnvironment(name, String(value));
+    props.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    props.notifications.grantPublish(fn);
+    props.notifications.grantReadDestinations(fn);
   }
 
   bucketLogicalId(): string {

@@ -47,7 +47,11 @@ export function functionSchedule(
     target: new targets.LambdaInvoke(props.fn, {
       // The grants above are all it gets (the target's own grants become no-ops).
       role: role.withoutPolicyUpdates(),
-      input: scheduler.ScheduleTargetInput.fromObject(props.input ?? {}),
+      // `id`: the run's execution id, which functions/runtime.ts puts on every log line.
+      input: scheduler.ScheduleTargetInput.fromObject({
+        ...props.input,
+        id: scheduler.ContextAttribute.executionId,
+      }),
       deadLetterQueue: props.deadLetterQueue,
       retryAttempts: 3,
       // A late run is worth little: the next one comes soon.

@@ -227,6 +227,7 @@ async function runDashboards(
     const services = connect();
     const plans: ServicePlan[] = [];
     // One service after the other: each is its own list (and its own writes later).
+    const declared = groups.flatMap((g) => g.dashboards.map((d) => d.key));
     for (const g of groups) {
       const plan = await planDashboards(
         g.dashboards,
@@ -236,6 +237,7 @@ async function runDashboards(
           adopt: values.adopt ?? false,
           owner,
           targets: values.target ?? [],
+          declaredElsewhere: declared,
         },
         call,
       );

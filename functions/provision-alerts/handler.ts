@@ -12,6 +12,8 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse } from 'aws-lambda';
 import * as z from 'zod';
 import type { ObservabilityBackend } from '../../lib/api';
+import type { Clock } from '../../lib/api/clock';
+import type { RateLimiterRegistry } from '../../lib/api/rate-limiter';
 import {
   createAlertProvisioner,
   DynamoVersionStore,
@@ -25,7 +27,7 @@ import { ConfigError } from '../../lib/errors';
 import { parseOrThrow } from '../../lib/format-issues';
 import { createLogger, type Logger } from '../../lib/log';
 import { clientsMiddleware, clientsOf } from '../connect';
-import { deadlineFrom, middySignal } from '../runtime';
+import { deadlineFrom, middySignal, type Deadline } from '../runtime';
 import { readProvisionAlertsEnv } from './config';
 
 export interface ProvisionAlertsHandlerOptions {
@@ -39,6 +41,11 @@ export interface ProvisionAlertsHandlerOptions {
   /** A ready backend (tests, the sandbox): connection settings and credentials are not read. */
   backend?: ObservabilityBackend;
   logger?: Logger;
+  /** The management client's clock and limiters (a bench drives a fake clock). */
+  clock?: Clock;
+  limiters?: RateLimiterRegistry;
+  /** The invocation's deadline (a bench puts it on its fake clock); default deadlineFrom. */
+  deadline?: (context: Context, signal?: AbortSignal) => Pick<Deadline, 'signal'>;
 }
 
 const sqsEvent = z.object({
@@ -89,6 +96,7 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
         needs: { observability: !managed, management: managed },
         secretsManager: options.secretsManager,
         logger,
+        overrides: { clock: options.clock, limiters: options.limiters },
       }),
     );
   }
@@ -108,7 +116,10 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
         body: r.body,
         receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1') || 1,
       }));
-      const signal = deadlineFrom(context, { signal: middySignal(opts) }).signal;
+      const signal = (options.deadline ?? ((c, s) => deadlineFrom(c, { signal: s })))(
+        context,
+        middySignal(opts),
+      ).signal;
       const outcome = await provisionBatch(records, provisioner, { logger, signal });
       logger.info('batch done', {
         records: outcome.records.length,

@@ -7,7 +7,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { versionScope } from '../../lib/alerts/versions';
@@ -15,8 +15,11 @@ import { DynamoVersionStore } from '../../lib/alerts/versions-dynamo';
 import { readConnectionEnv } from '../../lib/config';
 import { runSyncFunction, type SyncFunctionSummary } from '../../lib/dashboards/function-run';
 import { createLogger } from '../../lib/log';
+import { createNotifiers, type NotifierClients } from '../../lib/notify/build';
+import { readWatchdogNotifySettings } from '../../lib/pipes/config';
+import { DynamoStateStore } from '../../lib/pipes/dynamo-store';
 import { clientsMiddleware, clientsOf } from '../connect';
-import { deadlineFrom, middySignal } from '../runtime';
+import { deadlineFrom, lazyHandler, middySignal } from '../runtime';
 import { readSyncDashboardsSettings } from './config';
 
 export interface SyncDashboardsHandlerOptions {
@@ -25,8 +28,10 @@ export interface SyncDashboardsHandlerOptions {
   s3?: S3Client;
   eventBridge?: EventBridgeClient;
   secretsManager?: SecretsManagerClient;
-  /** Client for provision-alerts' version table (CLOUDOPS_ALERTS_VERSION_TABLE). */
+  /** Client for provision-alerts' version table and the drift record (watchdog table). */
   dynamo?: DynamoDBClient;
+  /** The drift notifiers' AWS clients (SNS, EventBridge). */
+  notify?: Omit<NotifierClients, 'secretsManager'>;
   now?: () => Date;
 }
 
@@ -60,6 +65,8 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
       }
     : undefined;
 
+  const drift = driftWiring(options, settings.scheduleMode);
+
   return middy<unknown, SyncFunctionSummary, Error, Context>()
     .use(
       clientsMiddleware({
@@ -81,12 +88,35 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
         logger,
         now: options.now,
         ...(alertVersions ? { alertVersions } : {}),
+        ...(drift ? { drift } : {}),
       });
     });
 }
 
-let instance: ReturnType<typeof createHandler> | undefined;
+/**
+ * Report mode tells drift through the watchdog's notifiers, settings and state table (its
+ * CLOUDOPS_WATCHDOG_* variables); without a table or a notifier it only logs.
+ */
+function driftWiring(options: SyncDashboardsHandlerOptions, mode: 'repair' | 'report') {
+  if (mode !== 'report') return undefined;
+  const notify = readWatchdogNotifySettings(options.env);
+  if (!notify.tableName) return undefined;
+  const notifiers = createNotifiers(notify.notifiers, {
+    ...options.notify,
+    secretsManager: options.secretsManager ?? new SecretsManagerClient({}),
+  });
+  if (notifiers.length === 0) return undefined;
+  const now = options.now;
+  return {
+    store: new DynamoStateStore({
+      client: options.dynamo ?? new DynamoDBClient({}),
+      tableName: notify.tableName,
+    }),
+    notifiers,
+    policy: notify.policy,
+    ...(now ? { now: () => now().getTime() } : {}),
+  };
+}
 
 /** The Lambda entry point; settings are read on the first invocation (importing is free). */
-export const handler = (event: unknown, context: Context) =>
-  (instance ??= createHandler())(event, context);
+export const handler = lazyHandler(() => createHandler());

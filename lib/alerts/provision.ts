@@ -10,8 +10,10 @@
  * complete apply of its owner (the version store's `settled` record) costs no request at all.
  *
  * A create whose answer was lost (timeout, reset, 5xx) may still land after the re-list; when
- * it had to be made again, the event fails so that its redelivery (after the queue's
- * visibility timeout) lists again and removes a late copy.
+ * it had to be made again, or a newer event overtook the apply, the event fails so that its
+ * redelivery (after the queue's visibility timeout) lists again and removes a late copy. By
+ * then the redelivery may be stale: it plans against the newest declaration the version store
+ * keeps, so an alert the newest event no longer declares is removed too (issue 16 §4).
  *
  * Order between events of one owner comes from the version store (versions.ts): an event
  * first claims its version, and only then writes. Claiming before applying keeps "nothing

@@ -7,19 +7,20 @@
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { desiredDigest, desiredFromEvent, versionOwner } from '../alerts/desired';
-import type { VersionStore } from '../alerts/versions';
+import { claimVersion, type VersionStore } from '../alerts/versions';
 import type { ObservabilityBackend } from '../api/observability-backend';
 import { parseEvent } from '../events/parse';
-import { alertEvent } from '../events/schemas';
+import { alertEvent, type DashboardSyncedEvent } from '../events/schemas';
 import { CloudOpsError } from '../errors';
 import type { Logger } from '../log';
-import type { ApplyStatus } from './apply';
+import type { ApplyStatus, DashboardResult } from './apply';
+import { noticeDrift, type DriftNoticeDeps } from './drift-notice';
 import { dashboardSyncedEvents, plannedSyncedEvent } from './events';
-import type { DashboardAction, DashboardChange } from './plan';
+import type { DashboardAction, DashboardChange, Plan } from './plan';
 import { publishEvents } from './publish';
 import { s3Source } from './s3-source';
 import { syncDashboards } from './sync';
-import { classifyTrigger, type Trigger } from './trigger';
+import { classifyTrigger, normalizePrefix, type Trigger } from './trigger';
 
 export interface SyncFunctionSettings {
   bucket: string;
@@ -49,6 +50,11 @@ export interface SyncFunctionDeps {
    * An alert edited or deleted by hand is then seen only when its declaration or tile changes.
    */
   alertVersions?: { store: VersionStore; scope: string };
+  /**
+   * Report mode: drift is told through the watchdog's notifiers (one notice per new drift, the
+   * watchdog's reminders, a recovery notice). Without it, report mode only logs.
+   */
+  drift?: Omit<DriftNoticeDeps, 'logger' | 'signal'>;
 }
 
 export interface SyncFunctionSummary {
@@ -58,6 +64,8 @@ export interface SyncFunctionSummary {
   pending?: boolean;
   results: { key?: string; name: string; status: ApplyStatus | 'planned'; message?: string }[];
   eventsSent: number;
+  /** Report mode with notifiers: the drift notices this run sent (or left pending). */
+  driftNotices?: number;
 }
 
 export async function runSyncFunction(
@@ -74,6 +82,9 @@ export async function runSyncFunction(
   const now = (deps.now ?? (() => new Date()))();
   // Dashboards whose alerts provision-alerts has not settled as declared (filled by the plan).
   const unsettled = new Set<string>();
+  // Dashboards whose alert version this run claimed before writing their alerts itself.
+  const claimed = new Set<string>();
+  const alertVersions = deps.alertVersions;
   const { plan, apply } = await syncDashboards({
     source: s3Source(deps.s3, settings.bucket, settings.prefix),
     backend: deps.backend,
@@ -85,7 +96,12 @@ export async function runSyncFunction(
     signal: deps.signal,
     logger,
     checkWebhookIds: 'written',
-    ...(deps.alertVersions ? { alertsSettled: settledBy(deps.alertVersions, now, unsettled) } : {}),
+    ...(alertVersions
+      ? {
+          alertsSettled: settledBy(alertVersions, now, unsettled),
+          beforeApply: (p: Plan) => claimAlertVersions(alertVersions, p, now, claimed),
+        }
+      : {}),
   });
   logger.info('dashboard plan', {
     trigger: trigger.kind,
@@ -98,7 +114,22 @@ export async function runSyncFunction(
       logger.warn('dashboards drifted from their files (report-only: nothing applied)', {
         counts: plan.counts,
       });
+    let driftNotices: number | undefined;
+    if (deps.drift && trigger.kind === 'schedule') {
+      const told = await noticeDrift(
+        plan,
+        {
+          owner: plan.owner,
+          source: `s3://${settings.bucket}/${normalizePrefix(settings.prefix)}`,
+        },
+        { ...deps.drift, logger, ...(deps.signal ? { signal: deps.signal } : {}) },
+      );
+      driftNotices = told.notifications.length;
+      for (const error of told.errors)
+        logger.warn('drift notice not delivered; it stays pending for the next run', { error });
+    }
     return {
+      ...(driftNotices !== undefined ? { driftNotices } : {}),
       trigger: trigger.kind,
       mode,
       counts: plan.counts,
@@ -115,6 +146,8 @@ export async function runSyncFunction(
     changedOnly: true,
     alsoKeys: unsettled,
   });
+  // Before the events go out, so provision-alerts finds them settled.
+  if (alertVersions) await settleApplied(alertVersions, events, apply.results, claimed);
   const eventsSent = await publishEvents(deps.eventBridge, settings.eventBusName, events);
   const results = apply.results.map((r) => ({
     key: r.key,
@@ -159,22 +192,89 @@ function settledBy(
             unsettled.add(change.key!);
             return;
           }
-          // Parsed as provision-alerts parses it, so the digest is the one it recorded.
-          const event = parseEvent(alertEvent, JSON.stringify(planned), 'planned event');
-          const owner = versionOwner(event);
-          const key = versions.scope ? `${versions.scope}#${owner}` : owner;
+          const { key, digest } = asProvisioned(versions.scope, planned);
           const [settled, newest] = await Promise.all([
             versions.store.settled?.(key),
             versions.store.get(key),
           ]);
           const same =
-            settled !== undefined &&
-            settled.version === newest &&
-            settled.digest === desiredDigest(desiredFromEvent(event));
+            settled !== undefined && settled.version === newest && settled.digest === digest;
           if (!same) unsettled.add(change.key!);
         }),
       );
     }
     return unsettled.size === 0;
+  };
+}
+
+/** The version-store key and declaration digest provision-alerts uses for this event. */
+function asProvisioned(
+  scope: string,
+  event: DashboardSyncedEvent,
+): { key: string; digest: string } {
+  // Parsed as provision-alerts parses it, so the digest is the one it records.
+  const parsed = parseEvent(alertEvent, JSON.stringify(event), 'Dashboard Synced event');
+  const owner = versionOwner(parsed);
+  return {
+    key: scope ? `${scope}#${owner}` : owner,
+    digest: desiredDigest(desiredFromEvent(parsed)),
+  };
+}
+
+/**
+ * Before the sync writes a dashboard's alerts itself, it claims the event version in
+ * provision-alerts' store, as that function does before its writes: an older event still
+ * queued or in flight then stops instead of undoing them.
+ */
+async function claimAlertVersions(
+  versions: { store: VersionStore; scope: string },
+  plan: Plan,
+  now: Date,
+  claimed: Set<string>,
+): Promise<void> {
+  for (const c of plan.changes) {
+    if (!c.key || c.alerts.length === 0) continue;
+    const { key } = asProvisioned(versions.scope, keyOnlyEvent(c.key, now));
+    const claim = await claimVersion(versions.store, key, now.toISOString());
+    if (claim.status !== 'stale') claimed.add(c.key);
+  }
+}
+
+/**
+ * After the writes: a dashboard whose alerts this run claimed and applied completely is
+ * recorded as settled with the declarations of its event, so provision-alerts skips that
+ * event without listing (and later no-op runs need no alert list).
+ */
+async function settleApplied(
+  versions: { store: VersionStore; scope: string },
+  events: readonly DashboardSyncedEvent[],
+  results: readonly DashboardResult[],
+  claimed: ReadonlySet<string>,
+): Promise<void> {
+  for (const event of events) {
+    const dashboardKey = event.detail.dashboardKey;
+    if (!claimed.has(dashboardKey)) continue;
+    const result = results.find((r) => r.key === dashboardKey);
+    if (!result?.alertResults?.every((a) => a.status === 'done')) continue;
+    const { key, digest } = asProvisioned(versions.scope, event);
+    await versions.store.markSettled?.(key, { version: event.detail.syncedAt, digest });
+  }
+}
+
+function keyOnlyEvent(dashboardKey: string, now: Date): DashboardSyncedEvent {
+  const time = now.toISOString();
+  return {
+    source: 'cloudops',
+    'detail-type': 'Dashboard Synced',
+    time,
+    detail: {
+      dashboardKey,
+      dashboardId: '-',
+      name: '',
+      sourceFile: '',
+      syncedAt: time,
+      tiles: [],
+      alerts: [],
+    },
   };
 }

@@ -98,6 +98,11 @@ export interface LoadOptions extends ValidateOptions {
    */
   readonly directory?: NameDirectory | (() => NameDirectory);
   readonly call?: CallOptions;
+  /**
+   * The one service this run is for: a file listing `services:` without it is left out (a
+   * file without the list is always in). Unset: every file, whatever it lists.
+   */
+  readonly service?: string;
 }
 
 export async function loadDashboards(
@@ -110,8 +115,11 @@ export async function loadDashboards(
       { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
     ]);
   }
-  const { dashboards, issues } = validateFiles(files, options);
+  const { dashboards: all, issues } = validateFiles(files, options);
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
+  const service = options.service;
+  const dashboards =
+    service === undefined ? all : all.filter((d) => !d.services || d.services.includes(service));
   if (!options.directory) return dashboards;
   const resolved = await resolveNames(dashboards, options.directory, files, options.call);
   if (resolved.issues.length > 0) throw dashboardFilesError(source.label, resolved.issues);

@@ -19,6 +19,8 @@ export type Locate = (path: readonly PropertyKey[]) => { line?: number; column?:
 export interface ParsedFile {
   file: string;
   value?: unknown;
+  /** The value may share nodes (YAML aliases): walks must visit each node once. */
+  shared?: boolean;
   locate: Locate;
   issues: FileIssue[];
 }
@@ -55,6 +57,7 @@ export function parseFile(source: SourceFile): ParsedFile {
     return fail(`file is ${MiB(bytes)}, over the ${MiB(FILE_LIMITS.maxFileBytes)} limit`);
 
   let value: unknown;
+  let shared = false;
   if (isJsonFile(file)) {
     const syntax = findJsonSyntaxError(text, FILE_LIMITS.maxDepth);
     if (syntax) {
@@ -75,15 +78,35 @@ export function parseFile(source: SourceFile): ParsedFile {
         return fail(`nesting deeper than ${FILE_LIMITS.maxDepth} levels`);
       throw error;
     }
-    const size = measure(value);
-    if (size.depth > FILE_LIMITS.maxDepth)
-      return fail(`nesting deeper than ${FILE_LIMITS.maxDepth} levels`);
-    if (size.bytes > FILE_LIMITS.maxExpandedBytes)
-      return fail(
-        `aliases expand this file to more than the ${MiB(FILE_LIMITS.maxExpandedBytes)} limit`,
-      );
+    // Without an alias (`*name`) no node is shared, and a short text cannot expand past the
+    // limit (a YAML byte is at most ~6 as JSON): only the depth needs a (cheap) walk.
+    shared = text.includes('*');
+    if (!shared && text.length * 6 <= FILE_LIMITS.maxExpandedBytes) {
+      if (tooDeep(value, FILE_LIMITS.maxDepth))
+        return fail(`nesting deeper than ${FILE_LIMITS.maxDepth} levels`);
+    } else {
+      const size = measure(value);
+      if (size.depth > FILE_LIMITS.maxDepth)
+        return fail(`nesting deeper than ${FILE_LIMITS.maxDepth} levels`);
+      if (size.bytes > FILE_LIMITS.maxExpandedBytes)
+        return fail(
+          `aliases expand this file to more than the ${MiB(FILE_LIMITS.maxExpandedBytes)} limit`,
+        );
+    }
   }
-  return { file, value, locate, issues: [] };
+  return { file, value, ...(shared ? { shared } : {}), locate, issues: [] };
+}
+
+/** True when objects/arrays nest deeper than `max` (recursion stops there: the stack is safe). */
+function tooDeep(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (max === 0) return true;
+  if (Array.isArray(value)) {
+    for (const v of value) if (tooDeep(v, max - 1)) return true;
+    return false;
+  }
+  for (const k in value) if (tooDeep((value as Record<string, unknown>)[k], max - 1)) return true;
+  return false;
 }
 
 /**
@@ -205,33 +228,52 @@ const VAR = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * literal `${`. Substituting into parsed values (not the text) means a placeholder works
  * anywhere a string scalar does, flow maps included, and a value can never break the syntax
  * (a `}` or a quote in it) nor inject fields.
+ *
+ * Replaces in place (the value is the caller's fresh parse; no copy of every file). `shared`
+ * (YAML aliases) makes each node visited once, so a substituted value is never substituted again.
  */
 export function substituteVars(
   value: unknown,
   vars: Readonly<Record<string, string>>,
   onMissing: (path: PropertyKey[], name: string) => void,
-  path: PropertyKey[] = [],
+  shared = true,
 ): unknown {
-  if (typeof value === 'string') {
-    if (!value.includes('$')) return value;
-    return value.replace(VAR, (whole, escape: string, name: string) => {
+  const path: PropertyKey[] = [];
+  const replace = (text: string): string =>
+    text.replace(VAR, (whole, escape: string, name: string) => {
       if (escape) return whole.slice(1);
       const replacement = vars[name];
       if (replacement === undefined) {
-        onMissing(path, name);
+        onMissing([...path], name);
         return whole;
       }
       return replacement;
     });
-  }
-  if (Array.isArray(value))
-    return value.map((v, i) => substituteVars(v, vars, onMissing, [...path, i]));
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = substituteVars(v, vars, onMissing, [...path, k]);
+  if (typeof value === 'string') return value.includes('$') ? replace(value) : value;
+  const seen = shared ? new Set<object>() : undefined;
+  // One slot of a parent: a string is replaced in place, an object or array walked into.
+  const visit = (slots: Record<PropertyKey, unknown>, k: PropertyKey): void => {
+    const v = slots[k];
+    if (typeof v === 'string') {
+      if (!v.includes('$')) return;
+      path.push(k);
+      slots[k] = replace(v);
+      path.pop();
+    } else if (v !== null && typeof v === 'object') {
+      path.push(k);
+      walk(v);
+      path.pop();
     }
-    return out;
-  }
+  };
+  const walk = (node: object): void => {
+    if (seen) {
+      if (seen.has(node)) return;
+      seen.add(node);
+    }
+    const slots = node as Record<PropertyKey, unknown>;
+    if (Array.isArray(node)) for (let i = 0; i < node.length; i++) visit(slots, i);
+    else for (const k in slots) visit(slots, k);
+  };
+  if (value !== null && typeof value === 'object') walk(value);
   return value;
 }

@@ -12,7 +12,7 @@
 import type { ObservabilityBackend } from '../api/observability-backend';
 import type { CallOptions } from '../api/http';
 import { ownerId as alertOwnerId, parseMarker, stripMarker } from '../alerts/marker';
-import { alertLinks, type Alert, type Dashboard, type DashboardWrite } from '../schemas';
+import { alertLinks, type Alert, type Dashboard, type DashboardWrite, type Tile } from '../schemas';
 import { diffValues, type FieldChange } from './diff';
 import type { FileAlert } from './file-schema';
 import { normalizeTags, tileChanges, tileWrite } from './normalize';
@@ -115,6 +115,11 @@ export interface PlanOptions {
   readonly owner?: string;
   /** Only these dashboard keys (and, with prune, only orphans with these keys). */
   readonly targets?: readonly string[];
+  /**
+   * Keys files declare for the other services of the run: a `--target` naming one of them is
+   * not reported as matching nothing here.
+   */
+  readonly declaredElsewhere?: readonly string[];
 }
 
 export interface Plan {
@@ -193,7 +198,7 @@ export function computePlan(
     .filter((d) => !targets || targets.has(d.key))
     .sort((a, b) => a.key.localeCompare(b.key));
   if (targets) {
-    const known = new Set(desired.map((d) => d.key));
+    const known = new Set([...desired.map((d) => d.key), ...(options.declaredElsewhere ?? [])]);
     for (const t of targets)
       if (!known.has(t) && !owned.has(identityTag(t)))
         notes.push(`--target "${t}" matches no dashboard file and no owned dashboard`);
@@ -356,6 +361,12 @@ function ref(a: Alert, tileNames: Map<string, string>): AlertRef {
  * The current tile id for each desired tile (by index). A tile with a `key` is found by the
  * alert marked with that key (its identity survives a rename), then by name; a tile without
  * a key by name. The first actual tile of a name wins; an id is used once.
+ *
+ * Tiles carry no field of ours on the service, so a keyed tile without alerts has no recorded
+ * identity: when its name is not on the service (a rename), it takes the one service tile that
+ * no file tile claims and that has the same query and place, else the same query, else the
+ * same place on the grid (ambiguous: none, and it is added). Unkeyed
+ * tiles never do: without a key a new name is a new tile, as documented.
  */
 export function matchTiles(
   want: DesiredDashboard,
@@ -382,12 +393,39 @@ export function matchTiles(
     }
     return undefined;
   });
-  return want.tiles.map((t, i) => {
+  const named = want.tiles.map((t, i) => {
     if (ids[i] !== undefined) return ids[i];
     const id = byName.get(t.name);
     if (id === undefined || used.has(id)) return undefined;
     used.add(id);
     return id;
+  });
+  if (!want.tiles.some((t, i) => t.key !== undefined && named[i] === undefined)) return named;
+  return renamedKeyedTiles(want, actual, named, used);
+}
+
+/** Keyed tiles left unmatched take the one unclaimed tile with the same query, else place. */
+function renamedKeyedTiles(
+  want: DesiredDashboard,
+  actual: Dashboard,
+  ids: (string | undefined)[],
+  used: Set<string>,
+): (string | undefined)[] {
+  const same = (t: DesiredTile, tile: Tile, fields: readonly string[]) =>
+    !tileChanges(t, tile).some((c) => fields.includes(c.path.split(/[.[]/)[0]));
+  const place = ['x', 'y', 'w', 'h'];
+  const tiers: readonly (readonly string[])[] = [['series', ...place], ['series'], place];
+  return want.tiles.map((t, i) => {
+    if (ids[i] !== undefined || t.key === undefined) return ids[i];
+    const free = actual.tiles.filter((a) => !used.has(a.id));
+    for (const fields of tiers) {
+      const candidates = free.filter((a) => same(t, a, fields));
+      if (candidates.length === 1) {
+        used.add(candidates[0].id);
+        return candidates[0].id;
+      }
+    }
+    return undefined;
   });
 }
 

@@ -42,6 +42,8 @@ export interface SyncOptions extends PlanOptions {
    * @default 'declared'
    */
   readonly checkWebhookIds?: 'declared' | 'written';
+  /** Apply mode: called with the plan after every check, just before the first write. */
+  readonly beforeApply?: (plan: Plan) => Promise<void>;
 }
 
 export interface SyncOutcome {
@@ -71,6 +73,7 @@ export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome>
     : await planDashboards(desired, options.backend, options, call);
   if (written) await checkWrittenWebhookIds(plan, files, webhooks, options.source.label);
   if (options.mode === 'plan') return { plan };
+  await options.beforeApply?.(plan);
   const apply = await applyPlan(plan, options.backend, options);
   return { plan, apply };
 }

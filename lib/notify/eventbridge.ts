@@ -1,6 +1,6 @@
 /** EventBridge `Pipe State Changed` (source `cloudops`, detail per lib/events/schemas.ts). */
 import type { EventBridgeClient, PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import { pipeEventDetail, type PipeNotification } from './notification';
+import { DASHBOARDS_DRIFTED, pipeEventDetail, type PipeNotification } from './notification';
 import { EVENT_SOURCE, PIPE_STATE_CHANGED } from '../events/schemas';
 import { putEvents, type Refusal } from '../events/put-events';
 import { redactText } from '../redact';
@@ -18,10 +18,11 @@ export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): 
   const name = options.name ?? 'eventbridge';
   const entryOf = (n: PipeNotification): PutEventsRequestEntry => ({
     Source: EVENT_SOURCE,
-    DetailType: PIPE_STATE_CHANGED,
+    // A drift notice is not a pipe's state change: its own detail-type, the notice as detail.
+    DetailType: n.about === 'dashboards' ? DASHBOARDS_DRIFTED : PIPE_STATE_CHANGED,
     Time: new Date(n.at),
     EventBusName: options.eventBusName ?? 'default',
-    Detail: JSON.stringify(pipeEventDetail(n)),
+    Detail: JSON.stringify(n.about === 'dashboards' ? n : pipeEventDetail(n)),
   });
 
   // One NotifyError per refusal: a failed call fails each of its entries with the same error.

@@ -42,6 +42,14 @@ export const pipeNotification = z.object({
   /** ISO time the pipe entered `to` (or the problem began, for reminders). */
   since: z.string(),
   message: z.string(),
+  /**
+   * What the notice is about: a pipe or a service (absent, the watchdog's), or `dashboards`
+   * drifting from their files (the sync in report mode: serviceId names the deployment's
+   * owner, from/to are InSync / Drifted).
+   */
+  about: z.enum(['pipe', 'dashboards']).optional(),
+  /** Details in markdown (the drift's plan), shown by notifiers that can. */
+  markdown: z.string().optional(),
 });
 export type PipeNotification = z.infer<typeof pipeNotification>;
 export type NotificationKind = PipeNotification['kind'];
@@ -70,9 +78,17 @@ export function describeChange(
   return state ? mark(state) : '';
 }
 
+/** The `detail-type` of a drift notice on EventBridge (a pipe notice is `Pipe State Changed`). */
+export const DASHBOARDS_DRIFTED = 'Dashboards Drifted';
+
 /** A one-line subject, e.g. `[CRITICAL] pipe orders transition: Running -> Failed`. */
 export function subjectOf(n: PipeNotification): string {
-  const what = n.pipeId ? `pipe ${n.pipeName}` : `service ${n.serviceId}`;
+  const what =
+    n.about === 'dashboards'
+      ? `dashboards of ${n.serviceId}`
+      : n.pipeId
+        ? `pipe ${n.pipeName}`
+        : `service ${n.serviceId}`;
   const change = describeChange(n);
   return `[${n.severity.toUpperCase()}] ${what} ${n.kind}${change ? `: ${change}` : ''}`.slice(
     0,

@@ -31,7 +31,11 @@ export function pipeLink(template: string | undefined, n: PipeNotification): str
     .replaceAll('{pipeId}', encodeURIComponent(n.pipeId));
 }
 
+/** Slack's limit for one section's text. */
+const SECTION_CHARS = 3000;
+
 export function slackPayload(n: PipeNotification, linkTemplate?: string) {
+  if (n.about === 'dashboards') return driftPayload(n);
   const change = describeChange(n, { arrow: '→', mark: (s) => `*${s}*` });
   const link = pipeLink(linkTemplate, n);
   const blocks: unknown[] = [
@@ -61,6 +65,26 @@ export function slackPayload(n: PipeNotification, linkTemplate?: string) {
     });
   }
   // `text` is the fallback shown in notifications and by clients without Block Kit.
+  return { text: `${subjectOf(n)}: ${n.message}`, blocks };
+}
+
+/** Dashboard drift: the summary, then the plan (Slack's mrkdwn shows markdown lists and code). */
+function driftPayload(n: PipeNotification) {
+  const blocks: unknown[] = [
+    { type: 'header', text: { type: 'plain_text', text: subjectOf(n) } },
+    { type: 'section', text: { type: 'mrkdwn', text: `${EMOJI[n.severity]} ${n.message}` } },
+  ];
+  if (n.markdown) {
+    const text =
+      n.markdown.length > SECTION_CHARS
+        ? `${n.markdown.slice(0, SECTION_CHARS - 2)} …`
+        : n.markdown;
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text } });
+  }
+  blocks.push({
+    type: 'context',
+    elements: [{ type: 'mrkdwn', text: `${n.kind} · ${n.severity} · ${n.at}` }],
+  });
   return { text: `${subjectOf(n)}: ${n.message}`, blocks };
 }
 

@@ -156,7 +156,13 @@ function messageOf(n: PipeNotification): SnsMessage {
   return {
     subject: subjectOf(n),
     body: n,
-    attributes: { severity: n.severity, kind: n.kind, serviceId: n.serviceId, pipeId: n.pipeId },
+    attributes: {
+      severity: n.severity,
+      kind: n.kind,
+      serviceId: n.serviceId,
+      pipeId: n.pipeId,
+      ...(n.about ? { about: n.about } : {}),
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { staticCredentials } from '../credentials/static';
 import type { CredentialProvider } from '../credentials/types';
 import { PIPE_STATE_CHANGED } from '../events/schemas';
-import type { PipeNotification } from './notification';
+import { DASHBOARDS_DRIFTED, type PipeNotification } from './notification';
 import { postJson, type HttpPostOptions } from './http';
 import { sendToTarget, webhookSecret, type WebhookSecret } from './secrets';
 import type { Notifier } from './types';
@@ -30,7 +30,10 @@ export function signBody(body: string, secret: string): string {
 }
 
 export function webhookPayload(n: PipeNotification) {
-  return { type: PIPE_STATE_CHANGED, notification: n };
+  return {
+    type: n.about === 'dashboards' ? DASHBOARDS_DRIFTED : PIPE_STATE_CHANGED,
+    notification: n,
+  };
 }
 
 export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier {

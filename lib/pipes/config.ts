@@ -10,6 +10,7 @@ import type { NotifierSettings } from '../notify/settings';
 
 export type { NotifierSettings } from '../notify/settings';
 import { registerSecret } from '../redact';
+import type { WatchdogPolicyInput } from './decide';
 import type { WatchdogConfigInput } from './watchdog';
 
 const count = z.coerce.number().int().positive();
@@ -120,9 +121,6 @@ export function readWatchdogSettings(env?: Record<string, string | undefined>): 
     'CLOUDOPS_SERVICE_ID',
   ]);
   const e = readEnv(watchdogEnv, env);
-  registerSecret(e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL);
-  registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_URL);
-  registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET);
   return {
     connection,
     tableName: e.CLOUDOPS_WATCHDOG_TABLE,
@@ -131,28 +129,7 @@ export function readWatchdogSettings(env?: Record<string, string | undefined>): 
     // One message = one rate-limit window of listings: a consumer finishes it within a window.
     servicesPerMessage:
       e.CLOUDOPS_WATCHDOG_SERVICES_PER_MESSAGE ?? connection.CLOUDOPS_MANAGEMENT_RATE_LIMIT.limit,
-    notifiers: defined({
-      snsTopicArn: e.CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN,
-      slack: source(
-        'CLOUDOPS_WATCHDOG_SLACK',
-        e.CLOUDOPS_WATCHDOG_SLACK_SECRET_ID,
-        e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL
-          ? { url: e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL }
-          : undefined,
-      ),
-      linkTemplate: e.CLOUDOPS_WATCHDOG_LINK_TEMPLATE,
-      webhook: source(
-        'CLOUDOPS_WATCHDOG_WEBHOOK',
-        e.CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID,
-        e.CLOUDOPS_WATCHDOG_WEBHOOK_URL
-          ? {
-              url: e.CLOUDOPS_WATCHDOG_WEBHOOK_URL,
-              signingSecret: e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET,
-            }
-          : undefined,
-      ),
-      eventBus: e.CLOUDOPS_WATCHDOG_EVENT_BUS,
-    }),
+    notifiers: notifierSettingsOf(e),
     watchdog: {
       organizationId: connection.CLOUDOPS_ORGANIZATION_ID!,
       serviceIds: connection.CLOUDOPS_SERVICE_ID!,
@@ -176,5 +153,56 @@ export function readWatchdogSettings(env?: Record<string, string | undefined>): 
         windowMs: e.CLOUDOPS_WATCHDOG_AUTO_RESTART_WINDOW_MINUTES,
       }),
     },
+  };
+}
+
+/** The watchdog's notifiers from its env (also what the dashboard sync tells drift through). */
+function notifierSettingsOf(e: WatchdogEnv): NotifierSettings {
+  registerSecret(e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL);
+  registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_URL);
+  registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET);
+  return defined({
+    snsTopicArn: e.CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN,
+    slack: source(
+      'CLOUDOPS_WATCHDOG_SLACK',
+      e.CLOUDOPS_WATCHDOG_SLACK_SECRET_ID,
+      e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL
+        ? { url: e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL }
+        : undefined,
+    ),
+    linkTemplate: e.CLOUDOPS_WATCHDOG_LINK_TEMPLATE,
+    webhook: source(
+      'CLOUDOPS_WATCHDOG_WEBHOOK',
+      e.CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID,
+      e.CLOUDOPS_WATCHDOG_WEBHOOK_URL
+        ? {
+            url: e.CLOUDOPS_WATCHDOG_WEBHOOK_URL,
+            signingSecret: e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET,
+          }
+        : undefined,
+    ),
+    eventBus: e.CLOUDOPS_WATCHDOG_EVENT_BUS,
+  });
+}
+
+/**
+ * The watchdog's notifiers, state table and reminder/flap policy, for another function that
+ * notifies the same way (the dashboard sync in report mode). No connection settings needed.
+ */
+export function readWatchdogNotifySettings(env?: Record<string, string | undefined>): {
+  tableName: string | undefined;
+  notifiers: NotifierSettings;
+  policy: WatchdogPolicyInput;
+} {
+  const e = readEnv(watchdogEnv, env);
+  return {
+    tableName: e.CLOUDOPS_WATCHDOG_TABLE,
+    notifiers: notifierSettingsOf(e),
+    policy: defined({
+      reminderIntervalMs: e.CLOUDOPS_WATCHDOG_REMINDER_MINUTES,
+      flapMaxChanges: e.CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES,
+      flapWindowMs: e.CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES,
+      flapStableMs: e.CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES,
+    }),
   };
 }

@@ -122,6 +122,7 @@ describe('functions', () => {
           'CLOUDOPS_DASHBOARDS_BUCKET',
           'CLOUDOPS_DASHBOARDS_OWNER',
           'CLOUDOPS_EVENT_BUS_NAME',
+          'CLOUDOPS_ALERTS_VERSION_TABLE',
           'CLOUDOPS_OBSERVABILITY_URL',
           'CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID',
           'CLOUDOPS_KEY_SECRET_ID',
@@ -258,6 +259,10 @@ describe('triggers', () => {
     for (const s of schedules) {
       expect(s.Properties.Target.RetryPolicy.MaximumRetryAttempts).toBe(3);
       expect(s.Properties.Target.DeadLetterConfig.Arn).toBeDefined();
+      // Each run carries its execution id: the function logs it as eventId on every line.
+      expect(JSON.parse(s.Properties.Target.Input as string)).toMatchObject({
+        id: '<aws.scheduler.execution-id>',
+      });
     }
     // The drift schedule's payload is what lib/dashboards/trigger.ts calls a schedule.
     const drift = JSON.parse(byTarget.get(fnId(stack.dashboardSync.sync))!.Target.Input as string);
@@ -483,6 +488,7 @@ describe('IAM: least privilege per function', () => {
           s.secrets.keys.sync!,
           s.secrets.tokens.sync,
           s.bus,
+          s.alertProvisioning.versionTable,
         ),
       ],
       [
@@ -586,6 +592,19 @@ describe('IAM: least privilege per function', () => {
     expect(JSON.stringify(get.Resource)).toContain('/dashboards/*');
     expect(actionsOn(f, stack.bus)).toEqual(['events:PutEvents']);
     expect(policyOf(f).actions).not.toContain('s3:PutObject');
+    // provision-alerts' settled records (a no-op run then skips the alert list) and version
+    // claims (before the sync writes alerts itself).
+    expect(actionsOn(f, stack.alertProvisioning.versionTable).sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+    ]);
+    expect(envOf(f).CLOUDOPS_ALERTS_VERSION_TABLE).toEqual({
+      Ref: id(stack.alertProvisioning.versionTable),
+    });
+    // Repair mode tells no drift: no notifier, no watchdog table.
+    expect(actionsOn(f, stack.pipeWatchdog.table)).toEqual([]);
+    expect(actionsOn(f, stack.notifications.topic)).toEqual([]);
+    expect(envOf(f)).not.toHaveProperty('CLOUDOPS_WATCHDOG_TABLE');
   });
 
   it('provision-alerts: consumes its queue', () => {
@@ -665,9 +684,40 @@ describe('variants', () => {
       'cloudops:rotationDays': '14',
       'cloudops:watchdogSchedule': 'cron(0/10 * * * ? *)',
       'cloudops:observabilityMode': 'open-source',
+      'cloudops:dashboardsScheduleMode': 'report',
     });
   });
   afterAll(() => variant?.cleanup());
+
+  it('report mode: the sync tells drift through the watchdog notifiers, its record in the watchdog table', () => {
+    const v = variant.stack;
+    const t = variant.template;
+    const vid = (c: IConstruct) => v.getLogicalId(c.node.defaultChild as never);
+    const sync = v.dashboardSync.sync;
+    const env = t.toJSON().Resources[vid(sync.fn)].Properties.Environment.Variables;
+    expect(env).toMatchObject({
+      CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: 'report',
+      CLOUDOPS_WATCHDOG_TABLE: { Ref: vid(v.pipeWatchdog.table) },
+      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: { Ref: vid(v.notifications.topic) },
+      CLOUDOPS_WATCHDOG_EVENT_BUS: { Ref: vid(v.bus) },
+      CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: 'cloudops/slack',
+      CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID: 'cloudops/webhook',
+    });
+    const statements = roleStatements(t, vid(sync.role));
+    const on = (target: IConstruct) =>
+      statements
+        .filter((st) => referencedIds(st.Resource).includes(vid(target)))
+        .flatMap((st) => list(st.Action))
+        .sort();
+    expect(on(v.pipeWatchdog.table)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+    expect(on(v.notifications.topic)).toEqual(['sns:Publish']);
+    expect(on(v.notifications.key)).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
+    expect(on(v.bus)).toEqual(['events:PutEvents']);
+    const secretReads = statements.filter((st) =>
+      /:secret:cloudops\/(slack|webhook)-/.test(JSON.stringify(st.Resource)),
+    );
+    expect(secretReads).toHaveLength(2);
+  });
 
   it('admin secret: created, readable by rotate-key only, named to it by env', () => {
     const v = variant.stack;
@@ -707,15 +757,17 @@ describe('variants', () => {
       expect(env).not.toHaveProperty(plain);
     // No value is resolved into the template (no dynamic references anywhere).
     expect(JSON.stringify(t.toJSON())).not.toContain('{{resolve:secretsmanager');
-    // Read access to exactly those two secrets, for the watchdog only.
+    // Read access to exactly those two secrets, for the watchdog (and the sync in report mode).
     const readers = (name: string) =>
       Object.values(t.findResources('AWS::IAM::Policy'))
         .filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes(`:secret:${name}-`))
         .flatMap((p) => referencedIds(p.Properties.Roles));
     const watchdogRole = v.getLogicalId(v.pipeWatchdog.watchdog.role.node.defaultChild as never);
     const consumerRole = v.getLogicalId(v.pipeWatchdog.consumer.role.node.defaultChild as never);
-    expect(readers('cloudops/slack').sort()).toEqual([watchdogRole, consumerRole].sort());
-    expect(readers('cloudops/webhook').sort()).toEqual([watchdogRole, consumerRole].sort());
+    const syncRole = v.getLogicalId(v.dashboardSync.sync.role.node.defaultChild as never);
+    const expected = [watchdogRole, consumerRole, syncRole].sort();
+    expect(readers('cloudops/slack').sort()).toEqual(expected);
+    expect(readers('cloudops/webhook').sort()).toEqual(expected);
     const statement = roleStatements(t, watchdogRole).find((st) =>
       JSON.stringify(st.Resource).includes(':secret:cloudops/slack-'),
     )!;

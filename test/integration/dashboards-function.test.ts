@@ -4,6 +4,7 @@
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { PublishBatchCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context } from 'aws-lambda';
 import { readFile } from 'node:fs/promises';
@@ -16,7 +17,9 @@ import { createHandler } from '../../functions/sync-dashboards/handler';
 import { createVersionTable } from '../../lib/alerts/versions-dynamo';
 import { clearCredentialsCache } from '../../lib/credentials';
 import type { DashboardSyncedDetail } from '../../lib/dashboards/events';
+import { signBody } from '../../lib/notify/webhook';
 import { registeredSecrets } from '../../lib/redact';
+import { startReceiver } from '../unit/notify/receiver';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -389,7 +392,14 @@ describe('sync-dashboards function with provision-alerts version table', () => {
       expect(sb.store.state.alerts.find((a) => a.name === 'Checkout error burst')?.threshold).toBe(
         75,
       );
+      // The sync applied that alert itself and recorded it settled: provision-alerts skips
+      // the event without a request, and the next no-op run again costs one.
+      sb.requestLog.clear();
       await provisionEmitted();
+      expect(calls()).toEqual([]);
+      eventBridge.resetHistory();
+      await withTable()(schedule, context, tick());
+      expect(calls()).toEqual(['GET dashboards']);
 
       // A new alert naming a webhook id the service does not have: refused before any write.
       objects.set(
@@ -403,6 +413,176 @@ describe('sync-dashboards function with provision-alerts version table', () => {
       expect(writes()).toHaveLength(0);
     } finally {
       objects.set(PREFIX + 'checkout-service.yaml', original);
+    }
+  });
+});
+
+describe('sync-dashboards function in report mode: drift is heard', () => {
+  let dynamo: LocalDynamo;
+  let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let slack: Awaited<ReturnType<typeof startReceiver>>;
+  const sns = mockClient(SNSClient);
+  const TOPIC = 'arn:aws:sns:us-east-1:000000000000:cloudops-notifications';
+  const SIGNING = 'drift-signing-secret-0123';
+  const start = Date.parse('2026-02-01T00:00:00.000Z');
+  const at = (minutes: number) => new Date(start + minutes * 60_000);
+  const report = () =>
+    handlerWith(
+      {
+        CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: 'report',
+        CLOUDOPS_WATCHDOG_TABLE: dynamo.tableName,
+        // Paths make the URLs (registered as secrets) unique: a bare loopback address may come
+        // back as another test's server and trip the leak scan.
+        CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${hook.url}/hooks/drift-a41c`,
+        CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: SIGNING,
+        CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: `${slack.url}/services/T0/B0/drift-7f2e`,
+        CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC,
+        CLOUDOPS_WATCHDOG_EVENT_BUS: 'cloudops-bus',
+        CLOUDOPS_WATCHDOG_REMINDER_MINUTES: '120',
+      },
+      undefined,
+      dynamo,
+    );
+  const hookBodies = () =>
+    hook.received.map(
+      (r) =>
+        JSON.parse(r.body) as {
+          type: string;
+          notification: {
+            kind: string;
+            from: string;
+            to: string;
+            message: string;
+            markdown?: string;
+          };
+        },
+    );
+  const told = () => ({
+    webhook: hookBodies().map((b) => `${b.type}:${b.notification.kind}`),
+    slack: slack.received.length,
+    sns: sns.commandCalls(PublishCommand).length + sns.commandCalls(PublishBatchCommand).length,
+    events: eventBridge
+      .commandCalls(PutEventsCommand)
+      .flatMap((c) => c.args[0].input.Entries ?? [])
+      .map((e) => e.DetailType),
+  });
+  const forget = () => {
+    sb.requestLog.clear();
+    hook.received.length = 0;
+    slack.received.length = 0;
+    sns.resetHistory();
+    eventBridge.resetHistory();
+  };
+
+  beforeAll(async () => {
+    dynamo = await startLocalDynamo();
+    hook = await startReceiver();
+    slack = await startReceiver();
+  });
+  beforeEach(() => {
+    sns.reset();
+    sns.on(PublishCommand).resolves({ MessageId: 'm' });
+    sns
+      .on(PublishBatchCommand)
+      .callsFake((input: { PublishBatchRequestEntries: { Id: string }[] }) => ({
+        Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: e.Id })),
+      }));
+    eventBridge.on(PutEventsCommand).callsFake((input: { Entries: unknown[] }) => ({
+      FailedEntryCount: 0,
+      Entries: input.Entries.map((_, i) => ({ EventId: `e${i}` })),
+    }));
+  });
+  afterAll(async () => {
+    sns.restore();
+    await hook.close();
+    await slack.close();
+    await dynamo.close();
+  });
+
+  it('one notice per new drift (plan in markdown), none while unchanged, a reminder, then one recovery', async () => {
+    await handlerWith()(schedule, context, at(-10)); // repair: start in sync
+    forget();
+    await report()(schedule, context, at(0));
+    // In sync on the first run: recorded silently.
+    expect(told()).toEqual({ webhook: [], slack: 0, sns: 0, events: [] });
+
+    const d = sb.store.state.dashboards.find((x) => x.name === 'Platform overview')!;
+    d.tiles[0].w = 7; // drift made by hand
+    sb.store.changed();
+    const drifted = await report()(schedule, context, at(1));
+    expect(drifted).toMatchObject({ mode: 'plan', pending: true, driftNotices: 1 });
+    expect(told()).toEqual({
+      webhook: ['Dashboards Drifted:transition'],
+      slack: 1,
+      sns: 1,
+      events: ['Dashboards Drifted'],
+    });
+    const notice = hookBodies()[0].notification;
+    expect(notice).toMatchObject({ from: 'InSync', to: 'Drifted' });
+    expect(notice.message).toMatch(
+      /^Dashboards of default drifted from s3:\/\/cloudops-config\/dashboards\/: Plan: 0 to create, 1 to update/,
+    );
+    expect(notice.markdown).toContain('```diff');
+    expect(notice.markdown).toContain('Platform overview');
+    expect(hook.received[0].headers['x-cloudops-signature']).toBe(
+      signBody(hook.received[0].body, SIGNING),
+    );
+    expect(slack.received[0].body).toContain('Platform overview');
+    expect(writes()).toHaveLength(0); // report mode never writes
+
+    forget();
+    await report()(schedule, context, at(30)); // the same drift, before the reminder is due
+    expect(told()).toEqual({ webhook: [], slack: 0, sns: 0, events: [] });
+
+    await report()(schedule, context, at(125)); // past the reminder interval
+    expect(told().webhook).toEqual(['Dashboards Drifted:reminder']);
+    expect(hookBodies()[0].notification.message).toMatch(/still differ .* \(2\.1 h\)/);
+
+    forget();
+    d.tiles[0].w = 16; // fixed by hand
+    sb.store.changed();
+    const fixed = await report()(schedule, context, at(130));
+    expect(fixed).toMatchObject({ pending: false, driftNotices: 1 });
+    expect(told()).toEqual({
+      webhook: ['Dashboards Drifted:recovery'],
+      slack: 1,
+      sns: 1,
+      events: ['Dashboards Drifted'],
+    });
+    expect(hookBodies()[0].notification.message).toBe(
+      'Dashboards of default are back in sync with s3://cloudops-config/dashboards/',
+    );
+
+    forget();
+    await report()(schedule, context, at(131));
+    expect(told()).toEqual({ webhook: [], slack: 0, sns: 0, events: [] });
+  });
+
+  it('a notice a notifier refused stays pending: the next run delivers it there, and only there', async () => {
+    hook.received.length = 0;
+    const refusing = await startReceiver([500, 500, 500]); // every attempt of one send
+    const original = hook;
+    hook = refusing;
+    try {
+      const d = sb.store.state.dashboards.find((x) => x.name === 'Platform overview')!;
+      d.tiles[0].h = 9; // a new drift
+      sb.store.changed();
+      forget();
+      await report()(schedule, context, at(200));
+      expect(refusing.received).toHaveLength(3);
+      expect(told()).toMatchObject({ slack: 1, sns: 1, events: ['Dashboards Drifted'] });
+
+      forget();
+      await report()(schedule, context, at(205)); // same drift, reminder not due
+      expect(told()).toEqual({
+        webhook: ['Dashboards Drifted:transition'],
+        slack: 0,
+        sns: 0,
+        events: [],
+      });
+    } finally {
+      hook = original;
+      await refusing.close();
     }
   });
 });

@@ -280,7 +280,7 @@ describe('dashboards sync against the sandbox', () => {
 });
 
 describe.each(['spec', 'current'] as const)(
-  'one file on several services (sandbox profile %s)',
+  'dashboards CLI on a two-service sandbox (profile %s)',
   (profile) => {
     let two: Sandbox;
     let twoEnv: Record<string, string>;
@@ -387,6 +387,13 @@ describe.each(['spec', 'current'] as const)(
       expect(only.out).toContain(`Service ${staging}, owner "default":`);
       // Files without `services:` go to the --service service, as before.
       expect(only.out).toContain('[+] create dashboard "Home only"');
+      // A target planned on one service only is no "matches nothing" note on the other.
+      const targeted = await run('plan', '--dir', root, '--target', 'home');
+      expect(targeted.out).toContain(`Service ${staging}, owner "default":`);
+      expect(targeted.out).not.toContain('matches no dashboard file');
+      expect((await run('plan', '--dir', root, '--target', 'nope')).out).toContain(
+        '--target "nope" matches no dashboard file',
+      );
 
       await writeFile(path.join(root, 'everywhere.yaml'), everywhere(6));
       const json = await run('plan', '--dir', root, '--json');
@@ -430,6 +437,54 @@ describe.each(['spec', 'current'] as const)(
       );
       expect(twoApi()).toHaveLength(0);
       await rm(bad, { recursive: true, force: true });
+    });
+
+    it('a keyed tile renamed without alerts is an update that keeps its tile id (shown as a rename)', async () => {
+      const [production] = two.info.serviceIds;
+      const keyedDir = path.join(root, '..', `keyed-${profile}`);
+      await rm(keyedDir, { recursive: true, force: true });
+      const { mkdir } = await import('node:fs/promises');
+      await mkdir(keyedDir);
+      const keyed = (errors: string, notes: string, h: number) =>
+        [
+          'name: Keyed',
+          'tiles:',
+          '  - key: errs',
+          `    name: ${errors}`,
+          '    x: 0',
+          '    y: 0',
+          '    w: 12',
+          '    h: 4',
+          '    series:',
+          '      - { type: time, source: Logs, aggFn: count, where: "level:error", whereLanguage: lucene, groupBy: [] }',
+          `  - { key: notes, name: ${notes}, x: 12, y: 0, w: 12, h: ${h}, markdown: "read me" }`,
+          '',
+        ].join('\n');
+      const file = path.join(keyedDir, 'keyed.yaml');
+      await writeFile(file, keyed('errors', 'notes', 4));
+      expect((await run('apply', '--dir', keyedDir, '--auto-approve')).code).toBe(0);
+      const tiles = () => onService(production, 'Keyed')[0].tiles.map((t) => [t.name, t.id]);
+      const before = tiles();
+
+      // Both renamed; the notes tile also grows.
+      await writeFile(file, keyed('Error count', 'Notes for the team', 6));
+      const plan = await run('plan', '--dir', keyedDir, '--detailed-exitcode');
+      expect(plan.code).toBe(2);
+      expect(plan.out).toContain('~ tile "Error count" renamed from "errors" (keeps id');
+      expect(plan.out).toContain('~ tile "Notes for the team" renamed from "notes" (keeps id');
+      expect(plan.out).not.toMatch(/^\s*[│├└─ ]*[+-] tile/m);
+      expect(plan.out).toContain('0 to create, 1 to update, 0 to delete');
+
+      two.requestLog.clear();
+      expect((await run('apply', '--dir', keyedDir, '--auto-approve')).code).toBe(0);
+      expect(twoApi().filter((e) => e.method !== 'GET')).toHaveLength(1);
+      expect(tiles()).toEqual([
+        ['Error count', before[0][1]],
+        ['Notes for the team', before[1][1]],
+      ]);
+      const again = await run('plan', '--dir', keyedDir, '--detailed-exitcode');
+      expect(again.code).toBe(0);
+      await rm(keyedDir, { recursive: true, force: true });
     });
   },
 );

@@ -1,8 +1,10 @@
 /** planAlerts(): desired + observed -> steps, without I/O (issue 14). */
 import { describe, expect, it } from 'vitest';
 import {
+  compactDeclaration,
   desiredFromEvent,
   formatMarker,
+  ownerId,
   planAlerts,
   withMarker,
   type AlertStep,
@@ -257,5 +259,69 @@ describe('planAlerts', () => {
     expect(kinds(planAlerts({ desired, observed: [older, same], dedupeOnly: true }))).toEqual([
       'duplicate-removed bb',
     ]);
+  });
+
+  describe('dedupeOnly with the newest declaration (a stale redelivery)', () => {
+    /** The newest declaration as the version store keeps it. */
+    const newest = (version: string, ...alerts: [string, string][]) => ({
+      version,
+      owners: new Set(
+        compactDeclaration(
+          'digest',
+          alerts.map(([tile, name]) => ownerId(owner(tile, name))),
+        )!.owners,
+      ),
+    });
+
+    it('deletes an alert the newest declaration lacks, written by an older event (a late create)', () => {
+      const desired = synced(V1, [
+        { tile: 'Errors', name: 'A' },
+        { tile: 'Latency', name: 'B' },
+      ]);
+      const a = stored('a', 'Errors', 'A', V1); // unchanged since V1: older marker, still declared
+      const late = stored('bb', 'Latency', 'B', V1);
+      const hand = stored('ccc', 'Latency', 'B', undefined); // hand-made: never ours
+      const steps = planAlerts({
+        desired,
+        observed: [a, late, hand],
+        dedupeOnly: true,
+        newest: newest(V2, ['Errors', 'A']),
+      });
+      expect(kinds(steps)).toEqual(['deleted bb']);
+      // Without the newest declaration only copies go (the bug of issue 16 §4).
+      expect(kinds(planAlerts({ desired, observed: [a, late, hand], dedupeOnly: true }))).toEqual(
+        [],
+      );
+    });
+
+    it('leaves alerts written by an event newer than the stored declaration, and other dashboards', () => {
+      const desired = synced(V1, [{ tile: 'Latency', name: 'B' }]);
+      const fromV3 = stored('bb', 'Latency', 'B', V3);
+      const other = {
+        ...stored('ccc', 'Latency', 'B', undefined),
+        message: withMarker('x', {
+          owner: { ...owner('Latency', 'B'), dashboardKey: 'dashboards/other.yaml' },
+          version: V1,
+        }),
+      };
+      expect(
+        kinds(
+          planAlerts({
+            desired,
+            observed: [fromV3, other],
+            dedupeOnly: true,
+            newest: newest(V2),
+          }),
+        ),
+      ).toEqual([]);
+    });
+
+    it('deletes every copy of an undeclared owner once (no duplicate removal first)', () => {
+      const desired = synced(V1, [{ tile: 'Latency', name: 'B' }]);
+      const copies = [stored('b', 'Latency', 'B', V1), stored('bb', 'Latency', 'B', V1)];
+      expect(
+        kinds(planAlerts({ desired, observed: copies, dedupeOnly: true, newest: newest(V2) })),
+      ).toEqual(['deleted b', 'deleted bb']);
+    });
   });
 });

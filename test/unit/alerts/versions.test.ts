@@ -10,9 +10,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   claimVersion,
+  compactDeclaration,
   createVersionTable,
+  declaredOwnerHash,
   DynamoVersionStore,
   FileVersionStore,
+  MAX_DECLARED_OWNERS,
   MemoryVersionStore,
   versionScope,
   type VersionStore,
@@ -83,6 +86,26 @@ describe.each(kinds)('%s version store', (_name, place) => {
     expect(await open().get(k)).toBe(t(9));
     // Whatever raced, nothing older than the stored version can get in afterwards.
     expect(await open().advance(k, t(8))).toBe(false);
+  });
+
+  it('keeps the declaration of the newest version only, replaced or cleared with it', async () => {
+    const open = place();
+    const k = key();
+    const d1 = compactDeclaration('one', ['d/x/Errors/A', 'd/x/Latency/B'])!;
+    const d2 = compactDeclaration('two', ['d/x/Errors/A'])!;
+    const none = compactDeclaration('none', [])!;
+    expect(await open().newest!(k)).toBeUndefined();
+    expect(await open().advance(k, t(10), d1)).toBe(true);
+    expect(await open().newest!(k)).toEqual({ version: t(10), declaration: d1 });
+    expect(await open().advance(k, t(5), d2)).toBe(false); // older: its declaration is not kept
+    expect(await open().newest!(k)).toEqual({ version: t(10), declaration: d1 });
+    expect(await claimVersion(open(), k, t(20), none)).toEqual({
+      status: 'advanced',
+      previous: t(10),
+    });
+    expect(await open().newest!(k)).toEqual({ version: t(20), declaration: none });
+    expect(await open().advance(k, t(30))).toBe(true); // none given: the older one must not stay
+    expect(await open().newest!(k)).toEqual({ version: t(30) });
   });
 
   it('claimVersion: newer is advanced, the same is current (redelivery), older is stale', async () => {
@@ -163,7 +186,28 @@ describe('FileVersionStore', () => {
   });
 });
 
+describe('compactDeclaration', () => {
+  it('hashes each owner to 16 characters, deduplicated and sorted, bounded in count', () => {
+    const long = `d/${'x'.repeat(5000)}/T/A`;
+    const d = compactDeclaration('dg', [long, 'r/k', long])!;
+    expect(d.digest).toBe('dg');
+    expect(d.owners).toEqual([declaredOwnerHash(long), declaredOwnerHash('r/k')].sort());
+    expect(d.owners.every((o) => /^[A-Za-z0-9_-]{16}$/.test(o))).toBe(true);
+    const many = Array.from({ length: MAX_DECLARED_OWNERS + 1 }, (_, i) => `d/k/T/${i}`);
+    expect(compactDeclaration('dg', many)).toBeUndefined();
+    expect(compactDeclaration('dg', many.slice(1))?.owners).toHaveLength(MAX_DECLARED_OWNERS);
+  });
+});
+
 describe('DynamoVersionStore', () => {
+  it('stores the largest declaration allowed in one item (under 400 KB)', async () => {
+    const store = new DynamoVersionStore({ client: dynamo.client, tableName: TABLE });
+    const owners = Array.from({ length: MAX_DECLARED_OWNERS }, (_, i) => `d/k/T/${i}`);
+    const declaration = compactDeclaration('dg', owners)!;
+    expect(await store.advance('big', t(1), declaration)).toBe(true);
+    expect(await store.newest('big')).toEqual({ version: t(1), declaration });
+  });
+
   it('a damaged item fails naming the key', async () => {
     await dynamo.client.send(
       new PutItemCommand({

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { directorySource, loadDashboards } from '../../../lib/dashboards/load';
-import { FILE_LIMITS, parseFile } from '../../../lib/dashboards/parse';
+import { FILE_LIMITS, parseFile, substituteVars } from '../../../lib/dashboards/parse';
 import { formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
 
 const lines = (file: string, text: string, vars = {}) =>
@@ -68,6 +68,21 @@ describe('file limits: one line naming the file, never a stack trace', () => {
     expect(lines('d33.yaml', `name: d\nx: ${'['.repeat(40)}${']'.repeat(40)}\n`)).toEqual([
       'd33.yaml nesting deeper than 32 levels',
     ]);
+    // Exactly at the limit: the root map and 31 lists are 32 levels; one more is too deep.
+    const nested = (n: number) => `name: d\nx: ${'['.repeat(n)}${']'.repeat(n)}\n`;
+    expect(parseFile({ file: 'd32.yaml', text: nested(31) }).issues).toEqual([]);
+    expect(lines('d33.yaml', nested(32))).toEqual(['d33.yaml nesting deeper than 32 levels']);
+  });
+
+  it('substitutes a shared (aliased) node once: an escaped $${ stays literal in every use', () => {
+    const parsed = parseFile({ file: 'a.yaml', text: 'a: &a { w: "$${X} ${Y}" }\nb: *a\n' });
+    expect(parsed.shared).toBe(true);
+    const value = substituteVars(parsed.value, { X: 'x', Y: 'y' }, () => {}, parsed.shared) as {
+      a: { w: string };
+      b: { w: string };
+    };
+    expect(value.a.w).toBe('${X} y');
+    expect(value.b.w).toBe('${X} y');
   });
 });
 

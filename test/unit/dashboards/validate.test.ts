@@ -182,6 +182,19 @@ describe('loadDashboards', () => {
     ]);
   });
 
+  it('for one service (the sync function): files listing other services are left out', async () => {
+    const [a, b] = ['0b6f0d37-5a0e-4c3e-9f1e-3a2b1c0d9e8f', '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f'];
+    dir = await mkdtemp(path.join(tmpdir(), 'dash-'));
+    await writeFile(path.join(dir, 'both.yaml'), `name: Both\nservices: [${a}, ${b}]\n`);
+    await writeFile(path.join(dir, 'only-b.yaml'), `name: B\nservices: [${b}]\n`);
+    await writeFile(path.join(dir, 'plain.yaml'), 'name: Plain\n');
+    const keys = async (service?: string) =>
+      (await loadDashboards(directorySource(dir!), service ? { service } : {})).map((d) => d.key);
+    expect(await keys(a)).toEqual(['both', 'plain']);
+    expect(await keys(b)).toEqual(['both', 'only-b', 'plain']);
+    expect(await keys()).toEqual(['both', 'only-b', 'plain']);
+  });
+
   it('refuses an empty or missing directory', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'dash-'));
     await expect(loadDashboards(directorySource(dir))).rejects.toThrow(/no dashboard files/);

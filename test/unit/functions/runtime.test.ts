@@ -67,6 +67,18 @@ describe('log lines', () => {
     expect(lines.at(-1)).not.toHaveProperty('requestId');
   });
 
+  it('the scheduled and event-driven entry points are lazyHandler (ids on every line)', async () => {
+    const entries = {
+      'pipe-watchdog': (await import('../../../functions/pipe-watchdog/handler')).handler,
+      'pipe-watchdog consumer': (await import('../../../functions/pipe-watchdog/consumer')).handler,
+      'rotate-key': (await import('../../../functions/rotate-key/handler')).handler,
+      'key sentinel': (await import('../../../functions/rotate-key/sentinel')).handler,
+      'sync-dashboards': (await import('../../../functions/sync-dashboards/handler')).handler,
+    };
+    for (const [name, entry] of Object.entries(entries))
+      expect(entry.name, name).toBe(lazyHandler(() => () => Promise.resolve()).name);
+  });
+
   it('names the rotation step and token of a Secrets Manager rotation event', () => {
     expect(
       invocationLogFields(

@@ -227,11 +227,35 @@ describe('eventbridge notifier', () => {
     const detailFields = Object.keys(pipeStateChangedDetail.shape);
     const notificationFields = Object.keys(pipeNotification.shape);
     expect(notificationFields).toEqual(expect.arrayContaining(detailFields));
+    // `about` and `markdown` are the dashboard drift notice's (report-mode sync).
     expect(notificationFields.filter((f) => !detailFields.includes(f)).sort()).toEqual([
+      'about',
       'id',
+      'markdown',
       'since',
     ]);
     expect(pipeStateChangedDetail.safeParse(pipeNotification.parse(n)).success).toBe(true);
+  });
+
+  it('a dashboard drift notice goes as Dashboards Drifted, the notice (with its plan) as detail', async () => {
+    const eb = mockClient(EventBridgeClient);
+    eb.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'e1' }] });
+    const drift = {
+      ...n,
+      about: 'dashboards' as const,
+      pipeId: 'drift',
+      markdown: '```diff\n~ dashboard "x"\n```',
+    };
+    await createEventBridgeNotifier({
+      client: new EventBridgeClient({ region: 'us-east-1' }),
+    }).send(drift);
+    const entry = eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries![0];
+    expect(entry.DetailType).toBe('Dashboards Drifted');
+    expect(JSON.parse(entry.Detail!)).toMatchObject({
+      about: 'dashboards',
+      markdown: drift.markdown,
+    });
+    eb.restore();
   });
 
   it('treats a failed entry as a failure', async () => {

@@ -614,8 +614,16 @@ describe('policy', () => {
       parsePolicy({ flapWindowMs: -1 });
       expect.unreachable();
     } catch (error) {
-      expect(error).toMatchObject({ name: 'ValidationError' });
+      expect(error).toMatchObject({ name: 'ValidationError', source: 'watchdog policy' });
       expect((error as Error).message).toContain('flapWindowMs');
     }
+  });
+});
+
+describe('policy errors', () => {
+  it('name every bad field, separated so each can be read', () => {
+    expect(() => parsePolicy({ flapMaxChanges: 0, flapWindowMs: -1 })).toThrow(
+      /flapMaxChanges[^;]*; .*flapWindowMs|flapWindowMs[^;]*; .*flapMaxChanges/,
+    );
   });
 });

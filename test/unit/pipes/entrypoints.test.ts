@@ -69,7 +69,7 @@ describe('cloudops pipes check', () => {
   it('--json prints checked, notifications and errors; the state file carries over between runs', async () => {
     const stateFile = path.join(dir, 'state.json');
     const vars = env({
-      CLOUDOPS_WATCHDOG_WEBHOOK_URL: receiver.url,
+      CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${receiver.url}/hooks/pipes-check`, // a path: a bare host:port may be reused
       CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: SIGNING,
     });
     const first = io(vars);
