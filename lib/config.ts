@@ -19,15 +19,19 @@ export const rateLimitSetting = z
   });
 export type RateLimitSetting = z.output<typeof rateLimitSetting>;
 
-const uuidList = z
-  .string()
-  .transform((text) =>
-    text
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(uuid).min(1));
+/** An env list: `a, b,c` is `['a', 'b', 'c']` (blank parts dropped). */
+export const envList = z.string().transform((text) =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean),
+);
+/** An env switch: `true`/`1` or `false`/`0`. */
+export const envFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+const uuidList = envList.pipe(z.array(uuid).min(1));
 
 /** The deployment modes, declared once (the CDK context, env and the clients use this). */
 export const OBSERVABILITY_MODES = ['managed', 'open-source'] as const;

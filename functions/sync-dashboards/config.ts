@@ -1,9 +1,8 @@
 /** Settings of the sync-dashboards function (env, read through lib/config.ts). */
 import * as z from 'zod';
-import { readEnv } from '../../lib/config';
+import { envFlag, readEnv } from '../../lib/config';
 import type { SyncFunctionSettings } from '../../lib/dashboards/function-run';
 
-const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const VAR_PREFIX = 'CLOUDOPS_VAR_';
 
 /** The named variables (the CDK writes env typed by this shape, so a rename fails tsc there). */
@@ -11,8 +10,8 @@ export const syncDashboardsEnvShape = z.object({
   CLOUDOPS_DASHBOARDS_BUCKET: z.string().min(1),
   CLOUDOPS_DASHBOARDS_PREFIX: z.string().default('dashboards/'),
   CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: z.enum(['repair', 'report']).default('repair'),
-  CLOUDOPS_DASHBOARDS_PRUNE: flag.default(false),
-  CLOUDOPS_DASHBOARDS_ADOPT: flag.default(false),
+  CLOUDOPS_DASHBOARDS_PRUNE: envFlag.default(false),
+  CLOUDOPS_DASHBOARDS_ADOPT: envFlag.default(false),
   /**
    * Whose dashboards these are: each deployment owns its own (the stack sets one per stack),
    * so two deployments against one service never prune or adopt each other's.
