@@ -27,7 +27,7 @@ import { ConfigError } from '../../lib/errors';
 import { parseOrThrow } from '../../lib/format-issues';
 import { createLogger, type Logger } from '../../lib/log';
 import { clientsMiddleware, clientsOf } from '../connect';
-import { deadlineFrom, middySignal, type Deadline } from '../runtime';
+import { deadlineFrom, lazyHandler, middySignal, type Deadline } from '../runtime';
 import { readProvisionAlertsEnv } from './config';
 
 export interface ProvisionAlertsHandlerOptions {
@@ -127,8 +127,5 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
   );
 }
 
-let instance: ReturnType<typeof createHandler> | undefined;
-
 /** The Lambda entry point; settings are read on the first invocation (importing is free). */
-export const handler = (event: unknown, context: Context) =>
-  (instance ??= createHandler())(event, context);
+export const handler = lazyHandler(() => createHandler());

@@ -12,6 +12,8 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { versionScope } from '../../lib/alerts/versions';
 import { DynamoVersionStore } from '../../lib/alerts/versions-dynamo';
+import type { Clock } from '../../lib/api/clock';
+import type { RateLimiterRegistry } from '../../lib/api/rate-limiter';
 import { readConnectionEnv, requiredConnectionSettings } from '../../lib/config';
 import { runSyncFunction, type SyncFunctionSummary } from '../../lib/dashboards/function-run';
 import { createLogger } from '../../lib/log';
@@ -33,6 +35,9 @@ export interface SyncDashboardsHandlerOptions {
   /** The drift notifiers' AWS clients (SNS, EventBridge). */
   notify?: Omit<NotifierClients, 'secretsManager'>;
   now?: () => Date;
+  /** The API clients' clock and limiters (a bench drives a fake clock). */
+  clock?: Clock;
+  limiters?: RateLimiterRegistry;
 }
 
 export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
@@ -73,6 +78,7 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
         needs: { observability: !managed, management: managed },
         secretsManager: options.secretsManager,
         logger,
+        overrides: { clock: options.clock, limiters: options.limiters },
       }),
     )
     .handler(function syncDashboards(event, context, opts): Promise<SyncFunctionSummary> {

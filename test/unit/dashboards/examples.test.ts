@@ -57,6 +57,17 @@ describe('dashboards/ README and example files', () => {
     }
   });
 
+  it('in the JSON Schema a service is an id or a ${NAME} placeholder (editors see files unreplaced)', () => {
+    const schema = dashboardFileJsonSchema() as {
+      properties: { services: { items: { anyOf: { pattern: string }[] } } };
+    };
+    const ok = (v: string) =>
+      schema.properties.services.items.anyOf.some((a) => new RegExp(a.pattern).test(v));
+    expect(ok(VARS.STAGING)).toBe(true);
+    expect(ok('${STAGING}')).toBe(true);
+    expect(ok('staging')).toBe(false);
+  });
+
   it('the JSON Schema describes every field', () => {
     const missing: string[] = [];
     const walk = (node: unknown, at: string) => {

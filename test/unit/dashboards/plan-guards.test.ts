@@ -578,3 +578,260 @@ describe('requests and bodies', () => {
     expect(tileIdentity({ name: 'n' })).toBe('n');
   });
 });
+
+describe('more guards of the planner', () => {
+  const t1 = onService(tile('t'), 't1');
+
+  it('alerts are read when ANY file declares some, ANY owned dashboard is tagged, ANY change deletes', async () => {
+    const run = async (desired: DesiredDashboard[], actual: Dashboard[], prune = false) => {
+      const calls: string[] = [];
+      await planDashboards(
+        desired,
+        {
+          listDashboards: () => (calls.push('list'), Promise.resolve(actual)),
+          listAlerts: () => (calls.push('listAlerts'), Promise.resolve([] as Alert[])),
+        },
+        { prune },
+      );
+      return calls;
+    };
+    const declares = want('b', 'B', [tile('t', { alerts: [fileAlert('hot')] })]);
+    expect(await run([want('a', 'A'), declares], [])).toEqual(['list', 'listAlerts']);
+    expect(
+      await run(
+        [want('a', 'A'), want('b', 'B')],
+        [dash('d1', 'A', markerTags('a')), dash('d2', 'B', [...markerTags('b'), ALERTS_TAG])],
+      ),
+    ).toEqual(['list', 'listAlerts']);
+    expect(
+      await run(
+        [want('a', 'A')],
+        [dash('d1', 'A', markerTags('a')), dash('o1', 'O', markerTags('o'))],
+        true,
+      ),
+    ).toEqual(['list', 'listAlerts']);
+  });
+
+  it('a --target that names a file is no "matches nothing" note', () => {
+    expect(computePlan([want('a', 'A')], [], { targets: ['a'] }).notes).toEqual([]);
+  });
+
+  it('pending counts every kind of write (create and update together, alert updates and deletes together)', () => {
+    const plan = computePlan(
+      [want('a', 'A'), want('b', 'New name')],
+      [dash('d1', 'B', markerTags('b'))],
+    );
+    expect(plan.counts).toEqual({ create: 1, update: 1, delete: 0, unchanged: 0, conflict: 0 });
+    expect(plan.pending).toBe(true);
+    const w = want('a', 'A', [tile('t', { alerts: [fileAlert('hot')] })]);
+    const alerts = [
+      marked('a', 't', 'hot', { id: 'x1', dashboardId: 'd1', tileId: 't1', threshold: 3 }),
+      marked('a', 't', 'gone', { id: 'x2', dashboardId: 'd1', tileId: 't1' }),
+    ];
+    const onlyAlerts = computePlan(
+      [w],
+      [dash('d1', 'A', withMarker([], 'a', 'default', true), [t1])],
+      {},
+      alerts,
+    );
+    expect(onlyAlerts.alertCounts).toEqual({ create: 0, update: 1, delete: 1 });
+    expect(onlyAlerts.counts.unchanged).toBe(1);
+    expect(onlyAlerts.pending).toBe(true);
+  });
+
+  it('a create lists every tile as added and deletes nothing', () => {
+    const w = want('a', 'A', [tile('t'), tile('u')]);
+    expect(computePlan([w], []).changes).toEqual([
+      {
+        action: 'create',
+        key: 'a',
+        name: 'A',
+        sourceFile: 'a.yaml',
+        fields: {},
+        tiles: [
+          { kind: 'added', name: 't' },
+          { kind: 'added', name: 'u' },
+        ],
+        alerts: [],
+        alertsDeleted: [],
+        desired: w,
+        tileIds: [undefined, undefined],
+      },
+    ]);
+  });
+
+  it('a prune delete carries no tile or alert changes of its own', () => {
+    const orphan = dash('o1', 'Old', markerTags('old'));
+    expect(computePlan([], [orphan], { prune: true }, [])).toMatchObject({
+      changes: [
+        {
+          action: 'delete',
+          name: 'Old',
+          id: 'o1',
+          fields: {},
+          tiles: [],
+          alerts: [],
+          alertsDeleted: [],
+          reason: 'no dashboard file declares it',
+          seen: orphan,
+          seenAlerts: [],
+        },
+      ],
+    });
+    expect(Object.keys(computePlan([], [orphan], { prune: true }).changes[0]).sort()).toEqual(
+      [
+        'action',
+        'alerts',
+        'alertsDeleted',
+        'fields',
+        'id',
+        'name',
+        'reason',
+        'seen',
+        'tiles',
+      ].sort(),
+    );
+  });
+
+  it("alerts of another dashboard on a tile id that matches are not this dashboard's", () => {
+    const d = dash('d1', 'A', markerTags('a'), [
+      onService(tile('keep'), 'k1'),
+      onService(tile('old'), 't2'),
+    ]);
+    const elsewhere = alert({ id: 'z1', name: 'far', dashboardId: 'd9', tileId: 't2' });
+    const plan = computePlan([want('a', 'A', [tile('keep')])], [d], {}, [elsewhere]);
+    expect(plan.changes[0].alertsDeleted).toEqual([]);
+    expect(plan.changes[0].seenAlerts).toEqual([]);
+  });
+
+  it('a removed tile warns naming every added tile', () => {
+    const d = dash('d1', 'A', markerTags('a'), [onService(tile('old'), 't2')]);
+    const cold = alert({ id: 'x2', name: 'cold', dashboardId: 'd1', tileId: 't2' });
+    const plan = computePlan([want('a', 'A', [tile('n1'), tile('n2')])], [d], {}, [cold]);
+    expect(plan.changes[0].tiles.at(-1)?.warning).toBe(
+      'if "old" was renamed (to "n1" or "n2"), its 1 alert(s) are deleted all the same: give the tile a `key` to keep them',
+    );
+  });
+
+  it('without the alert list no alert changes are planned for an existing dashboard', () => {
+    const w = want('a', 'A', [tile('t', { alerts: [fileAlert('hot')] })]);
+    const plan = computePlan([w], [dash('d1', 'A', withMarker([], 'a', 'default', true), [t1])]);
+    expect(plan.changes[0].alerts).toEqual([]);
+    expect(plan.alertsRead).toBe(false);
+  });
+
+  it('a stray alerts tag is a marker change, not a user tag change; a user tag change is an update', () => {
+    const plan = computePlan([want('a', 'A')], [dash('d1', 'A', [...markerTags('a'), ALERTS_TAG])]);
+    expect(plan.changes[0].fields).toEqual({ marker: true });
+    expect(plan.changes[0].action).toBe('update');
+    const tagged = computePlan([want('a', 'A', [], ['x'])], [dash('d1', 'A', markerTags('a'))]);
+    expect(tagged.changes[0]).toMatchObject({
+      action: 'update',
+      fields: { tags: { added: ['x'], removed: [] } },
+    });
+  });
+
+  it('a null thresholdMax or a missing name on the service equals the file leaving them out', () => {
+    const w = want('a', 'A', [tile('t', { alerts: [fileAlert('hot')] })]);
+    const a = marked('a', 't', 'hot', {
+      id: 'x1',
+      dashboardId: 'd1',
+      tileId: 't1',
+      thresholdMax: null,
+    });
+    const d = dash('d1', 'A', withMarker([], 'a', 'default', true), [t1]);
+    expect(computePlan([w], [d], {}, [a]).changes[0].alerts).toEqual([]);
+    expect(alertShape(alert({ id: 'n', name: null })).name).toBe('');
+    expect(alertShape(alert({ id: 'm', message: 'look here' })).message).toBe('look here');
+  });
+
+  it('an alert is matched on its own tile: the same name on another tile is a different alert', () => {
+    const w = want('a', 'A', [
+      tile('t', { alerts: [fileAlert('hot')] }),
+      tile('u', { alerts: [fileAlert('hot')] }),
+    ]);
+    const d = dash('d1', 'A', withMarker([], 'a', 'default', true), [
+      t1,
+      onService(tile('u'), 't2'),
+    ]);
+    const onU = marked('a', 'u', 'hot', { id: 'x2', dashboardId: 'd1', tileId: 't2' });
+    expect(
+      computePlan([w], [d], {}, [onU]).changes[0].alerts.map((c) => [c.action, c.tile]),
+    ).toEqual([['create', 't']]);
+  });
+
+  it('a declared alert on a tile still to be added is created, never matched to a tile-less alert', () => {
+    const w = want('a', 'A', [tile('t'), tile('fresh', { alerts: [fileAlert('hot')] })]);
+    const loose = marked('a', 'fresh', 'hot', { id: 'x1', dashboardId: 'd1' });
+    const d = dash('d1', 'A', withMarker([], 'a', 'default', true), [t1]);
+    expect(computePlan([w], [d], {}, [loose]).changes[0].alerts.map((c) => c.action)).toEqual([
+      'create',
+    ]);
+  });
+
+  it('an alert renamed by hand on the service is still found by the name in its marker', () => {
+    const w = want('a', 'A', [tile('t', { alerts: [fileAlert('hot')] })]);
+    const renamed = marked('a', 't', 'hot', {
+      id: 'x1',
+      dashboardId: 'd1',
+      tileId: 't1',
+    });
+    renamed.name = 'HOT!';
+    const d = dash('d1', 'A', withMarker([], 'a', 'default', true), [t1]);
+    const [change] = computePlan([w], [d], {}, [renamed]).changes[0].alerts;
+    expect(change).toMatchObject({
+      action: 'update',
+      id: 'x1',
+      changes: [{ path: 'name', from: 'HOT!', to: 'hot' }],
+    });
+  });
+
+  it('writeBody without tile ids sends none', () => {
+    const body = writeBody(want('a', 'A', [tile('t')]));
+    expect((body.tiles ?? []).map((x) => 'id' in x)).toEqual([false]);
+  });
+});
+
+describe('a keyed tile renamed without alerts (no recorded identity)', () => {
+  const at = (name: string, x: number, markdown: string) =>
+    tile(name, { x, config: { displayType: 'markdown', markdown } });
+
+  it('takes the one free tile with the same query and place', () => {
+    const d = dash('d1', 'A', markerTags('a'), [
+      onService(at('old', 0, 'q'), 't1'),
+      onService(at('other', 6, 'q'), 't2'),
+    ]);
+    const w = want('a', 'A', [at('new', 0, 'q')]);
+    w.tiles[0].key = 'k';
+    expect(matchTiles(w, d)).toEqual(['t1']);
+  });
+
+  it('else the one free tile with the same query, else the same place; never a claimed one', () => {
+    const d = dash('d1', 'A', markerTags('a'), [
+      onService(at('old', 0, 'q'), 't1'),
+      onService(at('keep', 6, 'r'), 't2'),
+    ]);
+    const byQuery = want('a', 'A', [{ ...at('new', 12, 'q'), key: 'k' }, at('keep', 6, 'r')]);
+    expect(matchTiles(byQuery, d)).toEqual(['t1', 't2']);
+    const byPlace = want('a', 'A', [{ ...at('new', 0, 'z'), key: 'k' }, at('keep', 6, 'r')]);
+    expect(matchTiles(byPlace, d)).toEqual(['t1', 't2']);
+    const nothing = want('a', 'A', [{ ...at('new', 12, 'z'), key: 'k' }, at('keep', 6, 'r')]);
+    expect(matchTiles(nothing, d)).toEqual([undefined, 't2']);
+  });
+
+  it('ambiguous: none is taken and the tile is added; an unkeyed tile never guesses', () => {
+    const d = dash('d1', 'A', markerTags('a'), [
+      onService(at('o1', 0, 'q'), 't1'),
+      onService(at('o2', 0, 'q'), 't2'),
+    ]);
+    expect(matchTiles(want('a', 'A', [{ ...at('new', 0, 'q'), key: 'k' }]), d)).toEqual([
+      undefined,
+    ]);
+    const single = dash('d1', 'A', markerTags('a'), [onService(at('old', 0, 'q'), 't1')]);
+    expect(matchTiles(want('a', 'A', [at('new', 0, 'q')]), single)).toEqual([undefined]);
+    // A keyed tile found by name leaves the others as they are.
+    expect(matchTiles(want('a', 'A', [{ ...at('old', 0, 'q'), key: 'k' }]), single)).toEqual([
+      't1',
+    ]);
+  });
+});

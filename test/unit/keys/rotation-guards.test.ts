@@ -721,3 +721,32 @@ describe('finishSecret never cuts or deletes a key in use', () => {
     expect(stray.state).toBe('disabled');
   });
 });
+
+describe('every refusal names the secret (RotationError.secretId)', () => {
+  it('expired AWSPENDING, no value, no key, rotation disabled, no roles', async () => {
+    const named = { name: 'RotationError', secretId: 'cloudops/management-key' };
+    const expired = world();
+    const r1 = placeholder(expired);
+    await createSecret(expired.deps, r1);
+    expired.clock.now = T0 + 30 * DAY;
+    await expect(setSecret(expired.deps, r1)).rejects.toMatchObject(named);
+
+    const empty = world();
+    await expect(setSecret(empty.deps, placeholder(empty))).rejects.toMatchObject(named);
+
+    const noKey = world();
+    const r3 = placeholder(noKey);
+    await createSecret(noKey.deps, r3);
+    await expect(
+      finishSecret({ ...noKey.deps, config: { ...CONFIG, adminSecretId: noKey.secrets.name } }, r3),
+    ).rejects.toMatchObject(named);
+
+    const off = world();
+    off.secrets.rotationEnabled = false;
+    await expect(rotateLocally(off.deps, off.secrets.name, () => 't')).rejects.toMatchObject(named);
+
+    expect(() => roleAssignmentFor('cloudops/management-key', undefined, {})).toThrow(
+      expect.objectContaining(named) as Error,
+    );
+  });
+});
