@@ -145,6 +145,19 @@ export function requiredConnectionSettings(
   return names;
 }
 
+/** Dashboard-file variables from the environment carry this prefix (`${NAME}` ← CLOUDOPS_VAR_NAME). */
+export const VAR_ENV_PREFIX = 'CLOUDOPS_VAR_';
+
+/** The `CLOUDOPS_VAR_*` variables, by NAME (the function's and the CLI's `${NAME}` values). */
+export function varsFromEnv(env: Record<string, unknown>): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (name.startsWith(VAR_ENV_PREFIX) && typeof value === 'string')
+      vars[name.slice(VAR_ENV_PREFIX.length)] = value;
+  }
+  return vars;
+}
+
 /**
  * The service a function's dashboards and alerts belong to: the first configured one
  * (open-source mode has none).

@@ -1,9 +1,7 @@
 /** Settings of the sync-dashboards function (env, read through lib/config.ts). */
 import * as z from 'zod';
-import { envFlag, readEnv } from '../../lib/config';
+import { envFlag, readEnv, varsFromEnv } from '../../lib/config';
 import type { SyncFunctionSettings } from '../../lib/dashboards/function-run';
-
-const VAR_PREFIX = 'CLOUDOPS_VAR_';
 
 /** The named variables (the CDK writes env typed by this shape, so a rename fails tsc there). */
 export const syncDashboardsEnvShape = z.object({
@@ -47,11 +45,7 @@ export const syncDashboardsEnv = syncDashboardsEnvShape
       ? { alertVersionTable: env.CLOUDOPS_ALERTS_VERSION_TABLE }
       : {}),
     // `${NAME}` in dashboard files comes from CLOUDOPS_VAR_NAME (e.g. the webhook id).
-    vars: Object.fromEntries(
-      Object.entries(env)
-        .filter(([k, v]) => k.startsWith(VAR_PREFIX) && typeof v === 'string')
-        .map(([k, v]) => [k.slice(VAR_PREFIX.length), v as string]),
-    ),
+    vars: varsFromEnv(env),
   }));
 
 export function readSyncDashboardsSettings(

@@ -14,7 +14,7 @@ import { versionScope } from '../../lib/alerts/versions';
 import { DynamoVersionStore } from '../../lib/alerts/versions-dynamo';
 import type { Clock } from '../../lib/api/clock';
 import type { RateLimiterRegistry } from '../../lib/api/rate-limiter';
-import { readConnectionEnv } from '../../lib/config';
+import { readConnectionEnv, requiredConnectionSettings } from '../../lib/config';
 import { runSyncFunction, type SyncFunctionSummary } from '../../lib/dashboards/function-run';
 import { createLogger } from '../../lib/log';
 import { createNotifiers, type NotifierClients } from '../../lib/notify/build';
@@ -42,12 +42,11 @@ export interface SyncDashboardsHandlerOptions {
 
 export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
   const settings = readSyncDashboardsSettings(options.env);
-  const managed = readConnectionEnv(options.env).CLOUDOPS_OBSERVABILITY_MODE === 'managed';
+  const mode = readConnectionEnv(options.env).CLOUDOPS_OBSERVABILITY_MODE;
+  const managed = mode === 'managed';
   const connection = readConnectionEnv(
     options.env,
-    managed
-      ? ['CLOUDOPS_OBSERVABILITY_URL', 'CLOUDOPS_API_URL', 'CLOUDOPS_SERVICE_ID']
-      : ['CLOUDOPS_OBSERVABILITY_URL'],
+    requiredConnectionSettings(mode, { observability: true }),
   );
   const logger = createLogger({
     level: connection.CLOUDOPS_LOG_LEVEL,

@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCapture } from '../../cli/helpers';
+import { runCapture } from '../../support/cli';
 import { dashboardFileJsonSchema } from '../../../lib/dashboards/file-schema';
 import { formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
 
