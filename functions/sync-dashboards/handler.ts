@@ -90,6 +90,7 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
         eventBridge,
         // Dashboards of the first configured service (managed mode); open-source has no service.
         backend: clientsOf(context).backend(connection.CLOUDOPS_SERVICE_ID?.[0]),
+        service: connection.CLOUDOPS_SERVICE_ID?.[0],
         logger,
         now: options.now,
         ...(alertVersions ? { alertVersions } : {}),
