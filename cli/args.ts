@@ -59,3 +59,12 @@ export function intFlag(name: string, value: string | undefined, fallback: numbe
   }
   return parsed;
 }
+
+/** The one subcommand a command takes (`alerts provision`, `keys rotate`), or a usage error. */
+export function expectSubcommand(positionals: readonly string[], name: string): void {
+  if (positionals[0] !== name) {
+    throw new UsageError(
+      `expected ${name}, got ${positionals[0] ? `"${positionals[0]}"` : 'nothing'}`,
+    );
+  }
+}

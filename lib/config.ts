@@ -19,15 +19,19 @@ export const rateLimitSetting = z
   });
 export type RateLimitSetting = z.output<typeof rateLimitSetting>;
 
-const uuidList = z
-  .string()
-  .transform((text) =>
-    text
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(uuid).min(1));
+/** An env list: `a, b,c` is `['a', 'b', 'c']` (blank parts dropped). */
+export const envList = z.string().transform((text) =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean),
+);
+/** An env switch: `true`/`1` or `false`/`0`. */
+export const envFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+const uuidList = envList.pipe(z.array(uuid).min(1));
 
 /** The deployment modes, declared once (the CDK context, env and the clients use this). */
 export const OBSERVABILITY_MODES = ['managed', 'open-source'] as const;
@@ -139,6 +143,19 @@ export function requiredConnectionSettings(
   if (needs.management) names.push(ENV.apiUrl);
   if (needs.observability && mode === 'managed') names.push(ENV.serviceId);
   return names;
+}
+
+/** Dashboard-file variables from the environment carry this prefix (`${NAME}` ← CLOUDOPS_VAR_NAME). */
+export const VAR_ENV_PREFIX = 'CLOUDOPS_VAR_';
+
+/** The `CLOUDOPS_VAR_*` variables, by NAME (the function's and the CLI's `${NAME}` values). */
+export function varsFromEnv(env: Record<string, unknown>): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (name.startsWith(VAR_ENV_PREFIX) && typeof value === 'string')
+      vars[name.slice(VAR_ENV_PREFIX.length)] = value;
+  }
+  return vars;
 }
 
 /**

@@ -10,7 +10,7 @@ import { primaryServiceId } from '../../lib/config';
 import { ValidationError } from '../../lib/errors';
 import { alertEvent, parseEvent, type AlertEvent } from '../../lib/events';
 import { redactText } from '../../lib/redact';
-import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
+import { expectSubcommand, formatHelp, parseCommand, type CommandSpec } from '../args';
 import { cliLogger, connectFromEnv } from '../connect';
 import { noteStdinFromTerminal, type Command } from '../io';
 
@@ -45,11 +45,7 @@ export const alertsCommand: Command = {
       io.out(formatHelp(spec));
       return 0;
     }
-    if (positionals[0] !== 'provision') {
-      throw new UsageError(
-        `expected provision, got ${positionals[0] ? `"${positionals[0]}"` : 'nothing'}`,
-      );
-    }
+    expectSubcommand(positionals, 'provision');
     const file = values.file ?? '-';
     const label = file === '-' ? 'stdin' : file;
     if (file === '-') noteStdinFromTerminal(io, 'the events (JSON)', '--file FILE');

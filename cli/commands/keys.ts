@@ -12,7 +12,7 @@ import {
   type RotationDeps,
 } from '../../lib/keys';
 import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
-import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
+import { expectSubcommand, formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { cliLogger, secretsManagerClientFromEnv } from '../connect';
 import { CliFailure } from '../failure';
 import type { Command } from '../io';
@@ -56,11 +56,7 @@ export const keysCommand: Command = {
       io.out(formatHelp(spec));
       return 0;
     }
-    if (positionals[0] !== 'rotate') {
-      throw new UsageError(
-        `expected rotate, got ${positionals[0] ? `"${positionals[0]}"` : 'nothing'}`,
-      );
-    }
+    expectSubcommand(positionals, 'rotate');
     const via = values.via ?? 'local';
     if (via !== 'local' && via !== 'secrets-manager') {
       throw new UsageError(`--via expects local or secrets-manager, got "${via}"`);

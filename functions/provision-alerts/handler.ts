@@ -22,12 +22,12 @@ import {
   versionScope,
   type VersionStore,
 } from '../../lib/alerts';
-import { primaryServiceId, readConnectionEnv } from '../../lib/config';
+import { primaryServiceId, readConnectionEnv, requiredConnectionSettings } from '../../lib/config';
 import { ConfigError } from '../../lib/errors';
 import { parseOrThrow } from '../../lib/format-issues';
 import { createLogger, type Logger } from '../../lib/log';
 import { clientsMiddleware, clientsOf } from '../connect';
-import { deadlineFrom, middySignal, type Deadline } from '../runtime';
+import { deadlineFrom, lazyHandler, middySignal, type Deadline } from '../runtime';
 import { readProvisionAlertsEnv } from './config';
 
 export interface ProvisionAlertsHandlerOptions {
@@ -59,14 +59,11 @@ const sqsEvent = z.object({
 });
 
 export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
-  const managed = readConnectionEnv(options.env).CLOUDOPS_OBSERVABILITY_MODE === 'managed';
+  const mode = readConnectionEnv(options.env).CLOUDOPS_OBSERVABILITY_MODE;
+  const managed = mode === 'managed';
   const config = readConnectionEnv(
     options.env,
-    options.backend
-      ? []
-      : managed
-        ? ['CLOUDOPS_OBSERVABILITY_URL', 'CLOUDOPS_API_URL', 'CLOUDOPS_SERVICE_ID']
-        : ['CLOUDOPS_OBSERVABILITY_URL'],
+    options.backend ? [] : requiredConnectionSettings(mode, { observability: true }),
   );
   const { CLOUDOPS_ALERTS_VERSION_TABLE: table } = readProvisionAlertsEnv(options.env);
   if (!options.versions && !table) {
@@ -130,8 +127,5 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
   );
 }
 
-let instance: ReturnType<typeof createHandler> | undefined;
-
 /** The Lambda entry point; settings are read on the first invocation (importing is free). */
-export const handler = (event: unknown, context: Context) =>
-  (instance ??= createHandler())(event, context);
+export const handler = lazyHandler(() => createHandler());

@@ -1,18 +1,15 @@
 /** Settings of the sync-dashboards function (env, read through lib/config.ts). */
 import * as z from 'zod';
-import { readEnv } from '../../lib/config';
+import { envFlag, readEnv, varsFromEnv } from '../../lib/config';
 import type { SyncFunctionSettings } from '../../lib/dashboards/function-run';
-
-const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const VAR_PREFIX = 'CLOUDOPS_VAR_';
 
 /** The named variables (the CDK writes env typed by this shape, so a rename fails tsc there). */
 export const syncDashboardsEnvShape = z.object({
   CLOUDOPS_DASHBOARDS_BUCKET: z.string().min(1),
   CLOUDOPS_DASHBOARDS_PREFIX: z.string().default('dashboards/'),
   CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: z.enum(['repair', 'report']).default('repair'),
-  CLOUDOPS_DASHBOARDS_PRUNE: flag.default(false),
-  CLOUDOPS_DASHBOARDS_ADOPT: flag.default(false),
+  CLOUDOPS_DASHBOARDS_PRUNE: envFlag.default(false),
+  CLOUDOPS_DASHBOARDS_ADOPT: envFlag.default(false),
   /**
    * Whose dashboards these are: each deployment owns its own (the stack sets one per stack),
    * so two deployments against one service never prune or adopt each other's.
@@ -48,11 +45,7 @@ export const syncDashboardsEnv = syncDashboardsEnvShape
       ? { alertVersionTable: env.CLOUDOPS_ALERTS_VERSION_TABLE }
       : {}),
     // `${NAME}` in dashboard files comes from CLOUDOPS_VAR_NAME (e.g. the webhook id).
-    vars: Object.fromEntries(
-      Object.entries(env)
-        .filter(([k, v]) => k.startsWith(VAR_PREFIX) && typeof v === 'string')
-        .map(([k, v]) => [k.slice(VAR_PREFIX.length), v as string]),
-    ),
+    vars: varsFromEnv(env),
   }));
 
 export function readSyncDashboardsSettings(

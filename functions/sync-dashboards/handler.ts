@@ -12,7 +12,9 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { versionScope } from '../../lib/alerts/versions';
 import { DynamoVersionStore } from '../../lib/alerts/versions-dynamo';
-import { readConnectionEnv } from '../../lib/config';
+import type { Clock } from '../../lib/api/clock';
+import type { RateLimiterRegistry } from '../../lib/api/rate-limiter';
+import { readConnectionEnv, requiredConnectionSettings } from '../../lib/config';
 import { runSyncFunction, type SyncFunctionSummary } from '../../lib/dashboards/function-run';
 import { createLogger } from '../../lib/log';
 import { createNotifiers, type NotifierClients } from '../../lib/notify/build';
@@ -33,16 +35,18 @@ export interface SyncDashboardsHandlerOptions {
   /** The drift notifiers' AWS clients (SNS, EventBridge). */
   notify?: Omit<NotifierClients, 'secretsManager'>;
   now?: () => Date;
+  /** The API clients' clock and limiters (a bench drives a fake clock). */
+  clock?: Clock;
+  limiters?: RateLimiterRegistry;
 }
 
 export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
   const settings = readSyncDashboardsSettings(options.env);
-  const managed = readConnectionEnv(options.env).CLOUDOPS_OBSERVABILITY_MODE === 'managed';
+  const mode = readConnectionEnv(options.env).CLOUDOPS_OBSERVABILITY_MODE;
+  const managed = mode === 'managed';
   const connection = readConnectionEnv(
     options.env,
-    managed
-      ? ['CLOUDOPS_OBSERVABILITY_URL', 'CLOUDOPS_API_URL', 'CLOUDOPS_SERVICE_ID']
-      : ['CLOUDOPS_OBSERVABILITY_URL'],
+    requiredConnectionSettings(mode, { observability: true }),
   );
   const logger = createLogger({
     level: connection.CLOUDOPS_LOG_LEVEL,
@@ -74,6 +78,7 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
         needs: { observability: !managed, management: managed },
         secretsManager: options.secretsManager,
         logger,
+        overrides: { clock: options.clock, limiters: options.limiters },
       }),
     )
     .handler(function syncDashboards(event, context, opts): Promise<SyncFunctionSummary> {
@@ -85,6 +90,7 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
         eventBridge,
         // Dashboards of the first configured service (managed mode); open-source has no service.
         backend: clientsOf(context).backend(connection.CLOUDOPS_SERVICE_ID?.[0]),
+        service: connection.CLOUDOPS_SERVICE_ID?.[0],
         logger,
         now: options.now,
         ...(alertVersions ? { alertVersions } : {}),

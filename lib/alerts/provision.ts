@@ -606,5 +606,5 @@ function message(error: unknown): string {
 }
 
 function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
+  return error instanceof Error ? error : new CloudOpsError(String(error), { cause: error });
 }

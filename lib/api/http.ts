@@ -89,6 +89,46 @@ export interface HttpCoreOptions {
   readonly userAgent?: string;
 }
 
+/** What each API client takes besides its credentials, handed to its HttpCore as given. */
+export interface HttpClientOptions extends Pick<
+  HttpCoreOptions,
+  | 'baseUrl'
+  | 'limiters'
+  | 'timeoutMs'
+  | 'deadlineMs'
+  | 'maxResponseBytes'
+  | 'retry'
+  | 'logger'
+  | 'fetch'
+  | 'clock'
+  | 'random'
+> {
+  /** @default the API's own limit; false disables client-side limiting. */
+  readonly rateLimit?: RateLimitConfig | false;
+}
+
+/** The HttpCore of one API: its auth, envelope, default rate limit and log field `api`. */
+export function httpCoreFor(
+  options: HttpClientOptions,
+  api: { auth: AuthScheme; envelope: EnvelopeKind; rateLimit: RateLimitConfig },
+): HttpCore {
+  return new HttpCore({
+    baseUrl: options.baseUrl,
+    auth: api.auth,
+    envelope: api.envelope,
+    rateLimit: options.rateLimit ?? api.rateLimit,
+    limiters: options.limiters,
+    timeoutMs: options.timeoutMs,
+    deadlineMs: options.deadlineMs,
+    maxResponseBytes: options.maxResponseBytes,
+    retry: options.retry,
+    logger: options.logger?.child({ api: api.envelope }),
+    fetch: options.fetch,
+    clock: options.clock,
+    random: options.random,
+  });
+}
+
 export interface ApiRequest<T> {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly path: ApiPath;

@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import type { CredentialProvider } from '../credentials/types';
-import type { Logger } from '../log';
 import { registerSecret } from '../redact';
 import {
   alert,
@@ -35,37 +34,17 @@ import {
 } from '../schemas';
 import { basicAuth } from './auth';
 import { ApiError, asServiceIdle } from './errors';
-import type { Clock } from './clock';
-import { HttpCore, type ApiRequest, type CallOptions, type FetchLike } from './http';
+import { httpCoreFor, type ApiRequest, type CallOptions, type HttpClientOptions } from './http';
 import { managementPaths as P } from './paths';
-import {
-  MANAGEMENT_RATE_LIMIT,
-  type RateLimitConfig,
-  type RateLimiterRegistry,
-} from './rate-limiter';
-import type { RetryPolicy } from './retry';
+import { MANAGEMENT_RATE_LIMIT } from './rate-limiter';
 import { validateBody } from './validate-body';
 
-export interface ManagementClientOptions {
-  /** {base_url}, e.g. `https://api.example.com` (paths add `/v1/...`). */
-  readonly baseUrl: string;
+/** `baseUrl` is {base_url}, e.g. `https://api.example.com` (paths add `/v1/...`); the rate
+ * limit defaults to 10 requests / 10 s per credential. */
+export interface ManagementClientOptions extends HttpClientOptions {
   readonly credentials: CredentialProvider<ManagementAuth>;
   /** @default the credential's organizationId */
   readonly organizationId?: string;
-  /** @default 10 requests / 10 s per credential; false disables client-side limiting. */
-  readonly rateLimit?: RateLimitConfig | false;
-  readonly limiters?: RateLimiterRegistry;
-  /** @default 10000 per attempt */
-  readonly timeoutMs?: number;
-  /** @default 60000 across retries */
-  readonly deadlineMs?: number;
-  /** Answers larger than this fail with ResponseTooLargeError. @default 32 MiB */
-  readonly maxResponseBytes?: number;
-  readonly retry?: Partial<RetryPolicy>;
-  readonly logger?: Logger;
-  readonly fetch?: FetchLike;
-  readonly clock?: Clock;
-  readonly random?: () => number;
 }
 
 /** What a state command returns is undocumented: the pipe record or nothing. */
@@ -94,20 +73,10 @@ export type ManagementClient = ReturnType<typeof createManagementClient>;
 
 /** Client for the management API (`/v1`, HTTP Basic with a management key). */
 export function createManagementClient(options: ManagementClientOptions) {
-  const core = new HttpCore({
-    baseUrl: options.baseUrl,
+  const core = httpCoreFor(options, {
     auth: basicAuth(options.credentials),
     envelope: 'management',
-    rateLimit: options.rateLimit ?? MANAGEMENT_RATE_LIMIT,
-    limiters: options.limiters,
-    timeoutMs: options.timeoutMs,
-    deadlineMs: options.deadlineMs,
-    maxResponseBytes: options.maxResponseBytes,
-    retry: options.retry,
-    logger: options.logger?.child({ api: 'management' }),
-    fetch: options.fetch,
-    clock: options.clock,
-    random: options.random,
+    rateLimit: MANAGEMENT_RATE_LIMIT,
   });
 
   const org = async () =>

@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import type { CredentialProvider } from '../credentials/types';
-import type { Logger } from '../log';
 import {
   alert,
   createAlertBody,
@@ -21,33 +20,21 @@ import {
   type UpdateAlertBody,
 } from '../schemas';
 import { bearerAuth } from './auth';
-import type { Clock } from './clock';
-import { HttpCore, type ApiRequest, type CallOptions, type FetchLike } from './http';
-import { observabilityPaths as P, type ApiPath } from './paths';
 import {
-  OBSERVABILITY_RATE_LIMIT,
-  type RateLimitConfig,
-  type RateLimiterRegistry,
-} from './rate-limiter';
-import type { RetryPolicy } from './retry';
+  httpCoreFor,
+  type ApiRequest,
+  type CallOptions,
+  type HttpClientOptions,
+  type HttpCore,
+} from './http';
+import { observabilityPaths as P, type ApiPath } from './paths';
+import { OBSERVABILITY_RATE_LIMIT } from './rate-limiter';
 import { validateBody } from './validate-body';
 
-export interface ObservabilityClientOptions {
-  /** {stack_url}; paths add `/api/v2/...`. */
-  readonly baseUrl: string;
+/** `baseUrl` is {stack_url} (paths add `/api/v2/...`); the rate limit defaults to 100
+ * requests / 60 s per token. */
+export interface ObservabilityClientOptions extends HttpClientOptions {
   readonly credentials: CredentialProvider<ObservabilityTokenSecret>;
-  /** @default 100 requests / 60 s per token; false disables client-side limiting. */
-  readonly rateLimit?: RateLimitConfig | false;
-  readonly limiters?: RateLimiterRegistry;
-  readonly timeoutMs?: number;
-  readonly deadlineMs?: number;
-  /** Answers larger than this fail with ResponseTooLargeError. @default 32 MiB */
-  readonly maxResponseBytes?: number;
-  readonly retry?: Partial<RetryPolicy>;
-  readonly logger?: Logger;
-  readonly fetch?: FetchLike;
-  readonly clock?: Clock;
-  readonly random?: () => number;
 }
 
 /** The service's maximum page size (API-FACTS: default and maximum limit 1000). */
@@ -107,20 +94,10 @@ export type ObservabilityClient = ReturnType<typeof createObservabilityClient>;
  * it for updates (spec 4.6, 4.7); the open-source deployment serves everything here.
  */
 export function createObservabilityClient(options: ObservabilityClientOptions) {
-  const core = new HttpCore({
-    baseUrl: options.baseUrl,
+  const core = httpCoreFor(options, {
     auth: bearerAuth(options.credentials),
     envelope: 'observability',
-    rateLimit: options.rateLimit ?? OBSERVABILITY_RATE_LIMIT,
-    limiters: options.limiters,
-    timeoutMs: options.timeoutMs,
-    deadlineMs: options.deadlineMs,
-    maxResponseBytes: options.maxResponseBytes,
-    retry: options.retry,
-    logger: options.logger?.child({ api: 'observability' }),
-    fetch: options.fetch,
-    clock: options.clock,
-    random: options.random,
+    rateLimit: OBSERVABILITY_RATE_LIMIT,
   });
   const call = <T>(req: ApiRequest<T>, opts: CallOptions = {}) => core.request({ ...req, ...opts });
 

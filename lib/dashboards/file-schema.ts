@@ -236,8 +236,21 @@ export type DashboardFile = z.infer<typeof dashboardFile>;
 
 /** JSON Schema of a dashboard file, for editors (`cloudops dashboards schema`). */
 export function dashboardFileJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(dashboardFile, {
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    // Editors see the file before `${NAME}` is replaced: a service is an id or a placeholder.
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema !== serviceId) return;
+      const { format, pattern, ...rest } = jsonSchema;
+      for (const k of Object.keys(jsonSchema)) delete jsonSchema[k];
+      Object.assign(jsonSchema, rest, {
+        anyOf: [{ format, pattern }, { pattern: '^\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}$' }],
+      });
+    },
+  });
   return {
-    ...z.toJSONSchema(dashboardFile, { target: 'draft-2020-12', unrepresentable: 'any' }),
+    ...schema,
     title: 'cloudops dashboard file',
     description:
       'One dashboard per file. Tiles are matched to the service by `key`, else by name, so ' +

@@ -40,6 +40,8 @@ export interface SyncFunctionDeps {
   s3: Pick<S3Client, 'send'>;
   eventBridge: Pick<EventBridgeClient, 'send'>;
   backend: ObservabilityBackend;
+  /** The service `backend` targets (managed mode): files listing other services are skipped. */
+  service?: string;
   logger: Logger;
   now?: () => Date;
   signal?: AbortSignal;
@@ -90,6 +92,7 @@ export async function runSyncFunction(
     backend: deps.backend,
     mode,
     vars: settings.vars,
+    ...(deps.service !== undefined ? { service: deps.service } : {}),
     prune: settings.prune,
     adopt: settings.adopt,
     ...(settings.owner !== undefined ? { owner: settings.owner } : {}),

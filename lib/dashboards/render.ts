@@ -110,7 +110,9 @@ function renderChange(c: DashboardChange, paint: Paint): string[] {
       `    ~ ownership marker tags${c.adopted ? ' (adopted; no field changes unless listed)' : ''}`,
     );
   if (c.action === 'create') {
-    lines.push(`    + ${c.tiles.length} tile(s): ${c.tiles.map((t) => t.name).join(', ')}`);
+    // An empty dashboard gets no tile line (it read "+ 0 tile(s): " before).
+    if (c.tiles.length > 0)
+      lines.push(`    + ${c.tiles.length} tile(s): ${c.tiles.map((t) => t.name).join(', ')}`);
   } else if (c.tiles.length > 0) {
     lines.push(
       ...tree(

@@ -24,6 +24,8 @@ export interface SyncOptions extends PlanOptions {
   /** `plan` never writes. */
   readonly mode: 'plan' | 'apply';
   readonly vars?: Readonly<Record<string, string>>;
+  /** The service the backend targets: files whose `services` leave it out are skipped. */
+  readonly service?: string;
   readonly signal?: AbortSignal;
   readonly logger?: Logger;
   readonly onResult?: (result: DashboardResult) => void;
@@ -63,6 +65,7 @@ export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome>
         // The backend is also the directory that resolves `source:` / `webhook:` names.
         desired: await loadDashboards(options.source, {
           vars: options.vars,
+          service: options.service,
           directory: options.backend,
           call,
         }),
@@ -98,7 +101,7 @@ async function loadResolvingNamesOnly(
     },
     ...(options.source.size ? { size: (file: string) => options.source.size!(file) } : {}),
   };
-  const valid = await loadDashboards(source, { vars: options.vars });
+  const valid = await loadDashboards(source, { vars: options.vars, service: options.service });
   const files = [...texts].map(([file, text]) => ({ file, text }));
   const named = valid.some((d) =>
     d.tiles.some((t) => t.alerts.some((a) => a.channel.webhook !== undefined)),

@@ -3,7 +3,7 @@
  * from lib/config.ts, so every bad variable is named and no value is echoed.
  */
 import * as z from 'zod';
-import { readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
+import { envFlag, envList, readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
 import { ConfigError } from '../errors';
 import type { SecretSource } from '../notify/secrets';
 import type { NotifierSettings } from '../notify/settings';
@@ -13,18 +13,11 @@ import { registerSecret } from '../redact';
 import type { WatchdogPolicyInput } from './decide';
 import type { WatchdogConfigInput } from './watchdog';
 
-const list = z.string().transform((text) =>
-  text
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean),
-);
 const count = z.coerce.number().int().positive();
 const minutes = z.coerce
   .number()
   .positive()
   .transform((m) => Math.round(m * 60_000));
-const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /**
  * The watchdog's env names as typed values (the CDK side writes them through these, so a
@@ -69,17 +62,17 @@ export const watchdogEnv = z.object({
     .optional(),
   /** Bus name or ARN; set to emit `Pipe State Changed` events. */
   CLOUDOPS_WATCHDOG_EVENT_BUS: z.string().min(1).optional(),
-  CLOUDOPS_WATCHDOG_INCLUDE_PIPES: list.optional(),
-  CLOUDOPS_WATCHDOG_EXCLUDE_PIPES: list.optional(),
-  CLOUDOPS_WATCHDOG_EXPECTED_STOPPED: list.optional(),
+  CLOUDOPS_WATCHDOG_INCLUDE_PIPES: envList.optional(),
+  CLOUDOPS_WATCHDOG_EXCLUDE_PIPES: envList.optional(),
+  CLOUDOPS_WATCHDOG_EXPECTED_STOPPED: envList.optional(),
   CLOUDOPS_WATCHDOG_STUCK_MINUTES: minutes.optional(),
   CLOUDOPS_WATCHDOG_REMINDER_MINUTES: minutes.optional(),
   CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES: count.optional(),
   CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES: minutes.optional(),
   CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES: minutes.optional(),
-  CLOUDOPS_WATCHDOG_ANNOUNCE_NEW: flag.optional(),
+  CLOUDOPS_WATCHDOG_ANNOUNCE_NEW: envFlag.optional(),
   CLOUDOPS_WATCHDOG_SELF_WATCH_FAILURES: count.optional(),
-  CLOUDOPS_WATCHDOG_AUTO_RESTART: flag.optional(),
+  CLOUDOPS_WATCHDOG_AUTO_RESTART: envFlag.optional(),
   CLOUDOPS_WATCHDOG_AUTO_RESTART_MAX: count.optional(),
   CLOUDOPS_WATCHDOG_AUTO_RESTART_WINDOW_MINUTES: minutes.optional(),
   /** Retries of one API call stop after this long: a failing service is retried next run. */

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCapture } from './helpers';
+import { runCapture } from '../support/cli';
 
 let root: string;
 beforeAll(async () => {

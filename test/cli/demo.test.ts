@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCapture } from './helpers';
+import { runCapture } from '../support/cli';
 
 describe('cloudops demo', () => {
   it('runs the whole tour against an in-process sandbox and exits 0', async () => {

@@ -5,7 +5,7 @@ import { parseEnv } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEnv } from '../../cli/connect';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { runCapture } from './helpers';
+import { runCapture } from '../support/cli';
 
 let sandbox: Sandbox;
 let dir: string;

@@ -13,7 +13,7 @@ import { sandboxEnv, terminalLogger } from '../../cli/connect';
 import { noteStdinFromTerminal, type CliIO } from '../../cli/io';
 import { createLogger } from '../../lib/log';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { runCapture } from './helpers';
+import { runCapture } from '../support/cli';
 
 let sandbox: Sandbox;
 let dir: string;

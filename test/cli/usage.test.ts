@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../cli/cli';
-import { runCapture } from './helpers';
+import { runCapture } from '../support/cli';
 
 describe('cloudops usage', () => {
   it('lists every command in the top-level help', async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { createLogger } from '../../lib/log';
 import type { Sandbox } from '../../sandbox/index';
-import { admin, basic, mgmt, obs } from '../sandbox/helpers';
+import { admin, basic, mgmt, obs } from '../support/sandbox-http';
 import { startTestSandbox } from '../support/sandbox';
 import * as facts from './api-facts';
 

@@ -261,6 +261,26 @@ describe('sync-dashboards function', () => {
       objects.delete(PREFIX + 'broken.yaml');
     }
   });
+  it('plans only the files for its service: a file listing other services is left out', async () => {
+    const [mine, other] = [sb.info.serviceIds[0], '00000000-0000-4000-8000-00000000abcd'];
+    const one = (name: string, services: string[]) =>
+      `name: ${name}\nservices: [${services.join(', ')}]\ntiles:\n  - { name: t, x: 0, y: 0, w: 4, h: 4, markdown: hi }\n`;
+    objects.set(PREFIX + 'mine.yaml', one('For this service', [mine, other]));
+    objects.set(PREFIX + 'theirs.yaml', one('For another service', [other]));
+    try {
+      const report = await handlerWith({ CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: 'report' })(
+        schedule,
+        context,
+      );
+      const names = report.results.map((r) => r.name);
+      expect(names).toContain('For this service');
+      expect(names).not.toContain('For another service');
+      expect(writes()).toHaveLength(0);
+    } finally {
+      objects.delete(PREFIX + 'mine.yaml');
+      objects.delete(PREFIX + 'theirs.yaml');
+    }
+  });
 });
 
 describe('sync-dashboards function in open-source mode', () => {

@@ -353,6 +353,7 @@ describe.each(['spec', 'current'] as const)(
       expect(plan.out).toContain(`Service ${staging}, owner "default":`);
       expect(plan.out.match(/\[\+\] create dashboard "Everywhere"/g)).toHaveLength(2);
       expect(plan.out.match(/\[\+\] create dashboard "Home only"/g)).toHaveLength(1);
+      expect(plan.out).not.toContain('0 tile(s)');
       expect(twoApi().filter((e) => e.method !== 'GET')).toHaveLength(0);
 
       const apply = await run('apply', '--dir', root, '--auto-approve');

@@ -1,7 +1,8 @@
 /* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- raw JSON bodies of the HTTP API under test */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index';
-import { basic, mgmt, obs, start, UUID_V4 } from './helpers';
+import { basic, mgmt, obs, UUID_V4 } from '../support/sandbox-http';
+import { startTestSandbox } from '../support/sandbox';
 
 let sb: Sandbox;
 const roomy = {
@@ -10,7 +11,7 @@ const roomy = {
 };
 
 beforeAll(async () => {
-  sb = await start({ rateLimits: roomy });
+  sb = await startTestSandbox({ rateLimits: roomy });
 });
 afterAll(() => sb.close());
 

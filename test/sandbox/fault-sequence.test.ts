@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index';
 import { closeAfterEach } from '../support/close-after-each';
 import { startTestSandbox } from '../support/sandbox';
-import { mgmt, obs } from './helpers';
+import { mgmt, obs } from '../support/sandbox-http';
 
 const open = closeAfterEach<Sandbox>();
 const N = 30;

@@ -2,11 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Base64 } from '../../sandbox/ids';
 import type { Sandbox } from '../../sandbox/index';
-import { basic, mgmt, start } from './helpers';
+import { basic, mgmt } from '../support/sandbox-http';
+import { startTestSandbox } from '../support/sandbox';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await start({ rateLimits: { management: { limit: 1000, windowMs: 10_000 } } });
+  sb = await startTestSandbox({ rateLimits: { management: { limit: 1000, windowMs: 10_000 } } });
 });
 afterAll(() => sb.close());
 

@@ -1,12 +1,14 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- raw JSON bodies of the HTTP API under test */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/index';
+import type { Sandbox, SandboxOptions } from '../../sandbox/index';
 import { parseFaultSpec } from '../../sandbox/index';
-import { admin, mgmt, obs, start } from './helpers';
+import { admin, mgmt, obs } from '../support/sandbox-http';
+import { startTestSandbox } from '../support/sandbox';
+import { DEFAULT_RATE_LIMITS } from '../../sandbox/index';
 
 const open: Sandbox[] = [];
-async function sandbox(options: Parameters<typeof start>[0] = {}): Promise<Sandbox> {
-  const sb = await start(options);
+async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const sb = await startTestSandbox({ rateLimits: DEFAULT_RATE_LIMITS, ...options });
   open.push(sb);
   return sb;
 }

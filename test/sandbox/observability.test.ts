@@ -1,11 +1,12 @@
 /* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call -- raw JSON bodies of the HTTP API under test */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index';
-import { mgmt, obs, start } from './helpers';
+import { mgmt, obs } from '../support/sandbox-http';
+import { startTestSandbox } from '../support/sandbox';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await start({ rateLimits: { management: { limit: 1000, windowMs: 10_000 } } });
+  sb = await startTestSandbox({ rateLimits: { management: { limit: 1000, windowMs: 10_000 } } });
 });
 afterAll(() => sb.close());
 

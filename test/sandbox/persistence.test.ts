@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, describe, expect, it } from 'vitest';
 import { managementKeySecret, observabilityTokenSecret } from '../../lib/schemas';
-import { basic, mgmt, obs, start } from './helpers';
+import { basic, mgmt, obs } from '../support/sandbox-http';
+import { startTestSandbox } from '../support/sandbox';
+import { DEFAULT_RATE_LIMITS } from '../../sandbox/index';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,7 +24,7 @@ function sm(url: string): SecretsManagerClient {
 describe('persistence', () => {
   it('restarts from the state file with everything (and working credentials) still there', async () => {
     const stateFile = join(dir, 'state.json');
-    const first = await start({ stateFile });
+    const first = await startTestSandbox({ rateLimits: DEFAULT_RATE_LIMITS, stateFile });
     const info = first.info;
     const created = await mgmt(first, 'POST', '/keys', { name: 'persisted', roles: ['admin'] });
     const { keyId, keySecret, key } = created.json.result;
@@ -49,7 +51,7 @@ describe('persistence', () => {
     const onDisk = readFileSync(stateFile, 'utf8');
     expect(onDisk).not.toContain(keySecret); // only hashes of API-created keys
 
-    const second = await start({ stateFile });
+    const second = await startTestSandbox({ rateLimits: DEFAULT_RATE_LIMITS, stateFile });
     try {
       expect(second.info).toMatchObject({
         organizationId: info.organizationId,
@@ -90,7 +92,7 @@ describe('persistence', () => {
 
 describe('secrets manager composition', () => {
   it('serves the seeded key and token secrets over AWS JSON 1.1, and logs the calls', async () => {
-    const sb = await start();
+    const sb = await startTestSandbox({ rateLimits: DEFAULT_RATE_LIMITS });
     try {
       const client = sm(sb.info.secretsManagerUrl);
       const key = await client.send(new GetSecretValueCommand({ SecretId: sb.info.keySecretId }));

@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/index';
 import { caught } from '../support/caught';
 import { startSandboxProcess } from '../support/sandbox-process';
-import { obs } from './helpers';
+import { obs } from '../support/sandbox-http';
 
 const children: ChildProcess[] = [];
 afterEach(() => {

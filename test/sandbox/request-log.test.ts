@@ -1,11 +1,13 @@
 /* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call -- raw JSON bodies of the HTTP API under test */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index';
-import { admin, basic, mgmt, obs, start, UUID_V4 } from './helpers';
+import { admin, basic, mgmt, obs, UUID_V4 } from '../support/sandbox-http';
+import { startTestSandbox } from '../support/sandbox';
+import { DEFAULT_RATE_LIMITS } from '../../sandbox/index';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await start();
+  sb = await startTestSandbox({ rateLimits: DEFAULT_RATE_LIMITS });
 });
 afterAll(() => sb.close());
 

@@ -1,4 +1,4 @@
-/** An in-process DynamoDB (dynalite) on loopback with the watchdog table: tests and the demo. */
+/** An in-process DynamoDB (dynalite, a dev dependency) on loopback with the watchdog table: tests and the bench. */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCapture } from '../../cli/helpers';
+import { runCapture } from '../../support/cli';
 import { dashboardFileJsonSchema } from '../../../lib/dashboards/file-schema';
 import { formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
 
@@ -55,6 +55,17 @@ describe('dashboards/ README and example files', () => {
       expect(ref, file).toBeDefined();
       expect(path.resolve(DIR, path.dirname(file), ref!)).toBe(path.join(DIR, '.schema.json'));
     }
+  });
+
+  it('in the JSON Schema a service is an id or a ${NAME} placeholder (editors see files unreplaced)', () => {
+    const schema = dashboardFileJsonSchema() as {
+      properties: { services: { items: { anyOf: { pattern: string }[] } } };
+    };
+    const ok = (v: string) =>
+      schema.properties.services.items.anyOf.some((a) => new RegExp(a.pattern).test(v));
+    expect(ok(VARS.STAGING)).toBe(true);
+    expect(ok('${STAGING}')).toBe(true);
+    expect(ok('staging')).toBe(false);
   });
 
   it('the JSON Schema describes every field', () => {

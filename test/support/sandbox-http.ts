@@ -1,11 +1,5 @@
-import { DEFAULT_RATE_LIMITS } from '../../sandbox/index';
-import type { Sandbox, SandboxOptions } from '../../sandbox/index';
-import { startTestSandbox } from '../support/sandbox';
-
-/** The sandbox tests check the real service's rate limits unless they set their own. */
-export async function start(options: SandboxOptions = {}): Promise<Sandbox> {
-  return startTestSandbox({ rateLimits: DEFAULT_RATE_LIMITS, ...options });
-}
+/** Raw HTTP calls to a sandbox (status, headers, JSON body), for the sandbox and contract tests. */
+import type { Sandbox } from '../../sandbox/index';
 
 export function basic(keyId: string, keySecret: string): string {
   return 'Basic ' + Buffer.from(`${keyId}:${keySecret}`).toString('base64');

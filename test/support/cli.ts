@@ -1,3 +1,4 @@
+/** The CLI run in-process with its output captured, for the CLI tests. */
 import { runCli } from '../../cli/cli';
 import type { CliIO } from '../../cli/io';
 
