@@ -14,7 +14,7 @@ import { versionScope } from '../../lib/alerts/versions';
 import { DynamoVersionStore } from '../../lib/alerts/versions-dynamo';
 import type { Clock } from '../../lib/api/clock';
 import type { RateLimiterRegistry } from '../../lib/api/rate-limiter';
-import { readConnectionEnv, requiredConnectionSettings } from '../../lib/config';
+import { primaryServiceId, readConnectionEnv, requiredConnectionSettings } from '../../lib/config';
 import { runSyncFunction, type SyncFunctionSummary } from '../../lib/dashboards/function-run';
 import { createLogger } from '../../lib/log';
 import { createNotifiers, type NotifierClients } from '../../lib/notify/build';
@@ -63,7 +63,7 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
         }),
         scope: versionScope({
           mode: connection.CLOUDOPS_OBSERVABILITY_MODE,
-          serviceId: connection.CLOUDOPS_SERVICE_ID?.[0],
+          serviceId: primaryServiceId(connection),
           observabilityUrl: connection.CLOUDOPS_OBSERVABILITY_URL,
         }),
       }
@@ -89,8 +89,8 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
         s3,
         eventBridge,
         // Dashboards of the first configured service (managed mode); open-source has no service.
-        backend: clientsOf(context).backend(connection.CLOUDOPS_SERVICE_ID?.[0]),
-        service: connection.CLOUDOPS_SERVICE_ID?.[0],
+        backend: clientsOf(context).backend(primaryServiceId(connection)),
+        service: primaryServiceId(connection),
         logger,
         now: options.now,
         ...(alertVersions ? { alertVersions } : {}),
