@@ -2,53 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   compactDeclaration,
-  desiredFromEvent,
   formatMarker,
   ownerId,
   planAlerts,
   withMarker,
   type AlertStep,
-  type DesiredSet,
 } from '../../../lib/alerts';
-import type { DashboardSyncedEvent } from '../../../lib/events';
 import type { Alert } from '../../../lib/schemas';
-
-const V1 = '2025-01-01T00:00:01.000Z';
-const V2 = '2025-01-01T00:00:02.000Z';
-const V3 = '2025-01-01T00:00:03.000Z';
-const KEY = 'dashboards/a.yaml';
-
-function synced(
-  version: string,
-  alerts: { tile: string; name: string; threshold?: number }[],
-): DesiredSet {
-  const event: DashboardSyncedEvent = {
-    source: 'cloudops',
-    'detail-type': 'Dashboard Synced',
-    time: version,
-    detail: {
-      dashboardKey: KEY,
-      dashboardId: 'd1',
-      name: 'a',
-      sourceFile: KEY,
-      syncedAt: version,
-      tiles: [
-        { name: 'Errors', id: 't1' },
-        { name: 'Latency', id: 't2' },
-      ],
-      alerts: alerts.map((a) => ({
-        tileName: a.tile,
-        name: a.name,
-        threshold: a.threshold ?? 10,
-        thresholdType: 'above',
-        interval: '5m',
-        channel: { type: 'webhook', webhookId: 'w1' },
-        message: `${a.name} fired`,
-      })),
-    },
-  };
-  return desiredFromEvent(event);
-}
+import { KEY, synced, V1, V2, V3 } from './plan-fixtures';
 
 const owner = (tileName: string, alertName: string) => ({
   kind: 'dashboard' as const,
