@@ -37,6 +37,20 @@ function decoded(text: string): string {
  * Every form a secret URL can take in text: as configured, as `URL` normalises it (lower-case
  * host, percent-encoding, trailing slash), percent-encoded whole, and its token-like parts.
  */
+/**
+ * `http://host:port` with no path, query or user: no credential in it, and masking it would
+ * hide every URL of that host (a receiver's address is often configured this way).
+ */
+function bareOrigin(value: string): boolean {
+  if (!/^https?:\/\//i.test(value.trim())) return false;
+  try {
+    const url = new URL(value.trim());
+    return !url.username && !url.password && !url.search && !url.hash && url.pathname === '/';
+  } catch {
+    return false;
+  }
+}
+
 function urlForms(value: string): string[] {
   let url: URL;
   try {
@@ -72,7 +86,7 @@ function urlForms(value: string): string[] {
 
 /** Remember a secret value (every form of it, for a URL) so it is masked in any text from now on. */
 export function registerSecret(value: string | undefined | null): void {
-  if (!value || value.length < MIN_SECRET_LENGTH) return;
+  if (!value || value.length < MIN_SECRET_LENGTH || bareOrigin(value)) return;
   const before = knownSecrets.size;
   knownSecrets.add(value);
   for (const form of urlForms(value)) if (form.length >= MIN_SECRET_LENGTH) knownSecrets.add(form);

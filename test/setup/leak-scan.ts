@@ -9,21 +9,6 @@ import { CAPTURE_DIR } from './paths';
 
 const AUTH_HEADER = /\b(Basic|Bearer)\s+(?!\[REDACTED\])[A-Za-z0-9+/=._~-]{8,}/;
 
-/**
- * A bare origin (`http://127.0.0.1:45453`) carries no credential: tests register receiver
- * URLs as secrets, and a port freed by one test is reused by another test's server, whose
- * address then shows up in its logs by chance.
- */
-function bareOrigin(value: string): boolean {
-  if (!/^https?:\/\//i.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return !url.username && !url.password && !url.search && (url.pathname === '/' || !url.pathname);
-  } catch {
-    return false;
-  }
-}
-
 export function setup(): void {
   rmSync(CAPTURE_DIR, { recursive: true, force: true });
 }
@@ -36,7 +21,7 @@ export function teardown(): void {
     for (const value of JSON.parse(
       readFileSync(path.join(CAPTURE_DIR, file), 'utf8'),
     ) as string[]) {
-      if (!bareOrigin(value)) secrets.add(value);
+      secrets.add(value);
     }
   }
   const findings: string[] = [];

@@ -4,6 +4,17 @@ import { CloudOpsError } from '../../lib/errors';
 import { redact, redactText, registerSecret, REDACTED } from '../../lib/redact';
 
 describe('redaction', () => {
+  it('a bare origin holds no credential: registering it masks nothing, a URL with a path is masked', () => {
+    registerSecret('http://127.0.0.1:45453');
+    expect(redactText('GET http://127.0.0.1:45453/health failed')).toBe(
+      'GET http://127.0.0.1:45453/health failed',
+    );
+    registerSecret('http://127.0.0.1:45454/hooks/b7c1e2d9a4f08e63');
+    expect(redactText('posting to http://127.0.0.1:45454/hooks/b7c1e2d9a4f08e63')).not.toContain(
+      'b7c1e2d9a4f08e63',
+    );
+  });
+
   it('masks secret fields wherever they are nested', () => {
     const out = redact({
       keyId: 'visible-id',
