@@ -74,6 +74,10 @@ export interface DeadlineOptions {
   now?: () => number;
 }
 
+/** What deadlineFrom keeps back by default: 10% of the remaining time, 1 s to 10 s. */
+export const deadlineMarginMs = (remainingMs: number): number =>
+  Math.min(10_000, Math.max(1000, Math.round(remainingMs * 0.1)));
+
 /**
  * The deadline of this invocation, to pass into lib: work not started by `at` is left for the
  * next run. Outside Lambda (tests, no getRemainingTimeInMillis) it never fires on its own.
@@ -88,7 +92,7 @@ export function deadlineFrom(
     const signal = options.signal ?? new AbortController().signal;
     return { at: Infinity, signal, remainingMs: () => Infinity };
   }
-  const margin = options.marginMs ?? Math.min(10_000, Math.max(1000, Math.round(remaining * 0.1)));
+  const margin = options.marginMs ?? deadlineMarginMs(remaining);
   const budget = Math.max(0, remaining - margin);
   const at = now() + budget;
   const timeout = AbortSignal.timeout(budget);

@@ -20,6 +20,7 @@ import { createVersionTable } from '../../lib/alerts';
 import { MANAGEMENT_RATE_LIMIT, RateLimiterRegistry } from '../../lib/api/rate-limiter';
 import { createHandler as provisionHandler } from '../../functions/provision-alerts/handler';
 import { createHandler as syncHandler } from '../../functions/sync-dashboards/handler';
+import { deadlineMarginMs } from '../../functions/runtime';
 import type { Dashboard } from '../../lib/schemas';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { startLocalDynamo } from '../../test/support/local-dynamo';
@@ -31,13 +32,10 @@ import type { Figure } from './types';
 const COMMAND = 'npx tsx bench/figures/alerts.ts';
 const BUCKET = 'cloudops-config';
 const TABLE = 'cloudops-alert-versions';
-const FAST = { limit: 100_000, windowMs: 1_000 };
 const REAL = MANAGEMENT_RATE_LIMIT;
 /** provision-alerts' timeout as the stack deploys it. */
 const LAMBDA_MS = ALERTS_FUNCTION_TIMEOUT.toMilliseconds();
 const context = { getRemainingTimeInMillis: () => LAMBDA_MS } as unknown as Context;
-/** deadlineFrom's default margin (functions/runtime.ts). */
-const marginOf = (ms: number) => Math.min(10_000, Math.max(1000, Math.round(ms * 0.1)));
 
 /** The least time `requests` management requests need at the real limit. */
 const floorMs = (requests: number) =>
@@ -76,21 +74,21 @@ function file(sb: Sandbox, i: number, title = 'Errors', tiles = 1, alertsPerTile
 interface World {
   sb: Sandbox;
   stubs: AwsStubs;
-  /** At the real limit only: the clock the sandbox and provision-alerts share. */
-  fake?: FakeClock;
+  /** The clock the sandbox and both handlers share (the real limit, without the waiting). */
+  fake: FakeClock;
   sync: ReturnType<typeof syncHandler>;
   provision: ReturnType<typeof provisionHandler>;
   close(): Promise<void>;
 }
 
-async function world(options: { realLimit?: boolean } = {}): Promise<World> {
-  const fake = options.realLimit ? fakeClock() : undefined;
-  const limit = fake ? REAL : FAST;
+async function world(): Promise<World> {
+  const fake = fakeClock();
+  const limit = REAL;
   const sb = await startSandbox({
     profile: 'current',
     port: 0,
     rateLimits: { management: limit, observability: limit },
-    ...(fake ? { now: fake.epoch } : {}),
+    now: fake.epoch,
   });
   const stubs = await startAwsStubs();
   const dynamo = await startLocalDynamo();
@@ -117,22 +115,15 @@ async function world(options: { realLimit?: boolean } = {}): Promise<World> {
   return {
     sb,
     stubs,
-    ...(fake ? { fake } : {}),
-    sync: syncHandler({
-      env,
-      ...(fake ? { clock: fake.clock, limiters: new RateLimiterRegistry(fake.clock) } : {}),
-    }),
+    fake,
+    sync: syncHandler({ env, clock: fake.clock, limiters: new RateLimiterRegistry(fake.clock) }),
     provision: provisionHandler({
       env,
       dynamo: dynamo.client,
-      ...(fake
-        ? {
-            clock: fake.clock,
-            limiters: new RateLimiterRegistry(fake.clock),
-            // The Lambda's deadline on the fake time line, with deadlineFrom's margin.
-            deadline: () => ({ signal: fake.timeout(LAMBDA_MS - marginOf(LAMBDA_MS)) }),
-          }
-        : {}),
+      clock: fake.clock,
+      limiters: new RateLimiterRegistry(fake.clock),
+      // The Lambda's deadline on the fake time line, with deadlineFrom's margin.
+      deadline: () => ({ signal: fake.timeout(LAMBDA_MS - deadlineMarginMs(LAMBDA_MS)) }),
     }),
     close: async () => {
       await dynamo.close();
@@ -183,7 +174,7 @@ async function deliver(w: World, records: ReturnType<typeof emittedRecords>): Pr
   let queue = records;
   for (let round = 1; queue.length > 0; round += 1) {
     if (round > 10) throw new Error(`provision-alerts kept failing ${queue.length} records`);
-    if (round > 1) w.fake?.advance(6 * LAMBDA_MS);
+    if (round > 1) w.fake.advance(6 * LAMBDA_MS);
     const failed: typeof records = [];
     for (let i = 0; i < queue.length; i += 10) {
       const batch = queue.slice(i, i + 10);
@@ -215,15 +206,15 @@ const s3Put = (key: string) => ({
 
 /** One sync run and provision-alerts on what it emitted; management/observability requests. */
 async function syncAndProvision(w: World, event: unknown) {
-  w.fake?.advance(REAL.windowMs); // runs are far apart: each starts with a full window
+  w.fake.advance(REAL.windowMs); // runs are far apart: each starts with a full window
   const before = apiRequests(w.sb);
-  const started = w.fake?.clock.now() ?? 0;
+  const started = w.fake.clock.now();
   const emitted = w.stubs.emitted.length;
   await w.sync(event, context);
   await deliver(w, emittedRecords(w.stubs, emitted));
   return {
     requests: apiRequests(w.sb) - before,
-    wallMs: (w.fake?.clock.now() ?? 0) - started,
+    wallMs: w.fake.clock.now() - started,
   };
 }
 
@@ -232,7 +223,7 @@ const wall = (r: { wallMs: number }) =>
   `; ${(r.wallMs / 1000).toFixed(1)} s at the real limit (${REAL.limit} per ${REAL.windowMs / 1000} s, fake clock)`;
 
 async function driftFigures(): Promise<Figure[]> {
-  const w = await world({ realLimit: true });
+  const w = await world();
   try {
     const files = new Map<string, string>();
     for (let i = 0; i < 100; i += 1) files.set(`dashboards/service-${i}.json`, file(w.sb, i));
@@ -271,8 +262,8 @@ async function driftFigures(): Promise<Figure[]> {
  * declarations again. `alerts` is what the service holds afterwards.
  */
 async function batchRun(perDashboard: number) {
-  const w = await world({ realLimit: true });
-  const fake = w.fake!;
+  const w = await world();
+  const fake = w.fake;
   try {
     const { sandboxClients } = await import('../../test/support/sandbox-clients');
     const clients = sandboxClients(w.sb.info, { label: 'bench-setup', timeoutMs: 5_000 });
