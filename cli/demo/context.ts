@@ -1,7 +1,9 @@
 import type { Clients } from '../../lib/clients';
 import type { Sandbox } from '../../sandbox';
+import { dispatch } from '../dispatch';
 import { CliFailure } from '../failure';
 import type { CliIO } from '../io';
+import { SERVICE_COMMANDS } from '../registry';
 
 /** What every demo step gets: the running sandbox, clients wired to it, and the output. */
 export interface DemoContext {
@@ -36,8 +38,8 @@ export function expectThat(condition: boolean, what: string): asserts condition 
 }
 
 /**
- * Runs `cloudops <argv>` inside the demo through the same registry and entry a user's command
- * line goes through (`runCli`), with the sandbox's env; its output is shown indented under the step.
+ * Runs `cloudops <argv>` inside the demo through the same command entries and dispatcher a user's
+ * command line goes through, with the sandbox's env; its output is shown indented under the step.
  */
 export async function runCommand(
   ctx: DemoContext,
@@ -57,9 +59,7 @@ export async function runCommand(
     isTTY: false,
     stdinIsTTY: false,
   };
-  // Loaded when first used: the registry in cli.ts loads this module lazily too.
-  const { runCli } = await import('../cli');
-  return runCli(argv, io, ctx.signal);
+  return dispatch(SERVICE_COMMANDS, argv, io, ctx.signal);
 }
 
 /** Requests the sandbox logged while `work` ran. */
