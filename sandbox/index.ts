@@ -23,14 +23,14 @@ import {
 } from './server';
 import { Store } from './store';
 import type { SandboxState } from './store';
-import { DEFAULT_PROFILE, isSandboxProfile } from './profiles';
+import { DEFAULT_PROFILE, isSandboxProfile } from './profiles/names';
 import { profileFor } from './profiles/registry';
-import type { SandboxProfile } from './profiles';
+import type { SandboxProfile } from './profiles/names';
 
 export type { FaultController, FaultKind, FaultQueueItem, FaultSpec } from './faults';
 export { FAULT_KINDS, parseFaultSpec } from './faults';
-export type { SandboxProfile } from './profiles';
-export { SANDBOX_PROFILES, DEFAULT_PROFILE, isSandboxProfile } from './profiles';
+export type { SandboxProfile } from './profiles/names';
+export { SANDBOX_PROFILES, DEFAULT_PROFILE, isSandboxProfile } from './profiles/names';
 export type { RequestLogEntry, Surface } from './request-log';
 export type { RateLimitConfig } from './rate-limit';
 export { Store } from './store';

@@ -8,7 +8,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { SandboxProfile } from './profiles';
+import type { SandboxProfile } from './profiles/names';
 import type { Alert, Dashboard, IpAccessEntry, KeyRole, KeyState, Pipe } from '../lib/schemas';
 
 /** A stored API key: only hashes of the key ID and secret, never the values. */

@@ -1,4 +1,4 @@
-import type { Profile } from '../profiles';
+import type { KeyRules } from '../profiles/key-rules';
 import type { KeyRow, Store } from '../store';
 
 /** What a management handler gets once auth, role and path parameters are checked. */
@@ -9,7 +9,8 @@ export interface ManagementRequest {
   store: Store;
   /** Sandbox clock, ms. */
   now: number;
-  profile: Profile;
+  /** The profile's part a handler asks: how it reads and shows keys. */
+  profile: { readonly keys: KeyRules };
   query: URLSearchParams;
 }
 

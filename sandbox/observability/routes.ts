@@ -1,6 +1,5 @@
 import { route } from '../router';
 import type { Route } from '../router';
-import type { Profile } from '../profiles';
 import type { Store } from '../store';
 import { alertView, createAlert, deleteAlert, findAlert, listAlerts, updateAlert } from './alerts';
 import {
@@ -15,7 +14,6 @@ import {
 export interface ObservabilityRequest {
   params: Record<string, string>;
   query: URLSearchParams;
-  profile: Profile;
   body: unknown;
   /** The service (team) the bearer token is bound to. */
   serviceId: string;

@@ -69,7 +69,6 @@ export function createObservabilitySurface(deps: ObservabilitySurfaceDeps) {
           serviceId: token.serviceId,
           store,
           now: deps.now(),
-          profile,
           query: req.query,
         });
         if (data instanceof Paged) {

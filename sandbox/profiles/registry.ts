@@ -1,5 +1,6 @@
 import { currentProfile } from './current';
-import type { Profile, SandboxProfile } from './index';
+import type { Profile } from './index';
+import type { SandboxProfile } from './names';
 import { specProfile } from './spec';
 
 export function profileFor(name: SandboxProfile): Profile {

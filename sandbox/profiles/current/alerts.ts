@@ -5,43 +5,11 @@ import type { Store } from '../../store';
 import { alertableTile } from './dashboards';
 import { alertBodySchema, paginationQuery } from './schemas';
 import type { AlertBody } from './schemas';
+import { alertRows, deleteAlertRows, type Channel, type CurrentAlertRow } from './rows';
 import { parseOr400 } from './validate';
-
-type Channel = { type: 'webhook'; webhookId: string };
-
-export interface CurrentAlertRow {
-  id: string;
-  serviceId: string;
-  name: string | null;
-  message: string | null;
-  note: string | null;
-  threshold: number;
-  thresholdMax?: number | null;
-  interval: string;
-  thresholdType: string;
-  source: 'tile' | 'saved_search';
-  state: string;
-  channels: Channel[];
-  teamId: string;
-  tileId?: string;
-  dashboardId?: string;
-  savedSearchId?: string;
-  groupBy?: string | null;
-  silenced?: { by: string | null; at: string; until: string } | null;
-  scheduleOffsetMinutes?: number | null;
-  scheduleStartAt?: string | null;
-  numConsecutiveWindows?: number | null;
-  executionErrors?: { timestamp: string; type: string; message: string }[];
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** `/api/v2` shows `channels` and `numConsecutiveWindows`; the management API shows neither. */
 export type AlertSurface = 'api' | 'management';
-
-export function alertRows(store: Store): CurrentAlertRow[] {
-  return store.state.alerts as unknown as CurrentAlertRow[];
-}
 
 export function alertView(row: CurrentAlertRow, surface: AlertSurface): Record<string, unknown> {
   const view: Record<string, unknown> = {
@@ -78,7 +46,7 @@ export function alertView(row: CurrentAlertRow, surface: AlertSurface): Record<s
 }
 
 export function listAlerts(store: Store, serviceId: string): CurrentAlertRow[] {
-  return alertRows(store).filter((a) => a.serviceId === serviceId);
+  return alertRows(store.state).filter((a) => a.serviceId === serviceId);
 }
 
 /** `/api/v2/alerts` is paginated (limit 1..1000, default 1000). */
@@ -169,7 +137,7 @@ export function createAlert(
     createdAt: at,
     updatedAt: at,
   };
-  alertRows(store).push(row);
+  alertRows(store.state).push(row);
   store.changed();
   return row;
 }
@@ -195,6 +163,6 @@ export function updateAlert(
 
 export function deleteAlert(store: Store, serviceId: string, id: string): void {
   const row = findAlert(store, serviceId, id);
-  store.state.alerts = alertRows(store).filter((a) => a !== row) as never;
+  deleteAlertRows(store.state, (a) => a === row);
   store.changed();
 }

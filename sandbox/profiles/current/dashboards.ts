@@ -13,7 +13,7 @@ import { sourceIdsOf, storedTile } from './tiles';
 import type { StoredTile } from './tiles';
 import { failure, issuesOf } from './validate';
 import type { Issue } from './validate';
-import { alertRows } from './alerts';
+import { deleteAlertRows } from './rows';
 
 interface DashboardInput {
   name: string;
@@ -183,9 +183,10 @@ export function updateDashboard(
   const input = validInput(store, serviceId, body);
   apply(row, input, tilesFor(input, new Set(row.tiles.map((t) => t.id)), now));
   const keep = new Set(row.tiles.filter(alertable).map((t) => t.id));
-  store.state.alerts = alertRows(store).filter(
-    (a) => a.dashboardId !== row.id || (a.tileId !== undefined && keep.has(a.tileId)),
-  ) as never;
+  deleteAlertRows(
+    store.state,
+    (a) => a.dashboardId === row.id && (a.tileId === undefined || !keep.has(a.tileId)),
+  );
   row.updatedAt = new Date(now).toISOString();
   store.changed();
   return row as unknown as DashboardRow;
@@ -195,7 +196,7 @@ export function updateDashboard(
 export function deleteDashboard(store: Store, serviceId: string, id: string): void {
   const row = findDashboard(store, serviceId, id);
   store.state.dashboards = store.state.dashboards.filter((d) => d !== row);
-  store.state.alerts = alertRows(store).filter((a) => a.dashboardId !== row.id) as never;
+  deleteAlertRows(store.state, (a) => a.dashboardId === row.id);
   store.changed();
 }
 

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import type { KeyRole } from '../../../lib/schemas';
 import { badRequest, validateBody } from '../../errors';
 import type { AssignedRole, KeyRow, SandboxState } from '../../store';
-import type { KeyRules } from '../index';
+import type { KeyRules } from '../key-rules';
 
 const LEGACY_ROLES = ['admin', 'developer', 'query_endpoints'] as const;
 const isoDateTime = z.iso.datetime({ offset: true });

@@ -2,7 +2,7 @@
 import type { Pipe } from '../../../lib/schemas';
 import { objectId, uuidV4 } from '../../ids';
 import type { DashboardRow, SandboxState } from '../../store';
-import type { CurrentAlertRow } from './alerts';
+import { replaceAlertRows, type CurrentAlertRow } from './rows';
 import { tileSchema } from './schemas';
 import { storedTile } from './tiles';
 
@@ -144,7 +144,7 @@ function seedAlerts(state: SandboxState, now: number): void {
       groupBy: 'ServiceName',
     },
   ];
-  state.alerts = alerts as never;
+  replaceAlertRows(state, alerts);
 }
 
 export function seedCurrent(state: SandboxState, now: number): void {
