@@ -1,17 +1,23 @@
+/**
+ * The Secrets Manager rotation function (one function rotates every key secret of the stack,
+ * each on its own schedule): parse the event, wire the deps from env, run its step in lib/keys.
+ * A secret still holding its deploy-time placeholder is "not configured yet": one info line, no
+ * failure.
+ */
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { runRotationStep, type RotationDeps } from '../../lib/keys';
+import { parseOrThrow } from '../../lib/format-issues';
+import {
+  rotateKey,
+  rotationDepsFromEnv,
+  rotationEvent,
+  type RotationDeps,
+} from '../../lib/keys/entry';
 import { silentLogger } from '../../lib/log';
 import { NOT_CONFIGURED_RESPONSE } from '../connect';
 import { lazyHandler, notConfiguredMiddleware } from '../runtime';
-import { rotationDepsFromEnv } from './deps';
-import { validateRotationEvent, type RotationEvent } from './event';
 
-/**
- * The Secrets Manager rotation function (one function rotates every key secret of the stack,
- * each on its own schedule): validate the event, run its step. A secret still holding its
- * deploy-time placeholder is "not configured yet": one info line, no failure.
- */
 export function createRotationHandler(deps: RotationDeps) {
   return middy<unknown, unknown, Error, Context>()
     .use(
@@ -20,15 +26,14 @@ export function createRotationHandler(deps: RotationDeps) {
         response: NOT_CONFIGURED_RESPONSE,
       }),
     )
-    .use(validateRotationEvent())
-    .handler(async function rotateKey(raw) {
-      const event = raw as RotationEvent;
-      await runRotationStep(deps, event.Step, {
-        secretId: event.SecretId,
-        token: event.ClientRequestToken,
-      });
+    .handler(function rotateKeyStep(raw) {
+      // A malformed event fails naming each bad field (the event holds no secret).
+      const event = parseOrThrow(rotationEvent, raw, 'event', 'Invalid rotation event');
+      return rotateKey(deps, event);
     });
 }
 
 /** Deps are built on the first invocation (importing the module touches neither env nor network). */
-export const handler = lazyHandler(() => createRotationHandler(rotationDepsFromEnv()));
+export const handler = lazyHandler(() =>
+  createRotationHandler(rotationDepsFromEnv(new SecretsManagerClient({}))),
+);
