@@ -69,6 +69,13 @@ function alreadyInState(error: unknown, command: PipeStateCommand): boolean {
   );
 }
 
+/** What each group of operations shares: the organization, the request call, the logger. */
+interface Operations {
+  readonly org: () => Promise<string>;
+  readonly call: <T>(req: ApiRequest<T>, opts?: CallOptions) => Promise<T>;
+  readonly logger: HttpClientOptions['logger'];
+}
+
 export type ManagementClient = ReturnType<typeof createManagementClient>;
 
 /** Client for the management API (`/v1`, HTTP Basic with a management key). */
@@ -78,10 +85,22 @@ export function createManagementClient(options: ManagementClientOptions) {
     envelope: 'management',
     rateLimit: MANAGEMENT_RATE_LIMIT,
   });
+  const ops: Operations = {
+    org: async () => options.organizationId ?? (await options.credentials.get()).organizationId,
+    call: (req, opts = {}) => core.request({ ...req, ...opts }),
+    logger: options.logger,
+  };
+  return {
+    organizationId: ops.org,
+    close: () => core.close(),
+    ...pipeOperations(ops),
+    ...keyOperations(ops),
+    ...observabilityOperations(ops),
+  };
+}
 
-  const org = async () =>
-    options.organizationId ?? (await options.credentials.get()).organizationId;
-  const call = <T>(req: ApiRequest<T>, opts: CallOptions = {}) => core.request({ ...req, ...opts });
+/** Pipes (spec 4.1, 4.2 and API-FACTS extras). */
+function pipeOperations({ org, call, logger }: Operations) {
   /** Pipe calls on an idle service answer 424: typed, so callers can report "idle" and go on. */
   const pipeCall = async <T>(serviceId: string, req: ApiRequest<T>, opts?: CallOptions) => {
     try {
@@ -91,10 +110,6 @@ export function createManagementClient(options: ManagementClientOptions) {
     }
   };
   return {
-    organizationId: org,
-    close: () => core.close(),
-
-    // Pipes (spec 4.1, 4.2 and API-FACTS extras)
     async getPipe(serviceId: string, pipeId: string, opts?: CallOptions): Promise<Pipe> {
       return pipeCall(
         serviceId,
@@ -152,7 +167,7 @@ export function createManagementClient(options: ManagementClientOptions) {
         );
       } catch (error) {
         if (alreadyInState(error, command)) {
-          options.logger?.info('pipe already in the requested state', {
+          logger?.info('pipe already in the requested state', {
             serviceId,
             pipeId,
             command,
@@ -162,8 +177,12 @@ export function createManagementClient(options: ManagementClientOptions) {
         throw error;
       }
     },
+  };
+}
 
-    // Keys (spec 4.3, 4.4 and API-FACTS extras)
+/** Keys (spec 4.3, 4.4 and API-FACTS extras). */
+function keyOperations({ org, call }: Operations) {
+  return {
     /**
      * Without hashData a repeated POST would mint a second key, so it is retried only when
      * the server surely did not process it; with hashData a duplicate answers 409.
@@ -205,8 +224,12 @@ export function createManagementClient(options: ManagementClientOptions) {
     async deleteKey(keyRecordId: string, opts?: CallOptions): Promise<void> {
       return call({ method: 'DELETE', path: P.key(await org(), keyRecordId), schema: null }, opts);
     },
+  };
+}
 
-    // Observability objects through the management API (spec 4.5)
+/** Observability objects through the management API (spec 4.5). */
+function observabilityOperations({ org, call }: Operations) {
+  return {
     async listDashboards(serviceId: string, opts?: CallOptions): Promise<Dashboard[]> {
       const path = P.observability(await org(), serviceId, 'dashboards');
       return call({ method: 'GET', path, schema: z.array(dashboard) }, opts);
