@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareWithRatchet, importRuleViolations } from './import-rules';
+import { importRuleViolations } from './import-rules';
+import { compareWithRatchet } from './ratchet';
 import { importEdges } from './source-tree';
 
 /** The violations of a small in-memory tree (path -> source). */

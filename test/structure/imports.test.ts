@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareWithRatchet, importRuleViolations } from './import-rules';
+import { importRuleViolations } from './import-rules';
+import { compareWithRatchet } from './ratchet';
 import { KNOWN_IMPORT_VIOLATIONS } from './known-violations';
 import { importEdges, readSourceTree } from './source-tree';
 

@@ -19,3 +19,16 @@ export const KNOWN_IMPORT_VIOLATIONS: readonly string[] = [
   // The normalizer and the differ share helpers in both directions until one of them owns them.
   'no-circle: lib/dashboards/diff.ts → lib/dashboards/normalize.ts → lib/dashboards/diff.ts',
 ];
+
+/**
+ * The same ratchet for size: pieces over their limit today (sizes.ts), named without their length
+ * (that changes with every edit). sizes.test.ts fails on a piece over its limit that is missing
+ * here and on a line here whose piece is back within its limit (or gone).
+ */
+export const KNOWN_OVERSIZED: readonly string[] = [
+  // Both handlers still wire their deps inline; their lib entries take that over.
+  'handler file functions/provision-alerts/handler.ts',
+  'handler file functions/sync-dashboards/handler.ts',
+  // Six closures over shared state, becoming a small loop over pure decisions.
+  'lib function lib/pipes/watchdog.ts#runWatchdog',
+];
