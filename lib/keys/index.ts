@@ -6,6 +6,7 @@ export * from './ownership';
 export * from './secret';
 export * from './stages';
 export * from './rotation';
+export * from './policy';
 export * from './sentinel';
 export * from './sentinel-sns';
 export * from './deps';

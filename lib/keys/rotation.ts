@@ -3,24 +3,12 @@ import { isConflict, isForbidden, isNotFound, type ManagementClient } from '../a
 import { staticCredentials } from '../credentials';
 import type { CredentialProvider } from '../credentials/types';
 import { silentLogger, type Logger } from '../log';
-import {
-  managementKeySecret,
-  type CreateKeyRequest,
-  type KeyRecord,
-  type KeyRole,
-  type ManagementKeySecret,
-} from '../schemas';
-import type { RotationConfig, TestCall } from './config';
+import { managementKeySecret, type KeyRecord, type ManagementKeySecret } from '../schemas';
+import type { RotationConfig } from './config';
 import { RotationError } from './errors';
 import { generateKeyMaterial, hashDataFor } from './material';
-import {
-  findKeyRecord,
-  isExpired,
-  isOwned,
-  isUsable,
-  keyNameFor,
-  ownedNamePrefix,
-} from './ownership';
+import { findKeyRecord, isOwned, isUsable, keyNameFor, ownedNamePrefix } from './ownership';
+import { roleAssignmentFor, testCallFor, tidyPlan, type ResolvedTestCall } from './policy';
 import { nextSecretValue, parseCurrent, parsePending, type RotatedKeySecret } from './secret';
 import {
   AWSCURRENT,
@@ -32,11 +20,6 @@ import {
 } from './stages';
 
 export const ROTATION_STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const;
-/**
- * Expired rotator keys deleted per finishSecret: one in the steady state (the key two
- * rotations back), a backlog drains over a few rotations without making any one of them slow.
- */
-export const MAX_EXPIRED_DELETES = 3;
 export type RotationStep = (typeof ROTATION_STEPS)[number];
 
 /** The management calls the rotator makes (a ManagementClient fits). */
@@ -109,7 +92,7 @@ async function open(
  * createSecret: generate the new key locally and store it under AWSPENDING before the key
  * exists, so no crash can leave a key whose secret is lost. Nothing to do if the value exists.
  */
-export async function createSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
+async function createSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
   const ctx = await begin(deps, 'createSecret', request);
   if (!ctx) return;
   // Validate the current value first: a malformed secret fails here, naming the field, and nothing is made.
@@ -143,7 +126,7 @@ async function storePending(
  * key's roles and IP list, and the expiry stored with it. Idempotent: a key already made by an
  * earlier attempt is found in the list (or answers 409) and is not made twice.
  */
-export async function setSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
+async function setSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
   const ctx = await begin(deps, 'setSecret', request);
   if (!ctx) return;
   const pending = await readPending(ctx, request);
@@ -202,33 +185,13 @@ export async function setSecret(deps: RotationDeps, request: RotationRequest): P
 }
 
 /**
- * The new key gets the current key's role assignment: its record's `assignedRoles` when the
- * service has them (the deprecated `roles` may hold a pre-custom-roles value, so copying only
- * that could hand the new key fewer permissions), else the roles stored in the secret.
- */
-export function roleAssignmentFor(
-  secretId: string,
-  currentRecord: KeyRecord | undefined,
-  pending: { roles?: KeyRole[] | undefined },
-): Pick<CreateKeyRequest, 'roles' | 'assignedRoleIds'> {
-  const roleIds = currentRecord?.assignedRoles?.map((role) => role.roleId) ?? [];
-  if (roleIds.length > 0) return { assignedRoleIds: roleIds };
-  if (pending.roles && pending.roles.length > 0) return { roles: pending.roles };
-  throw new RotationError(
-    `${secretId} holds no roles and its current key's record has no assignedRoles: ` +
-      'add "roles" to the secret value so the new key can be given them',
-    { secretId },
-  );
-}
-
-/**
  * testSecret: the pending key must authenticate a call its roles allow (see testCallFor). A
  * placeholder without a value is RotateSecret's configuration test (RotateImmediately=false):
  * nothing to test, nothing made. A key that fails its test is deleted before the error goes
  * up, so repeated failures never pile up keys toward the organization's 100-key limit; a retry
  * makes it again from the same AWSPENDING value.
  */
-export async function testSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
+async function testSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
   const ctx = await begin(deps, 'testSecret', request);
   if (!ctx) return;
   const text = await ctx.versions.read(AWSPENDING, request.token);
@@ -250,20 +213,6 @@ export async function testSecret(deps: RotationDeps, request: RotationRequest): 
     throw error;
   }
   ctx.log.info('pending key authenticates', { test: call.kind });
-}
-
-type ResolvedTestCall = Exclude<TestCall, { kind: 'auto' }>;
-
-/**
- * `auto` picks a call the key's roles allow: an admin key lists keys; any other key proves it
- * authenticates (a 403 on the key list still means the service accepted the credential).
- */
-export function testCallFor(
-  configured: TestCall,
-  pending: { roles?: readonly string[] | undefined },
-): ResolvedTestCall {
-  if (configured.kind !== 'auto') return configured;
-  return pending.roles?.includes('admin') ? { kind: 'list-keys' } : { kind: 'authenticate' };
 }
 
 async function runTestCall(api: RotationApi, call: ResolvedTestCall): Promise<void> {
@@ -319,7 +268,7 @@ async function deleteIfPresent(api: RotationApi, keyRecordId: string): Promise<v
  * reads a key that works for its whole lifetime. A retry after the move (the token is
  * AWSCURRENT but still AWSPENDING) redoes the cut; once AWSPENDING is gone a retry is a no-op.
  */
-export async function finishSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
+async function finishSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
   const ctx = await open(deps, 'finishSecret', request);
   if (ctx.done) {
     if (!ctx.state.stages[request.token]?.includes(AWSPENDING)) {
@@ -400,22 +349,15 @@ async function finishCredentials(
     : adminCredentials(deps, request.secretId, current);
 }
 
-/**
- * The rotator's other keys: a usable one is disabled (at most two stay usable); expired ones
- * are deleted, oldest first and at most MAX_EXPIRED_DELETES per run, so the organization never
- * creeps toward its 100-key limit. Never the current or previous key (the caller leaves them out).
- */
+/** Carries out tidyPlan over the rotator's other keys (never the current or previous key). */
 async function tidyEarlierKeys(
   deps: RotationDeps,
   ctx: StepContext,
   api: RotationApi,
   others: readonly KeyRecord[],
 ): Promise<void> {
-  const now = deps.now();
-  const expired = others
-    .filter((r) => isExpired(r, now))
-    .sort((a, b) => Date.parse(a.expireAt!) - Date.parse(b.expireAt!));
-  for (const record of expired.slice(0, MAX_EXPIRED_DELETES)) {
+  const { remove, disable } = tidyPlan(others, deps.now());
+  for (const record of remove) {
     await deleteIfPresent(api, record.id);
     ctx.log.info('deleted an expired rotator key', {
       keyRecordId: record.id,
@@ -423,7 +365,7 @@ async function tidyEarlierKeys(
       expireAt: record.expireAt,
     });
   }
-  for (const record of others.filter((r) => isUsable(r, now))) {
+  for (const record of disable) {
     await api.updateKey(record.id, { state: 'disabled' });
     ctx.log.info('disabled an earlier rotator key', { keyRecordId: record.id, name: record.name });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roleAssignmentFor } from '../../../lib/keys/rotation';
+import { roleAssignmentFor } from '../../../lib/keys/policy';
 import { keyRecord, managementKeySecret } from '../../../lib/schemas';
 
 const record = (extra: Record<string, unknown>) =>

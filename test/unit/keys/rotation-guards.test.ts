@@ -6,16 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  createSecret,
-  finishSecret,
   rotateLocally,
   runRotationStep,
-  setSecret,
   roleAssignmentFor,
   testCallFor,
-  testSecret,
   ROTATION_STEPS,
-  MAX_EXPIRED_DELETES,
   ownedNamePrefix,
   type RotationConfig,
   type RotationStep,
@@ -53,7 +48,7 @@ describe('createSecret', () => {
   it('stores the new key under AWSPENDING: a fresh key, the owned name, expiry = now + lifetime', async () => {
     const w = world();
     const request = placeholder(w);
-    await createSecret(w.deps, request);
+    await runRotationStep(w.deps, 'createSecret', request);
     const pending = w.secrets.value('AWSPENDING');
     const current = w.secrets.value('AWSCURRENT');
     expect(pending.keyId).not.toBe(current.keyId);
@@ -68,10 +63,10 @@ describe('createSecret', () => {
   it('a retry keeps the value already stored (the key it names may exist already)', async () => {
     const w = world();
     const request = placeholder(w);
-    await createSecret(w.deps, request);
+    await runRotationStep(w.deps, 'createSecret', request);
     const first = w.secrets.value('AWSPENDING');
     w.clock.now += 60_000;
-    await createSecret(w.deps, request);
+    await runRotationStep(w.deps, 'createSecret', request);
     expect(w.secrets.value('AWSPENDING')).toEqual(first);
     expect(w.secrets.writes.filter((x) => x.startsWith('put:'))).toHaveLength(1);
   });
@@ -79,7 +74,9 @@ describe('createSecret', () => {
   it('a malformed current value fails naming the field, and nothing is stored', async () => {
     const w = world();
     w.secrets.seed('v0', JSON.stringify({ organizationId: 'not-a-uuid' }), ['AWSCURRENT']);
-    await expect(createSecret(w.deps, placeholder(w))).rejects.toThrow(/AWSCURRENT/);
+    await expect(runRotationStep(w.deps, 'createSecret', placeholder(w))).rejects.toThrow(
+      /AWSCURRENT/,
+    );
     expect(w.secrets.writes).toEqual([]);
   });
 
@@ -101,7 +98,7 @@ describe('a step whose token is already AWSCURRENT (a finished rotation retried)
 
   it('finishSecret does nothing once AWSPENDING is gone', async () => {
     const w = world();
-    await finishSecret(w.deps, { secretId: w.secrets.name, token: 'v0' });
+    await runRotationStep(w.deps, 'finishSecret', { secretId: w.secrets.name, token: 'v0' });
     expect(w.secrets.writes).toEqual([]);
     expect(w.keys.calls).toEqual([]);
   });
@@ -141,20 +138,22 @@ describe('setSecret', () => {
   it('refuses an AWSPENDING value that expired before its key was made', async () => {
     const w = world();
     const request = placeholder(w);
-    await createSecret(w.deps, request);
+    await runRotationStep(w.deps, 'createSecret', request);
     w.clock.now = T0 + 30 * DAY;
-    await expect(setSecret(w.deps, request)).rejects.toThrow(
+    await expect(runRotationStep(w.deps, 'setSecret', request)).rejects.toThrow(
       /AWSPENDING version of .* expired .*remove its AWSPENDING label and rotate again/,
     );
     expect(w.keys.calls).toEqual([]);
     w.clock.now = T0 + 30 * DAY - 1;
-    await setSecret(w.deps, request);
+    await runRotationStep(w.deps, 'setSecret', request);
     expect(w.keys.calls.filter((c) => c.startsWith('createKey'))).toHaveLength(1);
   });
 
   it('without a stored value (createSecret never ran) fails saying so', async () => {
     const w = world();
-    await expect(setSecret(w.deps, placeholder(w))).rejects.toThrow(/createSecret has not run/);
+    await expect(runRotationStep(w.deps, 'setSecret', placeholder(w))).rejects.toThrow(
+      /createSecret has not run/,
+    );
     expect(w.keys.calls).toEqual([]);
   });
 
@@ -163,7 +162,7 @@ describe('setSecret', () => {
     const request = placeholder(w);
     await steps(w, request, 'setSecret');
     w.keys.calls.length = 0;
-    await setSecret(w.deps, request);
+    await runRotationStep(w.deps, 'setSecret', request);
     expect(w.keys.calls).toEqual(['listKeys']);
     expect(w.keys.keys).toHaveLength(2);
   });
@@ -171,11 +170,13 @@ describe('setSecret', () => {
   it('a 409 (an earlier attempt made the key after our list) is success; other errors are not', async () => {
     const w = world();
     const request = placeholder(w);
-    await createSecret(w.deps, request);
+    await runRotationStep(w.deps, 'createSecret', request);
     w.keys.failNext.set('createKey', [409]);
-    await expect(setSecret(w.deps, request)).resolves.toBeUndefined();
+    await expect(runRotationStep(w.deps, 'setSecret', request)).resolves.toBeUndefined();
     w.keys.failNext.set('createKey', [500]);
-    await expect(setSecret(w.deps, request)).rejects.toMatchObject({ status: 500 });
+    await expect(runRotationStep(w.deps, 'setSecret', request)).rejects.toMatchObject({
+      status: 500,
+    });
   });
 
   it("disables this rotator's other usable keys, never the current one nor anyone else's", async () => {
@@ -225,7 +226,7 @@ describe('setSecret', () => {
 describe('testSecret', () => {
   it('a placeholder without a value (the configuration test) calls nothing', async () => {
     const w = world();
-    await testSecret(w.deps, placeholder(w));
+    await runRotationStep(w.deps, 'testSecret', placeholder(w));
     expect(w.keys.calls).toEqual([]);
   });
 
@@ -235,7 +236,7 @@ describe('testSecret', () => {
     await steps(w, request, 'setSecret');
     w.keys.calls.length = 0;
     w.keys.callers.length = 0;
-    await testSecret(w.deps, request);
+    await runRotationStep(w.deps, 'testSecret', request);
     expect(w.keys.calls).toEqual(['listKeys']);
     expect(w.keys.callers).toEqual([w.secrets.value('AWSPENDING').keyName]);
   });
@@ -246,7 +247,9 @@ describe('testSecret', () => {
     await steps(w, request, 'setSecret');
     const name = w.secrets.value('AWSPENDING').keyName!;
     w.keys.byName(name)!.state = 'disabled';
-    await expect(testSecret(w.deps, request)).rejects.toMatchObject({ status: 401 });
+    await expect(runRotationStep(w.deps, 'testSecret', request)).rejects.toMatchObject({
+      status: 401,
+    });
     expect(w.keys.byName(name)).toBeUndefined();
     expect(w.keys.keys).toHaveLength(1);
   });
@@ -259,7 +262,9 @@ describe('testSecret', () => {
     const name = w.secrets.value('AWSPENDING').keyName!;
     w.keys.byName(name)!.state = 'disabled';
     w.keys.failNext.set('deleteKey', [500]);
-    await expect(testSecret(w.deps, request)).rejects.toMatchObject({ status: 401 });
+    await expect(runRotationStep(w.deps, 'testSecret', request)).rejects.toMatchObject({
+      status: 401,
+    });
     expect(w.keys.byName(name)).toBeDefined();
     expect(levels(log, 'error')).toHaveLength(1);
   });
@@ -268,9 +273,11 @@ describe('testSecret', () => {
     const w = world();
     const log = withLog(w);
     const request = placeholder(w);
-    await createSecret(w.deps, request);
+    await runRotationStep(w.deps, 'createSecret', request);
     // The key was never made (setSecret skipped): the failing test finds nothing to delete.
-    await expect(testSecret(w.deps, request)).rejects.toMatchObject({ status: 401 });
+    await expect(runRotationStep(w.deps, 'testSecret', request)).rejects.toMatchObject({
+      status: 401,
+    });
     expect(w.keys.calls).toEqual(['listKeys']);
     expect(levels(log, 'error')).toEqual([]);
   });
@@ -282,7 +289,9 @@ describe('testSecret', () => {
     await steps(w, request, 'setSecret');
     w.keys.byName(w.secrets.value('AWSPENDING').keyName!)!.state = 'disabled';
     w.keys.failNext.set('deleteKey', [404]);
-    await expect(testSecret(w.deps, request)).rejects.toMatchObject({ status: 401 });
+    await expect(runRotationStep(w.deps, 'testSecret', request)).rejects.toMatchObject({
+      status: 401,
+    });
     expect(levels(log, 'error')).toEqual([]);
   });
 
@@ -311,7 +320,9 @@ describe('testSecret', () => {
       .seed('a0', JSON.stringify(admin.secret), ['AWSCURRENT']);
     const request = placeholder(w);
     await steps(w, request, 'setSecret');
-    await expect(testSecret(w.deps, request)).rejects.toMatchObject({ status: 403 });
+    await expect(runRotationStep(w.deps, 'testSecret', request)).rejects.toMatchObject({
+      status: 403,
+    });
     expect(w.keys.keys.map((k) => k.name).sort()).toEqual(['admin-key', 'seeded-by-hand']);
   });
 
@@ -320,7 +331,9 @@ describe('testSecret', () => {
     const request = placeholder(w);
     await steps(w, request, 'setSecret');
     w.keys.byName(w.secrets.value('AWSPENDING').keyName!)!.state = 'disabled';
-    await expect(testSecret(w.deps, request)).rejects.toMatchObject({ status: 401 });
+    await expect(runRotationStep(w.deps, 'testSecret', request)).rejects.toMatchObject({
+      status: 401,
+    });
   });
 
   it('list-pipes: lists the configured service with the new key', async () => {
@@ -328,7 +341,7 @@ describe('testSecret', () => {
     const request = placeholder(w);
     await steps(w, request, 'setSecret');
     w.keys.calls.length = 0;
-    await testSecret(w.deps, request);
+    await runRotationStep(w.deps, 'testSecret', request);
     expect(w.keys.calls).toEqual([`listPipes:${SERVICE}`]);
   });
 
@@ -353,7 +366,7 @@ describe('finishSecret', () => {
     await steps(w, request, 'testSecret');
     w.clock.now = T0 + 3_600_000;
     w.keys.callers.length = 0;
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     expect(w.secrets.stagesOf('tok-1')).toEqual(['AWSCURRENT']);
     expect(w.secrets.stagesOf('v0')).toEqual(['AWSPREVIOUS']);
     const name = w.secrets.value('AWSCURRENT').keyName!;
@@ -374,7 +387,7 @@ describe('finishSecret', () => {
     const request = placeholder(w);
     await steps(w, request, 'testSecret');
     w.keys.callers.length = 0;
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     expect(new Set(w.keys.callers)).toEqual(new Set(['admin-key']));
     expect(w.current.record.expireAt).toBe(iso(T0 + DAY));
   });
@@ -382,11 +395,15 @@ describe('finishSecret', () => {
   it('no key for the AWSPENDING value: fails saying setSecret has not completed, labels stay', async () => {
     const w = world();
     const request = placeholder(w);
-    await createSecret(w.deps, request);
+    await runRotationStep(w.deps, 'createSecret', request);
     // The pending key is not on the service; the current key (as admin secret) reads the list.
     const writes = w.secrets.writes.length;
     await expect(
-      finishSecret({ ...w.deps, config: { ...CONFIG, adminSecretId: w.secrets.name } }, request),
+      runRotationStep(
+        { ...w.deps, config: { ...CONFIG, adminSecretId: w.secrets.name } },
+        'finishSecret',
+        request,
+      ),
     ).rejects.toThrow(/No key matches the AWSPENDING version .*setSecret has not completed/);
     expect(w.secrets.writes.length).toBe(writes);
     expect(w.secrets.stagesOf('v0')).toEqual(['AWSCURRENT']);
@@ -397,11 +414,13 @@ describe('finishSecret', () => {
     const request = placeholder(w);
     await steps(w, request, 'testSecret');
     w.secrets.failMoveCurrent = 1;
-    await expect(finishSecret(w.deps, request)).rejects.toThrow(/label move failed/);
+    await expect(runRotationStep(w.deps, 'finishSecret', request)).rejects.toThrow(
+      /label move failed/,
+    );
     expect(w.current.record.expireAt).toBeNull();
     expect(w.secrets.stagesOf('v0')).toEqual(['AWSCURRENT']);
     // The retry finishes the job.
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     expect(w.current.record.expireAt).toBe(iso(T0 + DAY));
   });
 
@@ -412,7 +431,7 @@ describe('finishSecret', () => {
     // The move happened, then the process died: AWSCURRENT + AWSPENDING on the token.
     w.secrets.versions.get('tok-1')!.stages = ['AWSPENDING', 'AWSCURRENT'];
     w.secrets.versions.get('v0')!.stages = ['AWSPREVIOUS'];
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     expect(w.current.record.expireAt).toBe(iso(T0 + DAY));
     expect(w.secrets.stagesOf('tok-1')).toEqual(['AWSCURRENT']);
     const name = w.secrets.value('AWSCURRENT').keyName!;
@@ -426,7 +445,7 @@ describe('finishSecret', () => {
     const value = w.secrets.versions.get('tok-1')!.value!;
     w.secrets.seed('tok-1', value, ['AWSPENDING', 'AWSCURRENT']);
     w.secrets.seed('v0', value, ['AWSPREVIOUS']);
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     const name = (JSON.parse(value) as { keyName: string }).keyName;
     expect(w.keys.byName(name)?.expireAt).toBe(iso(T0 + 30 * DAY));
     expect(w.keys.calls.filter((c) => c.startsWith('updateKey'))).toEqual([]);
@@ -444,7 +463,7 @@ describe('finishSecret', () => {
       const request = placeholder(w);
       await steps(w, request, 'testSecret');
       w.keys.calls.length = 0;
-      await finishSecret(w.deps, request);
+      await runRotationStep(w.deps, 'finishSecret', request);
       expect(w.current.record.expireAt, String(expireAt)).toBe(cut ? iso(T0 + DAY) : expireAt);
       expect(w.keys.calls.some((c) => c.includes('expireAt='))).toBe(cut);
     }
@@ -457,7 +476,7 @@ describe('finishSecret', () => {
     const request = placeholder(w);
     await steps(w, request, 'testSecret');
     w.clock.now = T0 + 60_000;
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     expect(old.record.expireAt).toBe(iso(T0 + 60_000 + DAY));
     expect(w.current.record.expireAt).toBe(iso(T0 + 60_000 + DAY));
   });
@@ -468,7 +487,7 @@ describe('finishSecret', () => {
     const request = placeholder(w);
     await steps(w, request, 'testSecret');
     w.keys.keys.splice(w.keys.keys.indexOf(w.keys.byName('seeded-by-hand')!), 1);
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     expect(w.secrets.stagesOf('tok-1')).toEqual(['AWSCURRENT']);
     expect(levels(log, 'warn')).toHaveLength(1);
   });
@@ -490,9 +509,8 @@ describe('finishSecret', () => {
     // setSecret already disabled the usable one; make it usable again to see finishSecret do it.
     usable.state = 'enabled';
     w.keys.calls.length = 0;
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     const newName = w.secrets.value('AWSCURRENT').keyName!;
-    expect(MAX_EXPIRED_DELETES).toBe(3);
     expect(w.keys.calls.filter((c) => c.startsWith('deleteKey'))).toEqual(
       [1, 2, 3].map((n) => `deleteKey:${w.prefix}2025010${n}T000000.000Z`),
     );
@@ -513,7 +531,7 @@ describe('finishSecret', () => {
     const request = placeholder(w);
     await steps(w, request, 'testSecret');
     w.clock.now = T0 + 2 * 3_600_000;
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     expect(w.keys.byName(w.current.record.name)).toBeDefined();
   });
 
@@ -523,10 +541,12 @@ describe('finishSecret', () => {
     const request = placeholder(w);
     await steps(w, request, 'testSecret');
     w.keys.failNext.set('deleteKey', [500]);
-    await expect(finishSecret(w.deps, request)).rejects.toMatchObject({ status: 500 });
+    await expect(runRotationStep(w.deps, 'finishSecret', request)).rejects.toMatchObject({
+      status: 500,
+    });
     expect(w.secrets.stagesOf('v0')).toEqual(['AWSCURRENT']);
     w.keys.failNext.set('deleteKey', [404]);
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     expect(w.secrets.stagesOf('tok-1')).toEqual(['AWSCURRENT']);
   });
 });
@@ -674,7 +694,7 @@ describe('keys without a record (deleted by hand)', () => {
     w.secrets.versions.get('tok-1')!.stages = ['AWSPENDING', 'AWSCURRENT'];
     w.secrets.versions.get('v0')!.stages = ['AWSPREVIOUS'];
     drop(w, w.secrets.value('AWSCURRENT').keyName!);
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     expect(w.secrets.stagesOf('tok-1')).toEqual(['AWSCURRENT']);
     expect(w.current.record.expireAt).toBe(iso(T0 + DAY));
   });
@@ -686,7 +706,7 @@ describe('keys without a record (deleted by hand)', () => {
     const stray = w.keys.add({ name: `${w.prefix}20251101T000000.000Z` }).record;
     w.keys.add({ name: 'ci-pipeline' });
     drop(w, 'seeded-by-hand');
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     expect(stray.state).toBe('disabled');
     expect(w.secrets.stagesOf('tok-1')).toEqual(['AWSCURRENT']);
   });
@@ -698,7 +718,7 @@ describe('finishSecret never cuts or deletes a key in use', () => {
     const request = placeholder(w);
     await steps(w, request, 'testSecret');
     w.secrets.seed('vBack', w.secrets.versions.get('tok-1')!.value, ['AWSPREVIOUS']);
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     const name = w.secrets.value('AWSCURRENT').keyName!;
     expect(w.keys.byName(name)?.expireAt).toBe(iso(T0 + 30 * DAY));
     expect(w.current.record.expireAt).toBe(iso(T0 + DAY));
@@ -712,7 +732,7 @@ describe('finishSecret never cuts or deletes a key in use', () => {
     await steps(w, request, 'testSecret');
     const stray = w.keys.add({ name: `${w.prefix}20251101T000000.000Z` }).record;
     w.keys.calls.length = 0;
-    await finishSecret(w.deps, request);
+    await runRotationStep(w.deps, 'finishSecret', request);
     expect(w.keys.calls.filter((c) => c.startsWith('deleteKey'))).toEqual([
       `deleteKey:${expired.record.name}`,
     ]);
@@ -727,18 +747,24 @@ describe('every refusal names the secret (RotationError.secretId)', () => {
     const named = { name: 'RotationError', secretId: 'cloudops/management-key' };
     const expired = world();
     const r1 = placeholder(expired);
-    await createSecret(expired.deps, r1);
+    await runRotationStep(expired.deps, 'createSecret', r1);
     expired.clock.now = T0 + 30 * DAY;
-    await expect(setSecret(expired.deps, r1)).rejects.toMatchObject(named);
+    await expect(runRotationStep(expired.deps, 'setSecret', r1)).rejects.toMatchObject(named);
 
     const empty = world();
-    await expect(setSecret(empty.deps, placeholder(empty))).rejects.toMatchObject(named);
+    await expect(
+      runRotationStep(empty.deps, 'setSecret', placeholder(empty)),
+    ).rejects.toMatchObject(named);
 
     const noKey = world();
     const r3 = placeholder(noKey);
-    await createSecret(noKey.deps, r3);
+    await runRotationStep(noKey.deps, 'createSecret', r3);
     await expect(
-      finishSecret({ ...noKey.deps, config: { ...CONFIG, adminSecretId: noKey.secrets.name } }, r3),
+      runRotationStep(
+        { ...noKey.deps, config: { ...CONFIG, adminSecretId: noKey.secrets.name } },
+        'finishSecret',
+        r3,
+      ),
     ).rejects.toMatchObject(named);
 
     const off = world();
