@@ -26,7 +26,7 @@ export function generateKeyMaterial(): KeyMaterial {
 }
 
 /** SHA-256 of the UTF-8 text, as base64 of the raw 32-byte digest (API-FACTS, hashData). */
-export function sha256Base64(text: string): string {
+function sha256Base64(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('base64');
 }
 

@@ -1,11 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { generateKeyMaterial, hashDataFor, sha256Base64 } from '../../../lib/keys/material';
+import { generateKeyMaterial, hashDataFor } from '../../../lib/keys/material';
+
+/** hashData of a key whose ID and secret are both `text`. */
+const hashesOf = (text: string) => hashDataFor({ keyId: text, keySecret: text });
 
 describe('key material and hashData', () => {
   it('hashes like the documented shell pipeline (sha256, raw digest, base64)', () => {
     // Known vector: SHA-256("abc").
-    expect(sha256Base64('abc')).toBe('ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=');
+    expect(hashesOf('abc')).toEqual({
+      keyIdHash: 'ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=',
+      keyIdSuffix: 'abc',
+      keySecretHash: 'ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=',
+    });
     const text = 'Kx7 unicode ✓';
     const viaShell = execFileSync(
       'sh',
@@ -16,7 +23,7 @@ describe('key material and hashData', () => {
     )
       .toString()
       .trim();
-    expect(sha256Base64(text)).toBe(viaShell);
+    expect(hashesOf(text).keySecretHash).toBe(viaShell);
   });
 
   it('makes distinct, well-formed keys and the matching hashData', () => {
@@ -26,8 +33,9 @@ describe('key material and hashData', () => {
     expect(a.keySecret).toMatch(/^[A-Za-z0-9]{40}$/);
     const hash = hashDataFor(a);
     expect(hash.keyIdSuffix).toBe(a.keyId.slice(-4));
-    expect(hash.keyIdHash).toBe(sha256Base64(a.keyId));
-    expect(hash.keySecretHash).toBe(sha256Base64(a.keySecret));
+    expect(hash.keyIdHash).toBe(hashesOf(a.keyId).keyIdHash);
+    expect(hash.keySecretHash).toBe(hashesOf(a.keySecret).keySecretHash);
+    expect(hash.keyIdHash).not.toBe(hash.keySecretHash);
     expect(JSON.stringify(hash)).not.toContain(a.keySecret);
   });
 });

@@ -4,7 +4,7 @@
  * rotator relies on (staging labels move like AWS's; a key authenticates only while enabled and
  * unexpired; key management needs the admin role; a hash already used answers 409).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   DescribeSecretCommand,
   GetSecretValueCommand,
@@ -19,13 +19,15 @@ import {
   generateKeyMaterial,
   hashDataFor,
   ownedNamePrefix,
-  sha256Base64,
   type RotationApi,
   type RotationConfig,
   type RotationDeps,
 } from '../../../lib/keys';
 import { createLogger } from '../../../lib/log';
 import type { CreateKeyRequest, KeyRecord, ManagementKeySecret } from '../../../lib/schemas';
+
+/** The service's own hashing of a key ID or secret (API-FACTS, hashData), kept apart from lib's. */
+const sha256Base64 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64');
 
 export const DAY = 86_400_000;
 export const T0 = Date.parse('2026-01-01T00:00:00.000Z');
