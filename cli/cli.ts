@@ -3,7 +3,7 @@ import { dispatch } from './dispatch';
 import { SERVICE_COMMANDS, type CommandEntry } from './registry';
 
 /** Every top-level command: the demo, then the commands it tours (registry.ts). */
-export const COMMANDS: readonly CommandEntry[] = [
+const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'demo',
     summary: 'a guided tour against an in-process sandbox',

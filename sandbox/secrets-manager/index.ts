@@ -5,7 +5,6 @@ export {
   type SecretsManagerEmulatorOptions,
   type SecretsManagerRequestLogEntry,
 } from './emulator';
-export { startSecretsManagerServer, type SecretsManagerServer } from './server';
 export {
   ROTATION_STEPS,
   type RotationEvent,

@@ -9,12 +9,13 @@ import {
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RotationEvent } from '../../sandbox/secrets-manager';
 import {
+  sdkClient,
   startSecretsManagerServer,
-  type RotationEvent,
+  token,
   type SecretsManagerServer,
-} from '../../sandbox/secrets-manager';
-import { sdkClient, token } from '../support/secrets-manager';
+} from '../support/secrets-manager';
 
 const LAMBDA = 'arn:aws:lambda:us-east-1:000000000000:function:rotate';
 let server: SecretsManagerServer;

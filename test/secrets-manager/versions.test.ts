@@ -15,10 +15,11 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  sdkClient,
   startSecretsManagerServer,
+  token,
   type SecretsManagerServer,
-} from '../../sandbox/secrets-manager';
-import { sdkClient, token } from '../support/secrets-manager';
+} from '../support/secrets-manager';
 
 let server: SecretsManagerServer;
 let client: SecretsManagerClient;

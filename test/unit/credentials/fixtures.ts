@@ -2,7 +2,7 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import {
   startSecretsManagerServer,
   type SecretsManagerServer,
-} from '../../../sandbox/secrets-manager';
+} from '../../support/secrets-manager';
 
 export const managementSecret = (keySecret: string) => ({
   organizationId: '2f3c0a1e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',

@@ -1,0 +1,168 @@
+/**
+ * Dead exports: an export of lib, functions, cdk, cli, sandbox or bench that no other file uses,
+ * or that only tests use. Reads the program as the type checker sees it (tsconfig.json), so
+ * imports through barrels, `import type`, `typeof`, namespace access and destructured lazy
+ * `import()` all count as uses; works offline, needs no package beyond TypeScript.
+ *
+ *   npm run lint:exports            the report; exits 1 when it lists anything
+ *   npm run lint:exports -- --json  the same as JSON
+ *
+ * Not part of CI: one run type-checks the whole program (about as long as `npm run typecheck`),
+ * and an export a test alone uses is sometimes the right call (a seam kept for the test). The
+ * report is for whoever tidies; its first section is safe to act on.
+ */
+import path from 'node:path';
+import ts from 'typescript';
+import { REPO_ROOT } from './source-tree';
+
+/** Folders whose exports are checked; test/ only uses them. */
+const PRODUCT_FOLDERS = ['lib', 'functions', 'cdk', 'cli', 'sandbox', 'bench'];
+
+/**
+ * Exports used from outside TypeScript: the `handler` a Lambda (or a bench baseline bundle) is
+ * deployed with, named in the CDK construct and esbuild by string.
+ */
+const ENTRY_EXPORTS: readonly RegExp[] = [/^(functions|bench\/baselines)\/.+#handler$/];
+
+export interface ExportUse {
+  /** `file#name` of the exported declaration. */
+  readonly id: string;
+  readonly kind: 'value' | 'type';
+  /** Also used inside its own file (then only `export` goes; else the whole declaration). */
+  readonly usedInOwnFile: boolean;
+  /** Files outside its own that use it, split into tests and the rest. */
+  readonly testUsers: readonly string[];
+  readonly otherUsers: readonly string[];
+}
+
+export interface UnusedExportsReport {
+  /** No file but its own uses it. */
+  readonly unused: ExportUse[];
+  /** Only files under test/ use it. */
+  readonly testOnly: ExportUse[];
+}
+
+const relative = (file: string) => path.relative(REPO_ROOT, file).split(path.sep).join('/');
+const isProductFile = (file: string) =>
+  PRODUCT_FOLDERS.some((folder) => file.startsWith(`${folder}/`)) && !file.endsWith('.d.ts');
+
+function loadProgram(): ts.Program {
+  const configPath = path.join(REPO_ROOT, 'tsconfig.json');
+  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    },
+  });
+  if (!parsed) throw new Error(`cannot read ${configPath}`);
+  return ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+}
+
+/** The declaration a name finally stands for (through import and re-export aliases). */
+function original(checker: ts.TypeChecker, symbol: ts.Symbol): ts.Symbol {
+  return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+}
+
+/** The exports each product file declares itself (a barrel's re-exports belong to their source). */
+function declaredExports(program: ts.Program, checker: ts.TypeChecker) {
+  const exports = new Map<ts.Symbol, { id: string; file: string; kind: 'value' | 'type' }>();
+  for (const source of program.getSourceFiles()) {
+    const file = relative(source.fileName);
+    if (!isProductFile(file)) continue;
+    const moduleSymbol = checker.getSymbolAtLocation(source);
+    if (!moduleSymbol) continue;
+    for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+      const target = original(checker, exported);
+      const declaration = target.declarations?.[0];
+      if (!declaration || declaration.getSourceFile() !== source) continue;
+      const kind = target.flags & ts.SymbolFlags.Value ? 'value' : 'type';
+      exports.set(target, { id: `${file}#${exported.name}`, file, kind });
+    }
+  }
+  return exports;
+}
+
+/** The symbol a name node refers to, seeing through destructuring (`const { a } = await import(…)`). */
+function referencedSymbol(checker: ts.TypeChecker, name: ts.Identifier): ts.Symbol | undefined {
+  const parent = name.parent;
+  if (ts.isBindingElement(parent) && ts.isObjectBindingPattern(parent.parent)) {
+    const key = parent.propertyName ?? parent.name;
+    if (key !== name && parent.propertyName) return undefined;
+    const property = ts.isIdentifier(key) ? key.text : undefined;
+    if (property === undefined) return undefined;
+    return checker.getTypeAtLocation(parent.parent).getProperty(property);
+  }
+  return checker.getSymbolAtLocation(name);
+}
+
+/** A name inside `export { a } from './x'`: passing an export on is not using it. */
+const isReExport = (name: ts.Identifier) =>
+  ts.isExportSpecifier(name.parent) && name.parent.parent.parent.moduleSpecifier !== undefined;
+
+export function findUnusedExports(program: ts.Program = loadProgram()): UnusedExportsReport {
+  const checker = program.getTypeChecker();
+  const exports = declaredExports(program, checker);
+  const users = new Map<ts.Symbol, Set<string>>();
+  for (const source of program.getSourceFiles()) {
+    const file = relative(source.fileName);
+    if (file.startsWith('..') || file.startsWith('node_modules/') || source.isDeclarationFile)
+      continue;
+    const visit = (node: ts.Node) => {
+      if (ts.isIdentifier(node) && !isReExport(node)) {
+        const symbol = referencedSymbol(checker, node);
+        const target = symbol && original(checker, symbol);
+        if (target && exports.has(target)) {
+          const isDeclaration = target.declarations?.some((d) => (d as ts.NamedDeclaration).name === node);
+          if (!isDeclaration) users.set(target, (users.get(target) ?? new Set()).add(file));
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  const unused: ExportUse[] = [];
+  const testOnly: ExportUse[] = [];
+  for (const [symbol, { id, file, kind }] of exports) {
+    if (ENTRY_EXPORTS.some((entry) => entry.test(id))) continue;
+    const all = [...(users.get(symbol) ?? [])].sort();
+    const others = all.filter((user) => user !== file);
+    const use: ExportUse = {
+      id,
+      kind,
+      usedInOwnFile: all.includes(file),
+      testUsers: others.filter((user) => user.startsWith('test/')),
+      otherUsers: others.filter((user) => !user.startsWith('test/')),
+    };
+    if (others.length === 0) unused.push(use);
+    else if (use.otherUsers.length === 0) testOnly.push(use);
+  }
+  const byId = (a: ExportUse, b: ExportUse) => a.id.localeCompare(b.id);
+  return { unused: unused.sort(byId), testOnly: testOnly.sort(byId) };
+}
+
+function render(report: UnusedExportsReport): string {
+  const line = (use: ExportUse) => {
+    const what = use.kind === 'type' ? ' (type)' : '';
+    const fix = use.usedInOwnFile ? 'drop `export`' : 'delete it';
+    return `  ${use.id}${what}: ${fix}`;
+  };
+  const testLine = (use: ExportUse) => {
+    const what = use.kind === 'type' ? ' (type)' : '';
+    return `  ${use.id}${what}: used by ${use.testUsers.join(', ')}`;
+  };
+  return [
+    `${report.unused.length} exports no other file uses:`,
+    ...report.unused.map(line),
+    '',
+    `${report.testOnly.length} exports only tests use (make them internal, or move them to test/support):`,
+    ...report.testOnly.map(testLine),
+  ].join('\n');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const report = findUnusedExports();
+  process.stdout.write(
+    process.argv.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : `${render(report)}\n`,
+  );
+  process.exitCode = report.unused.length + report.testOnly.length > 0 ? 1 : 0;
+}
