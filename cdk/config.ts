@@ -91,7 +91,6 @@ export const stackConfigSchema = z
     }
   });
 
-export type StackConfigInput = z.input<typeof stackConfigSchema>;
 type Parsed = z.output<typeof stackConfigSchema>;
 
 /** The typed props the constructs take (names without the `cloudops:` prefix). */

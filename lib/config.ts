@@ -17,7 +17,6 @@ export const rateLimitSetting = z
     const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000;
     return { limit: Number(count), windowMs: Number(amount) * factor };
   });
-export type RateLimitSetting = z.output<typeof rateLimitSetting>;
 
 /** An env list: `a, b,c` is `['a', 'b', 'c']` (blank parts dropped). */
 export const envList = z.string().transform((text) =>

@@ -46,11 +46,6 @@ export function withLogContext<T>(fields: LogFields, fn: () => T): T {
   return logContext.run({ ...logContext.getStore(), ...fields }, fn);
 }
 
-/** The fields withLogContext set for the code running now. */
-export function currentLogContext(): LogFields {
-  return logContext.getStore() ?? {};
-}
-
 export interface LoggerOptions {
   level?: LogLevel;
   /** Fields on every line (e.g. `{ service: 'pipe-watchdog' }`). */

@@ -295,16 +295,12 @@ const statusIs =
 
 export const isServiceIdle = (error: unknown): error is ServiceIdleError =>
   error instanceof ServiceIdleError;
-export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
 export const isUnauthorized = statusIs(401);
 export const isForbidden = statusIs(403);
 export const isConflict = statusIs(409);
-export const isRateLimited = statusIs(429);
 /**
  * A JSON 404 for a missing resource. An HTML "Cannot GET" 404 means a wrong path, not a
  * missing object, so it does not count (callers treat not-found as "already gone").
  */
 export const isNotFound = (error: unknown): error is ApiError =>
   statusIs(404)(error) && !(error instanceof UnexpectedResponseError);
-export const isServerError = (error: unknown): error is ApiError =>
-  error instanceof ApiError && error.status >= 500;

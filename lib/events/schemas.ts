@@ -45,7 +45,6 @@ export const alertProvisionRequestedDetail = z.looseObject({
   /** The create-alert body of spec 2.4. */
   alert: createAlertBody,
 });
-export type AlertProvisionRequestedDetail = z.infer<typeof alertProvisionRequestedDetail>;
 
 export const pipeStateChangedDetail = z.looseObject({
   organizationId: z.string(),
@@ -81,7 +80,6 @@ export const alertProvisionRequestedEvent = envelope(
 );
 export type AlertProvisionRequestedEvent = z.infer<typeof alertProvisionRequestedEvent>;
 export const pipeStateChangedEvent = envelope(PIPE_STATE_CHANGED, pipeStateChangedDetail);
-export type PipeStateChangedEvent = z.infer<typeof pipeStateChangedEvent>;
 
 /** Any of the three, discriminated by `detail-type`. */
 export const cloudopsEvent = z.discriminatedUnion('detail-type', [
@@ -89,7 +87,6 @@ export const cloudopsEvent = z.discriminatedUnion('detail-type', [
   alertProvisionRequestedEvent,
   pipeStateChangedEvent,
 ]);
-export type CloudopsEvent = z.infer<typeof cloudopsEvent>;
 
 /** The events the alert provisioner consumes. */
 export const alertEvent = z.discriminatedUnion('detail-type', [

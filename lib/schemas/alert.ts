@@ -2,7 +2,6 @@ import * as z from 'zod';
 
 export const ALERT_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'] as const;
 export const alertInterval = z.enum(ALERT_INTERVALS);
-export type AlertInterval = z.infer<typeof alertInterval>;
 
 /** The current service's eight values (the spec snapshot knew only above and below). */
 export const THRESHOLD_TYPES = [
@@ -25,7 +24,6 @@ export const RANGE_THRESHOLD_TYPES: readonly ThresholdType[] = ['between', 'not_
  * and sent as `saved_search` (see wireSource()).
  */
 export const alertSource = z.enum(['tile', 'saved_search', 'search']);
-export type AlertSource = z.infer<typeof alertSource>;
 
 /** The word the current service expects for a source. */
 export function wireSource(source: string): string {
@@ -37,7 +35,6 @@ export const alertChannel = z.looseObject({
   type: z.string().min(1),
   webhookId: z.string().optional(),
 });
-export type AlertChannel = z.infer<typeof alertChannel>;
 
 /** Read-only state; known values ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING. */
 export const alertState = z.string();

@@ -34,14 +34,6 @@ export function lenientNullable<T extends z.ZodType>(schema: T) {
   return schema.nullish().catch(undefined);
 }
 
-/** A string that may be absent or null on the wire, read as `fallback`. */
-export function stringOr(fallback: string) {
-  return z
-    .string()
-    .nullish()
-    .transform((value) => value ?? fallback);
-}
-
 /**
  * A field that may arrive under either name: the current service's or the spec's. `names`
  * maps the name we read to its other spellings; the read name wins when both are present.
@@ -78,13 +70,6 @@ export function managementEnvelope<T extends z.ZodType>(result: T) {
   });
 }
 
-/** DELETE on the management API answers 200 with no `result`. */
-export const managementEmptyEnvelope = z.looseObject({
-  status: lenient(z.number().int()),
-  requestId: lenient(z.string()),
-  result: z.unknown().optional(),
-});
-
 /** Observability API success envelope: `{ data }`. */
 export function observabilityEnvelope<T extends z.ZodType>(data: T) {
   return z.looseObject({ data });
@@ -96,11 +81,9 @@ export const managementErrorBody = z.looseObject({
   error: z.string(),
   requestId: z.string().optional(),
 });
-export type ManagementErrorBody = z.infer<typeof managementErrorBody>;
 
 /** Observability API error body: `{ message }` (401 is plain text, not this). */
 export const observabilityErrorBody = z.looseObject({ message: z.string() });
-export type ObservabilityErrorBody = z.infer<typeof observabilityErrorBody>;
 
 /** Splits `"BAD_REQUEST: pipe must be paused"` into code and message. */
 export function splitErrorText(text: string): { code: string | undefined; message: string } {

@@ -57,7 +57,6 @@ export const series = z.looseObject({
   whereLanguage: optionalString,
   groupBy: absentIfNull(z.array(z.string())),
 });
-export type Series = z.infer<typeof series>;
 
 /**
  * A tile's `config` form (what the current service answers for every tile). Only
@@ -65,7 +64,6 @@ export type Series = z.infer<typeof series>;
  * of an unexpected shape can never fail a parse.
  */
 export const tileConfig = z.looseObject({ displayType: z.string().optional() });
-export type TileConfig = z.infer<typeof tileConfig>;
 
 const readTile = z.looseObject({
   id: z.string().min(1),
@@ -115,7 +113,6 @@ export const seriesWrite = z.looseObject({
   whereLanguage: z.string().optional(),
   groupBy: z.array(z.string()).optional(),
 });
-export type SeriesWrite = z.input<typeof seriesWrite>;
 
 /**
  * A tile in a write, in either form (`series` or `config`); `id` present for an existing tile

@@ -20,7 +20,6 @@ export const assignedRole = z.looseObject({
   roleName: z.string().nullish(),
   roleType: z.string().nullish(),
 });
-export type AssignedRole = z.infer<typeof assignedRole>;
 
 /** Key record: `id` is the record UUID for `/keys/{id}` paths, NOT the Basic-auth key ID. */
 export const keyRecord = z.looseObject({

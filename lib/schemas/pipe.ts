@@ -21,9 +21,6 @@ export const KNOWN_PIPE_STATES = [
 ] as const;
 export type KnownPipeState = (typeof KNOWN_PIPE_STATES)[number];
 
-/** Any string: an unseen state is valid and classified as unknown by the watchdog. */
-export const pipeState = z.string().min(1);
-
 // Pipe records are read for id, name, state and which source they have; every other field is
 // display only, so it is lenient (a surprising value reads as absent, never fails the list).
 const int = z.number().int();
@@ -136,7 +133,6 @@ export const pipeSource = z.looseObject({
   kinesis: lenient(kinesisSource),
   postgres: lenient(postgresSource),
 });
-export type PipeSource = z.infer<typeof pipeSource>;
 
 export const pipeDestination = z.looseObject({
   database: str,

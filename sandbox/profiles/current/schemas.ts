@@ -194,7 +194,6 @@ const builderConfigs = {
   }),
   markdown: z.object({ displayType: z.literal('markdown'), markdown: z.string() }),
 } as const;
-export const BUILDER_DISPLAY_TYPES = Object.keys(builderConfigs) as (keyof typeof builderConfigs)[];
 
 const SQL_DISPLAY_TYPES = ['line', 'stacked_bar', 'table', 'number', 'pie', 'bar'] as const;
 const sqlConfig = z.object({
