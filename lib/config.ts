@@ -169,7 +169,7 @@ export function primaryServiceId(config: ConnectionEnv): string | undefined {
  * The field a freshly deployed secret holds until someone seeds it (cdk/constructs/secrets.ts
  * creates `{ "cloudopsNotConfigured": true, ... }`): valid JSON, recognisably not a credential.
  */
-export const NOT_CONFIGURED_FIELD = 'cloudopsNotConfigured';
+const NOT_CONFIGURED_FIELD = 'cloudopsNotConfigured';
 
 /** The JSON a deployed secret starts as (Secrets Manager adds a random `placeholder` field). */
 export const NOT_CONFIGURED_TEMPLATE = JSON.stringify({ [NOT_CONFIGURED_FIELD]: true });

@@ -24,7 +24,7 @@ export const RUNTIME = lambda.Runtime.NODEJS_24_X;
  * ESM bundles call `require` for Node built-ins pulled in by CJS dependencies; this banner
  * gives them one (named apart so it cannot clash with a bundled `createRequire`).
  */
-export const ESM_REQUIRE_BANNER =
+const ESM_REQUIRE_BANNER =
   "import { createRequire as __cloudopsCreateRequire } from 'node:module'; const require = __cloudopsCreateRequire(import.meta.url);";
 
 /** Bundling options shared by every function (bench/bundle-size.ts builds with the same). */

@@ -31,13 +31,13 @@ export interface MonitoringProps {
 
 const FIVE_MINUTES = Duration.minutes(5);
 /** A work message older than this has outlived several receive cycles: its consumer is stuck. */
-export const OLDEST_MESSAGE_ALARM_SECONDS = 30 * 60;
+const OLDEST_MESSAGE_ALARM_SECONDS = 30 * 60;
 
 /**
  * Log lines counted as metrics (metric filters on the functions' JSON logs): the messages
  * lib writes, so the dashboard needs no code in the functions.
  */
-export const LOG_METRICS = {
+const LOG_METRICS = {
   /** lib/api/http.ts: a retry after a 429. */
   rateLimited: { message: 'api retry', reason: 429 },
   /** lib/keys/rotation.ts: finishSecret moved AWSCURRENT. */

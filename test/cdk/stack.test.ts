@@ -10,13 +10,13 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionEnv, isNotConfiguredSecret, NOT_CONFIGURED_FIELD } from '../../lib/config';
+import { connectionEnv, isNotConfiguredSecret } from '../../lib/config';
 import { rotationEnv } from '../../lib/keys/config';
 import { watchdogEnv } from '../../lib/pipes/config';
 import { syncDashboardsEnvShape } from '../../functions/sync-dashboards/config';
 import { sentinelEnv } from '../../functions/rotate-key/sentinel';
 import { provisionAlertsEnv } from '../../functions/provision-alerts/config';
-import { BUNDLING, ESM_REQUIRE_BANNER } from '../../cdk/constructs/function';
+import { BUNDLING } from '../../cdk/constructs/function';
 import type { CloudOpsFunction } from '../../cdk/constructs/function';
 import type { CloudOpsStack } from '../../cdk/stack';
 import {
@@ -87,8 +87,7 @@ describe('functions', () => {
       bundleAwsSDK: true,
       forceDockerBundling: false,
     });
-    expect(BUNDLING.banner).toBe(ESM_REQUIRE_BANNER);
-    expect(ESM_REQUIRE_BANNER).toMatch(/createRequire.*import\.meta\.url/);
+    expect(BUNDLING.banner).toMatch(/createRequire.*import\.meta\.url/);
   });
 
   it('serializes the sync and the watchdog (reserved concurrency 1)', () => {
@@ -190,7 +189,7 @@ describe('secrets and key rotation', () => {
     for (const secret of Object.values(template.findResources('AWS::SecretsManager::Secret'))) {
       const generate = secret.Properties.GenerateSecretString;
       const template_ = JSON.parse(String(generate.SecretStringTemplate)) as unknown;
-      expect(template_).toEqual({ [NOT_CONFIGURED_FIELD]: true });
+      expect(template_).toEqual({ cloudopsNotConfigured: true });
       expect(isNotConfiguredSecret(template_)).toBe(true);
       expect(generate.GenerateStringKey).toBe('placeholder');
       expect(secret.Properties.SecretString).toBeUndefined();
