@@ -75,16 +75,6 @@ export function observabilityEnvelope<T extends z.ZodType>(data: T) {
   return z.looseObject({ data });
 }
 
-/** Management API error body: `{ status, error: "<CODE>: <message>", requestId }`. */
-export const managementErrorBody = z.looseObject({
-  status: z.number().int(),
-  error: z.string(),
-  requestId: z.string().optional(),
-});
-
-/** Observability API error body: `{ message }` (401 is plain text, not this). */
-export const observabilityErrorBody = z.looseObject({ message: z.string() });
-
 /** Splits `"BAD_REQUEST: pipe must be paused"` into code and message. */
 export function splitErrorText(text: string): { code: string | undefined; message: string } {
   const match = /^([A-Z][A-Z0-9_]*):\s*(.*)$/s.exec(text);
