@@ -7,9 +7,9 @@ import { readStackConfig, type StackConfig } from './config';
 import type { AppEnv } from './env';
 import { CloudOpsStack } from './stack';
 
-export const STACK_NAME = 'CloudOps';
+const STACK_NAME = 'CloudOps';
 
-export interface BuildAppOptions {
+interface BuildAppOptions {
   /** CDK_DEFAULT_*, CLOUDOPS_CDK_* (see cdk/env.ts). */
   readonly env?: AppEnv;
   /** Extra context (tests); the CLI passes cdk.json's through the environment. */
@@ -31,7 +31,7 @@ export interface BuildAppOptions {
 }
 
 /** `{ "cloudops:apiUrl": ..., ... }` from a JSON file; a bad file fails naming it. */
-export function readContextFile(file: string): Record<string, unknown> {
+function readContextFile(file: string): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));

@@ -52,7 +52,7 @@ const secretName = z
   .regex(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'expected a Secrets Manager secret name');
 
 /** Every context key, with its default when it has one. */
-export const stackConfigSchema = z
+const stackConfigSchema = z
   .object({
     'cloudops:apiUrl': z.url(),
     'cloudops:observabilityUrl': z.url(),

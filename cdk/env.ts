@@ -5,7 +5,7 @@ import { CONTEXT_KEYS, envNameFor } from './config';
 
 const optional = z.string().optional();
 
-export const appEnvSchema = z.object({
+const appEnvSchema = z.object({
   CDK_DEFAULT_ACCOUNT: optional,
   CDK_DEFAULT_REGION: optional,
   CLOUDOPS_CDK_SKIP_BUNDLING: z.enum(['1', 'true', '0', 'false']).optional(),

@@ -15,7 +15,7 @@ import { PipeWatchdog } from './constructs/pipe-watchdog';
 import { deadLetterQueue } from './constructs/queues';
 import { CredentialSecrets, type KeyUser } from './constructs/secrets';
 
-export interface CloudOpsStackProps extends StackProps {
+interface CloudOpsStackProps extends StackProps {
   readonly config: StackConfig;
 }
 

@@ -6,7 +6,7 @@ export class UsageError extends CloudOpsError {
   override name = 'UsageError';
 }
 
-export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
 export interface CommandSpec<O extends OptionSpec> {
   /** e.g. "cloudops sandbox [--port N] [--state FILE]" */

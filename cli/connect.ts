@@ -15,7 +15,7 @@ import { createLogger, type LogFields, type Logger } from '../lib/log';
 import { redactText } from '../lib/redact';
 import { managementKeySecret, observabilityTokenSecret } from '../lib/schemas';
 
-export interface Connection {
+interface Connection {
   config: ConnectionEnv;
   clients: Clients;
   serviceIds: string[];

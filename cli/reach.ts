@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CliFailure } from './failure';
 
 /** The env settings that hold each service's address, and what a person calls it. */
-export const SERVICE_URLS = {
+const SERVICE_URLS = {
   CLOUDOPS_API_URL: 'the management API',
   CLOUDOPS_OBSERVABILITY_URL: 'the observability API',
   AWS_ENDPOINT_URL_SECRETS_MANAGER: 'Secrets Manager',
@@ -25,7 +25,7 @@ const UNREACHABLE = new Set([
   'ENETUNREACH',
 ]);
 
-export interface ReachOptions {
+interface ReachOptions {
   attempts?: number;
   /** First pause between attempts; doubles each time. */
   delayMs?: number;

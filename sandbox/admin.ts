@@ -9,7 +9,7 @@ import { matchRoute, route } from './router';
 import type { Store } from './store';
 import { addWebhook, issueToken } from './seed';
 
-export interface AdminDeps {
+interface AdminDeps {
   store: Store;
   requestLog: RequestLog;
   faults: Faults;
@@ -34,7 +34,7 @@ function serviceFor(deps: AdminDeps, serviceId: unknown): string {
 }
 
 /** State without anything secret: no hashes, no seed credentials, no connection strings, no secret values. */
-export function redactedState(store: Store, secretsManagerState: unknown): unknown {
+function redactedState(store: Store, secretsManagerState: unknown): unknown {
   const { seed, keys, tokens, pipes, ...rest } = store.state;
   const sm = secretsManagerState as {
     secrets?: {

@@ -5,7 +5,7 @@ import { forbidden, unauthorized } from './errors';
 import { sha256Base64 } from './ids';
 import type { KeyRow, Store, TokenRow } from './store';
 
-export interface BasicCredentials {
+interface BasicCredentials {
   keyId: string;
   keySecret: string;
 }
@@ -58,7 +58,7 @@ export function authenticateKey(
  * What a key may do: its role assignment when it has one (current profile; the deprecated `roles`
  * is then only a label), else its `roles`.
  */
-export function effectiveRoles(store: Store, key: KeyRow): readonly KeyRole[] {
+function effectiveRoles(store: Store, key: KeyRow): readonly KeyRole[] {
   if (!key.assignedRoles) return key.roles;
   const catalog = store.state.roleCatalog ?? [];
   return key.assignedRoles.flatMap(
@@ -81,7 +81,7 @@ export function authenticateToken(store: Store, token: string | undefined): Toke
   return store.state.tokens.find((t) => sameHash(t.tokenHash, hash));
 }
 
-export function normalizeAddress(address: string): string {
+function normalizeAddress(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   return mapped ? mapped[1] : address;
 }
@@ -96,7 +96,7 @@ export function isValidIpSource(source: string): boolean {
 }
 
 /** An empty or absent list allows every address. */
-export function ipAllowed(list: readonly IpAccessEntry[], remoteAddress: string): boolean {
+function ipAllowed(list: readonly IpAccessEntry[], remoteAddress: string): boolean {
   if (list.length === 0) return true;
   const caller = normalizeAddress(remoteAddress);
   return list.some((entry) => sourceMatches(entry.source.trim(), caller));

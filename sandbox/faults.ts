@@ -18,7 +18,7 @@ export interface FaultSpec {
   routes?: string;
 }
 
-export interface FaultQueueItem {
+interface FaultQueueItem {
   /** Regex (anchored) over "METHOD /path"; absent = any request. */
   route?: string;
   kind: FaultKind;
@@ -67,7 +67,7 @@ function fnv1a(text: string): number {
 }
 
 /** The two uniform draws of request number `sequence` (from 0) on `route` under `seed`. */
-export function faultDraws(seed: number, route: string, sequence: number): [number, number] {
+function faultDraws(seed: number, route: string, sequence: number): [number, number] {
   const random = mulberry32(fnv1a(`${seed}|${route}|${sequence}`));
   return [random(), random()];
 }
@@ -97,7 +97,7 @@ export function parseFaultSpec(text: string): FaultSpec {
   return validateFaultSpec(spec);
 }
 
-export function validateFaultSpec(spec: FaultSpec): FaultSpec {
+function validateFaultSpec(spec: FaultSpec): FaultSpec {
   if (!Number.isInteger(spec.seed)) throw new Error('fault spec: seed must be an integer');
   if (!(spec.rate >= 0 && spec.rate <= 1))
     throw new Error('fault spec: rate must be between 0 and 1');

@@ -27,7 +27,7 @@ import { DEFAULT_PROFILE, isSandboxProfile } from './profiles/names';
 import { profileFor } from './profiles/registry';
 import type { SandboxProfile } from './profiles/names';
 
-export type { FaultController, FaultKind, FaultQueueItem, FaultSpec } from './faults';
+export type { FaultController, FaultKind, FaultSpec } from './faults';
 export { FAULT_KINDS, parseFaultSpec } from './faults';
 export type { SandboxProfile } from './profiles/names';
 export { SANDBOX_PROFILES, DEFAULT_PROFILE, isSandboxProfile } from './profiles/names';

@@ -192,7 +192,7 @@ function tile(name: string, x: number, y: number, type: string, where: string, n
   };
 }
 
-export interface SeedResult {
+interface SeedResult {
   state: SandboxState;
   /** Plain credentials for the secrets the caller seeds in the Secrets Manager emulator. */
   keyId: string;

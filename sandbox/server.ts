@@ -20,7 +20,7 @@ import type { createObservabilitySurface } from './observability/surface';
 import type { RequestLog, Surface } from './request-log';
 import type { Store } from './store';
 
-export interface DispatchDeps {
+interface DispatchDeps {
   store: Store;
   faults: Faults;
   requestLog: RequestLog;

@@ -64,7 +64,7 @@ export interface SourceRow {
   from?: { databaseName: string; tableName: string | null };
 }
 
-export interface SavedSearchRow {
+interface SavedSearchRow {
   id: string;
   serviceId: string;
   name: string;
@@ -82,7 +82,7 @@ export type DashboardRow = Dashboard & { serviceId: string; createdAt: string; u
 export type AlertRow = Alert & { serviceId: string };
 
 /** The credentials handed out by the seed: kept so a restart from a state file still prints working ones. */
-export interface SeedInfo {
+interface SeedInfo {
   serviceId: string;
   keyId: string;
   keySecret: string;
@@ -120,7 +120,7 @@ export interface SandboxState {
   secretsManager?: unknown;
 }
 
-export interface StoreOptions {
+interface StoreOptions {
   stateFile?: string;
   /** The Secrets Manager emulator's state, captured at every write. */
   secretsManagerState?: () => unknown;

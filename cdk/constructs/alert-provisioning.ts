@@ -31,9 +31,9 @@ import { deadLetterQueue } from './queues';
  * records are handed back for redelivery (bench: alerts_batch_requests_10x20).
  */
 export const ALERTS_FUNCTION_TIMEOUT = Duration.minutes(5);
-export const MAX_RECEIVE_COUNT = 5;
+const MAX_RECEIVE_COUNT = 5;
 
-export interface AlertProvisioningProps extends FunctionDefaults {
+interface AlertProvisioningProps extends FunctionDefaults {
   readonly connection: ConnectionSettings;
   /** The function's own token (and, in managed mode, its own management key). */
   readonly credentials: FunctionCredentials & { observabilityToken: secretsmanager.ISecret };

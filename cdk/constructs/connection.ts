@@ -6,7 +6,7 @@ import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { ENV, type connectionEnv, type EnvOf, type ObservabilityMode } from '../../lib/config';
 
-export type ConnectionEnvVars = EnvOf<typeof connectionEnv>;
+type ConnectionEnvVars = EnvOf<typeof connectionEnv>;
 
 export interface ConnectionSettings {
   readonly apiUrl: string;

@@ -28,9 +28,9 @@ import { CloudOpsFunction, REPO_ROOT, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { functionSchedule } from './schedule';
 
-export const DASHBOARDS_PREFIX = 'dashboards/';
+const DASHBOARDS_PREFIX = 'dashboards/';
 
-export interface DashboardSyncProps extends FunctionDefaults {
+interface DashboardSyncProps extends FunctionDefaults {
   readonly connection: ConnectionSettings;
   /** The sync's own token (and, in managed mode, its own management key). */
   readonly credentials: FunctionCredentials & { observabilityToken: secretsmanager.ISecret };

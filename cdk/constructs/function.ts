@@ -18,7 +18,7 @@ import { deadLetterQueue } from './queues';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export const RUNTIME = lambda.Runtime.NODEJS_24_X;
+const RUNTIME = lambda.Runtime.NODEJS_24_X;
 
 /**
  * ESM bundles call `require` for Node built-ins pulled in by CJS dependencies; this banner
@@ -52,7 +52,7 @@ export interface FunctionDefaults {
   readonly logLevel: DeployLogLevel;
 }
 
-export interface CloudOpsFunctionProps {
+interface CloudOpsFunctionProps {
   /** Folder under functions/ (e.g. `pipe-watchdog`). */
   readonly folder: string;
   /** File inside it without extension. @default 'handler' */

@@ -16,7 +16,7 @@ import type { Notifications } from './notifications';
 import { functionSchedule } from './schedule';
 import type { CredentialSecrets } from './secrets';
 
-export interface KeyRotationProps extends FunctionDefaults {
+interface KeyRotationProps extends FunctionDefaults {
   readonly secrets: CredentialSecrets;
   readonly apiUrl: string;
   readonly rotationDays: number;
@@ -29,7 +29,7 @@ export interface KeyRotationProps extends FunctionDefaults {
 }
 
 /** 90 days in ms -> "90d": the unit lib/keys/duration.ts reads back. */
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   for (const [unit, size] of [
     ['d', 86_400_000],
     ['h', 3_600_000],

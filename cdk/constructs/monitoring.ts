@@ -15,7 +15,7 @@ import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '../../lib/pipes/metrics';
 import type { CloudOpsFunction } from './function';
 
-export interface MonitoringProps {
+interface MonitoringProps {
   readonly topic: sns.ITopic;
   /** Errors and throttles alarms for each (the rotator's errors alarm is the rotation one). */
   readonly functions: Record<string, CloudOpsFunction>;

@@ -12,7 +12,7 @@ import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
 import type { watchdogEnv } from '../../lib/pipes/config';
 
-export interface NotificationsProps {
+interface NotificationsProps {
   /** Existing secret `{ "url": "https://hooks.slack.com/..." }`. */
   readonly slackWebhookSecretName?: string | undefined;
   /** Existing secret `{ "url": "https://...", "signingSecret": "<16+ chars>" }`. */

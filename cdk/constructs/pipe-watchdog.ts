@@ -19,9 +19,9 @@ import { deadLetterQueue } from './queues';
 import { functionSchedule } from './schedule';
 
 /** Epoch-seconds attribute DynamoDB expires items by. */
-export const WATCHDOG_TTL_ATTRIBUTE = 'expiresAt';
+const WATCHDOG_TTL_ATTRIBUTE = 'expiresAt';
 
-export interface PipeWatchdogProps extends FunctionDefaults {
+interface PipeWatchdogProps extends FunctionDefaults {
   readonly connection: ConnectionSettings;
   /** The watchdog's own management key: its limiter owns the key's whole budget. */
   readonly managementKey: secretsmanager.ISecret;
@@ -34,7 +34,7 @@ export interface PipeWatchdogProps extends FunctionDefaults {
 }
 
 /** The consumer's timeout; SQS hides a received message 6x as long (AWS's advice). */
-export const WATCHDOG_CONSUMER_TIMEOUT = Duration.minutes(5);
+const WATCHDOG_CONSUMER_TIMEOUT = Duration.minutes(5);
 
 export class PipeWatchdog extends Construct {
   readonly table: dynamodb.Table;

@@ -7,7 +7,7 @@ import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 
-export interface FunctionScheduleProps {
+interface FunctionScheduleProps {
   readonly fn: lambda.IFunction;
   /** rate(...) or cron(...) */
   readonly expression: string;

@@ -12,13 +12,12 @@ import { Construct } from 'constructs';
 import { NOT_CONFIGURED_TEMPLATE } from '../../lib/config';
 
 /** The functions that hold a management API key of their own. */
-export const KEY_USERS = ['sync', 'alerts', 'watchdog'] as const;
+const KEY_USERS = ['sync', 'alerts', 'watchdog'] as const;
 export type KeyUser = (typeof KEY_USERS)[number];
 /** The functions that hold an observability token of their own. */
-export const TOKEN_USERS = ['sync', 'alerts'] as const;
-export type TokenUser = (typeof TOKEN_USERS)[number];
+type TokenUser = 'sync' | 'alerts';
 
-export interface CredentialSecretsProps {
+interface CredentialSecretsProps {
   /** Which functions get a management key (open-source mode: only the watchdog). */
   readonly keyUsers: readonly KeyUser[];
   /** Create a separate admin-key secret that the rotator manages keys with. */

@@ -20,7 +20,7 @@ const spec = {
 
 /** The tour, in order; each capability adds its steps here. */
 // Rotation moves the sandbox clock past the grace period, so it comes last.
-export const DEMO_STEPS: DemoStep[] = [
+const DEMO_STEPS: DemoStep[] = [
   ...foundationSteps,
   ...dashboardSteps,
   ...watchdogSteps,

@@ -9,7 +9,7 @@ import { duration } from './duration';
  * list, the pipes of one service, or `authenticate` (the key list, where a 403 still proves
  * the service accepted the key).
  */
-export const testCall = z.union([
+const testCall = z.union([
   z.literal('auto').transform(() => ({ kind: 'auto' as const })),
   z.literal('list-keys').transform(() => ({ kind: 'list-keys' as const })),
   z.literal('authenticate').transform(() => ({ kind: 'authenticate' as const })),
@@ -47,7 +47,7 @@ export interface RotationConfig {
   readonly testCall: TestCall;
 }
 
-export interface SentinelConfig {
+interface SentinelConfig {
   readonly warnDays: number;
 }
 

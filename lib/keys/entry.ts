@@ -20,7 +20,7 @@ export const rotationEvent = z.object({
   /** Sent for rotations that use a separate token for cross-account access; not needed here. */
   RotationToken: z.string().optional(),
 });
-export type RotationEvent = z.infer<typeof rotationEvent>;
+type RotationEvent = z.infer<typeof rotationEvent>;
 
 /**
  * The function's deps from the env contract (read once per container, through lib/config.ts):

@@ -40,7 +40,7 @@ export interface RotationDeps {
   readonly logger?: Logger;
 }
 
-export interface RotationRequest {
+interface RotationRequest {
   readonly secretId: string;
   readonly token: string;
 }

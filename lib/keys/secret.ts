@@ -8,7 +8,7 @@ import type { KeyMaterial } from './material';
  * A version the rotator wrote: the management-key shape plus the name its key gets, and always
  * an expiry. keyRecordId is absent (the key does not exist yet when the value is stored).
  */
-export const rotatedKeySecret = managementKeySecret.extend({
+const rotatedKeySecret = managementKeySecret.extend({
   keyName: z.string().min(1),
   expireAt: isoDateTime,
 });

@@ -126,7 +126,7 @@ export class SecretVersions {
 }
 
 /** proceed: false = the token is AWSCURRENT already (a retry of a finished rotation). */
-export interface TokenVerdict {
+interface TokenVerdict {
   proceed: boolean;
   state: SecretState;
 }

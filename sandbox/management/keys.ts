@@ -8,14 +8,11 @@ import type { Route } from '../router';
 import type { KeyRow } from '../store';
 import type { ManagementHandler, ManagementRequest } from './context';
 
-export const KEYS_PER_ORGANIZATION = 100;
+const KEYS_PER_ORGANIZATION = 100;
 const ORG = '/v1/organizations/:organizationId';
 
 /** The key record as the API shows it: no hashes; the profile adds its fields (assignedRoles). */
-export function keyView(
-  key: KeyRow,
-  req: Pick<ManagementRequest, 'profile'>,
-): Record<string, unknown> {
+function keyView(key: KeyRow, req: Pick<ManagementRequest, 'profile'>): Record<string, unknown> {
   const view: Record<string, unknown> = {
     id: key.id,
     name: key.name,

@@ -14,7 +14,7 @@ import { keyRoutes } from './keys';
 import { pipeRoutes } from './pipes';
 import type { Profile } from '../profiles';
 
-export function managementRoutes(profile: Profile): Route<ManagementHandler>[] {
+function managementRoutes(profile: Profile): Route<ManagementHandler>[] {
   return [...keyRoutes, ...pipeRoutes, ...profile.managementObservabilityRoutes];
 }
 
@@ -98,7 +98,7 @@ function minuteIso(ms: number): string {
   return new Date(Math.floor(ms / 60_000) * 60_000).toISOString();
 }
 
-export interface ManagementSurfaceDeps {
+interface ManagementSurfaceDeps {
   store: Store;
   now: () => number;
   limiter: RateLimiter;

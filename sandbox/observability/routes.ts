@@ -11,7 +11,7 @@ import {
   updateDashboard,
 } from './dashboards';
 
-export interface ObservabilityRequest {
+interface ObservabilityRequest {
   params: Record<string, string>;
   query: URLSearchParams;
   body: unknown;

@@ -31,9 +31,9 @@ export function observabilityRateLimited(rate: RateDecision): Reply {
 }
 
 /** Like the real stack: a missing or bad token gets a plain-text 401, not JSON. */
-export const unauthorizedText = (): Reply => textReply(401, 'Unauthorized');
+const unauthorizedText = (): Reply => textReply(401, 'Unauthorized');
 
-export interface ObservabilitySurfaceDeps {
+interface ObservabilitySurfaceDeps {
   store: Store;
   now: () => number;
   limiter: RateLimiter;

@@ -3,20 +3,20 @@ import type { HashData, IpAccessEntry, KeyRole, KeyState } from '../../lib/schem
 import type { AssignedRole, KeyRow, SandboxState } from '../store';
 
 /** The role fields of a key create or update, once the profile has read them. */
-export interface KeyRoleFields {
+interface KeyRoleFields {
   roles?: KeyRole[];
   assignedRoles?: AssignedRole[];
 }
 
 /** The fields of a key create both profiles share. */
-export interface KeyCreateFields {
+interface KeyCreateFields {
   name: string;
   expireAt?: string | null;
   state?: KeyState;
   hashData?: HashData;
   ipAccessList?: IpAccessEntry[];
 }
-export type KeyUpdateFields = Partial<Omit<KeyCreateFields, 'hashData'>>;
+type KeyUpdateFields = Partial<Omit<KeyCreateFields, 'hashData'>>;
 
 export interface KeyRules {
   /** Validates a create body (400 on failure): the shared fields plus the role fields. */

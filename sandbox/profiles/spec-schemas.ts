@@ -16,7 +16,7 @@ const series = z.looseObject({
   groupBy: z.array(z.string()).optional(),
 });
 
-export const tileWrite = z.looseObject({
+const tileWrite = z.looseObject({
   id: z.string().min(1).optional(),
   name: z.string(),
   x: z.number(),

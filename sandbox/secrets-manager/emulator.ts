@@ -11,7 +11,7 @@ const JSON_1_1 = 'application/x-amz-json-1.1';
 const TARGET_PREFIX = 'secretsmanager.';
 
 /** One line of the request log: never a secret value. */
-export interface SecretsManagerRequestLogEntry {
+interface SecretsManagerRequestLogEntry {
   operation: string;
   status: number;
   /** Secret name (resolved from an ARN when known), when the request named one. */
@@ -32,7 +32,7 @@ export interface SecretsManagerEmulatorOptions {
   accountId?: string;
 }
 
-export interface CreateSecretSeed {
+interface CreateSecretSeed {
   name: string;
   secretString: string;
   description?: string;

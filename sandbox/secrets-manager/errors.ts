@@ -14,7 +14,7 @@ export class SecretsManagerFault extends Error {
   }
 }
 
-export type SecretsManagerErrorType =
+type SecretsManagerErrorType =
   | 'ResourceNotFoundException'
   | 'InvalidRequestException'
   | 'InvalidParameterException'

@@ -1,16 +1,9 @@
 export {
   createSecretsManagerEmulator,
-  type CreateSecretSeed,
   type SecretsManagerEmulator,
   type SecretsManagerEmulatorOptions,
-  type SecretsManagerRequestLogEntry,
 } from './emulator';
-export {
-  ROTATION_STEPS,
-  type RotationEvent,
-  type RotationInvoker,
-  type RotationStep,
-} from './rotation';
+export { type RotationEvent, type RotationInvoker } from './rotation';
 export {
   secretsManagerState,
   AWSCURRENT,
@@ -18,4 +11,3 @@ export {
   AWSPREVIOUS,
   type SecretsManagerState,
 } from './state';
-export { DEFAULT_ACCOUNT_ID, DEFAULT_REGION } from './store';

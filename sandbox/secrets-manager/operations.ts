@@ -18,7 +18,7 @@ import { toEpochSeconds, type SecretStore } from './store';
 import type { SecretRecord } from './state';
 
 /** What one operation needs from the emulator around it. */
-export interface OperationContext {
+interface OperationContext {
   store: SecretStore;
   invoker: RotationInvoker | undefined;
   /** Persist: called after every change of state. */

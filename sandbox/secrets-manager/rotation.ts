@@ -4,8 +4,8 @@ import { findByStage } from './labels';
 import { AWSCURRENT, AWSPENDING, type RotationRules, type SecretRecord } from './state';
 import type { SecretStore } from './store';
 
-export const ROTATION_STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const;
-export type RotationStep = (typeof ROTATION_STEPS)[number];
+const ROTATION_STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const;
+type RotationStep = (typeof ROTATION_STEPS)[number];
 
 /** The event Secrets Manager sends a rotation Lambda. */
 export interface RotationEvent {
@@ -17,7 +17,7 @@ export interface RotationEvent {
 /** Runs one step of the rotation function named by `lambdaArn` (the sandbox wires its functions in). */
 export type RotationInvoker = (lambdaArn: string, event: RotationEvent) => Promise<void>;
 
-export interface RotateRequest {
+interface RotateRequest {
   secret: SecretRecord;
   token: string;
   lambdaArn: string | undefined;

@@ -10,11 +10,11 @@ import {
   type SecretVersion,
 } from './state';
 
-export const DEFAULT_REGION = 'us-east-1';
-export const DEFAULT_ACCOUNT_ID = '000000000000';
+const DEFAULT_REGION = 'us-east-1';
+const DEFAULT_ACCOUNT_ID = '000000000000';
 const DAY_MS = 86_400_000;
 
-export interface SecretValueInput {
+interface SecretValueInput {
   SecretString?: string | undefined;
   SecretBinary?: string | undefined;
 }
@@ -268,7 +268,7 @@ export class SecretStore {
   }
 }
 
-export function hasValue(value: {
+function hasValue(value: {
   SecretString?: unknown;
   SecretBinary?: unknown;
   secretString?: unknown;

@@ -9,7 +9,7 @@ import { alertRows, deleteAlertRows, type Channel, type CurrentAlertRow } from '
 import { parseOr400 } from './validate';
 
 /** `/api/v2` shows `channels` and `numConsecutiveWindows`; the management API shows neither. */
-export type AlertSurface = 'api' | 'management';
+type AlertSurface = 'api' | 'management';
 
 export function alertView(row: CurrentAlertRow, surface: AlertSurface): Record<string, unknown> {
   const view: Record<string, unknown> = {

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 
-export const AGG_FNS = [
+const AGG_FNS = [
   'avg',
   'count',
   'count_distinct',
@@ -17,7 +17,7 @@ export const AGG_FNS = [
   'any',
   'none',
 ] as const;
-export const THRESHOLD_TYPES = [
+const THRESHOLD_TYPES = [
   'above',
   'below',
   'above_exclusive',
@@ -27,13 +27,13 @@ export const THRESHOLD_TYPES = [
   'between',
   'not_between',
 ] as const;
-export const ALERT_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'] as const;
-export const ALERT_SOURCES = ['tile', 'saved_search'] as const;
+const ALERT_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'] as const;
+const ALERT_SOURCES = ['tile', 'saved_search'] as const;
 /** Tiles that can hold an alert. */
 export const ALERTABLE_DISPLAY_TYPES = ['line', 'stacked_bar', 'number'] as const;
 export const QUANTILE_LEVELS = [0.5, 0.9, 0.95, 0.99] as const;
 
-export const objectIdString = z.string().regex(/^[0-9a-f]{24}$/, 'Invalid ObjectId');
+const objectIdString = z.string().regex(/^[0-9a-f]{24}$/, 'Invalid ObjectId');
 const whereLanguage = z.enum(['sql', 'lucene']);
 const aggFn = z.enum(AGG_FNS);
 const numberFormat = z.looseObject({});
@@ -53,7 +53,7 @@ const dataSeriesFields = {
 };
 const groupBy = z.array(z.string()).max(10);
 
-export const seriesSchema = z.discriminatedUnion('type', [
+const seriesSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('time'),
     ...dataSeriesFields,
@@ -79,7 +79,7 @@ export const seriesSchema = z.discriminatedUnion('type', [
 export type SeriesInput = z.output<typeof seriesSchema>;
 
 // --- the `config` form, chosen by displayType ---
-export const selectItemSchema = z
+const selectItemSchema = z
   .object({
     aggFn,
     valueExpression: z.string().optional(),

@@ -5,7 +5,7 @@
 import { QUANTILE_LEVELS } from './schemas';
 import type { SelectItemInput, SeriesInput, TileInput } from './schemas';
 
-export type TileConfig = Record<string, unknown> & { displayType: string };
+type TileConfig = Record<string, unknown> & { displayType: string };
 export interface StoredTile {
   id: string;
   name: string;
