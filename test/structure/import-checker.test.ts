@@ -68,6 +68,18 @@ describe('the import-rule checker', () => {
     ]);
   });
 
+  it("lets the sandbox use lib/schemas and the files at lib's top, nothing deeper", () => {
+    expect(
+      violationsOf({
+        'sandbox/store.ts': "import '../lib/schemas/key';\nimport '../lib/redact';",
+        'sandbox/auth.ts': "import { createManagementClient } from '../lib/api/management-client';",
+        'lib/schemas/key.ts': '',
+        'lib/redact.ts': '',
+        'lib/api/management-client.ts': '',
+      }),
+    ).toEqual(['sandbox-on-ground-floor: sandbox/auth.ts → lib/api/management-client.ts']);
+  });
+
   it('reports a circle once, as its shortest loop, naming the other files it ties in', () => {
     expect(
       violationsOf({

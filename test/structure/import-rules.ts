@@ -5,6 +5,8 @@
  * - `engines-below-capabilities`: the rest of lib (lib/watch, lib/alerts, lib/api, lib/schemas,
  *   lib/credentials, lib/events, the files at lib's top) never imports a capability;
  * - `lib-stands-alone`: lib never imports sandbox, cli, functions, cdk, bench or test;
+ * - `sandbox-on-ground-floor`: the sandbox uses only lib/schemas and the files at lib's top (it
+ *   models the service; it must not borrow the client's behaviour it is there to test);
  * - `no-circle`: no import circle anywhere in the checked tree.
  *
  * Each violation is one line naming the files and the rule, so a known one can be listed verbatim
@@ -24,7 +26,11 @@ export const CAPABILITY_FOLDERS: Readonly<Record<string, string>> = {
 };
 
 export type ImportRule =
-  'capabilities-apart' | 'engines-below-capabilities' | 'lib-stands-alone' | 'no-circle';
+  | 'capabilities-apart'
+  | 'engines-below-capabilities'
+  | 'lib-stands-alone'
+  | 'sandbox-on-ground-floor'
+  | 'no-circle';
 
 /** The capability a file belongs to; undefined for everything else (engines, outside lib). */
 export function capabilityOf(file: string): string | undefined {
@@ -33,9 +39,14 @@ export function capabilityOf(file: string): string | undefined {
 }
 
 const inLib = (file: string) => file.startsWith('lib/');
+/** lib/schemas and the files directly in lib/ (config, log, redact, errors, …). */
+const isGroundFloor = (file: string) =>
+  file.startsWith('lib/schemas/') || file.split('/').length === 2;
 
 /** The layering rule an import breaks, if any (circles are found over the whole graph). */
 export function layerRuleBroken(edge: ImportEdge): ImportRule | undefined {
+  if (edge.from.startsWith('sandbox/') && inLib(edge.to))
+    return isGroundFloor(edge.to) ? undefined : 'sandbox-on-ground-floor';
   if (!inLib(edge.from)) return undefined;
   if (!inLib(edge.to)) return 'lib-stands-alone';
   const target = capabilityOf(edge.to);
