@@ -8,6 +8,7 @@ import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildApp } from '../cdk/build';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import { BUNDLING, REPO_ROOT } from '../cdk/constructs/function';
 import { BASE_CONTEXT } from './bundle-context';
@@ -70,7 +71,8 @@ export function synthBundles(outdir: string): { bundles: CdkBundle[]; synthMs: n
   } satisfies Record<FunctionName, unknown>;
   const bundles = FUNCTIONS.map((name): CdkBundle => {
     const { f, entry } = constructs[name];
-    const logicalId = stack.getLogicalId(f.fn.node.defaultChild as never);
+    // The function's own CloudFormation resource (a NodejsFunction's default child).
+    const logicalId = stack.getLogicalId(f.fn.node.defaultChild as lambda.CfnFunction);
     const resource = template.Resources[logicalId];
     const assetPath = resource?.Metadata?.['aws:asset:path'];
     if (!assetPath) throw new Error(`no bundled asset for ${name}`);
