@@ -3,13 +3,8 @@ import { isConflict, isForbidden, isNotFound, type ManagementClient } from '../a
 import { staticCredentials } from '../credentials';
 import type { CredentialProvider } from '../credentials/types';
 import { silentLogger, type Logger } from '../log';
-import {
-  managementKeySecret,
-  type CreateKeyRequest,
-  type KeyRecord,
-  type KeyRole,
-  type ManagementKeySecret,
-} from '../schemas';
+import { managementKeySecret, type KeyRecord, type ManagementKeySecret } from '../schemas';
+import { currentKeyRecord, roleAssignmentFor } from './assignment';
 import type { RotationConfig, TestCall } from './config';
 import { RotationError } from './errors';
 import { generateKeyMaterial, hashDataFor } from './material';
@@ -139,8 +134,8 @@ async function storePending(
 }
 
 /**
- * setSecret: create the key with hashData (the service never sees the secret), the current
- * key's roles and IP list, and the expiry stored with it. Idempotent: a key already made by an
+ * setSecret: create the key with hashData (the service never sees the secret), the roles of
+ * the current key's record, the IP list and the expiry stored with it. Idempotent: a key already made by an
  * earlier attempt is found in the list (or answers 409) and is not made twice.
  */
 export async function setSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
@@ -162,15 +157,16 @@ export async function setSecret(deps: RotationDeps, request: RotationRequest): P
       ctx.log.info('key already exists from an earlier attempt', { keyName: pending.keyName });
       return;
     }
-    const currentRecord = findKeyRecord(records, current);
-    // Decided before the first write: a key we could not give its roles is not worth a disable.
-    const assignment = roleAssignmentFor(request.secretId, currentRecord, pending);
+    // Decided before the first write: the roles come from the current key's own record (never
+    // from the secret), and a key we could not give them is not worth a disable.
+    const currentRecord = currentKeyRecord(request.secretId, records, current);
+    const assignment = roleAssignmentFor(request.secretId, currentRecord, current.roles);
     // At most two rotator keys stay usable: the current one and the one made now. Expired
     // keys are unusable already (finishSecret deletes them): no call spent on them here.
     for (const record of records) {
       if (
         isOwned(record, ctx.ownedPrefix) &&
-        record.id !== currentRecord?.id &&
+        record.id !== currentRecord.id &&
         isUsable(record, now)
       ) {
         await api.updateKey(record.id, { state: 'disabled' });
@@ -199,26 +195,6 @@ export async function setSecret(deps: RotationDeps, request: RotationRequest): P
       ctx.log.info('key already exists (409)', { keyName: pending.keyName });
     }
   });
-}
-
-/**
- * The new key gets the current key's role assignment: its record's `assignedRoles` when the
- * service has them (the deprecated `roles` may hold a pre-custom-roles value, so copying only
- * that could hand the new key fewer permissions), else the roles stored in the secret.
- */
-export function roleAssignmentFor(
-  secretId: string,
-  currentRecord: KeyRecord | undefined,
-  pending: { roles?: KeyRole[] | undefined },
-): Pick<CreateKeyRequest, 'roles' | 'assignedRoleIds'> {
-  const roleIds = currentRecord?.assignedRoles?.map((role) => role.roleId) ?? [];
-  if (roleIds.length > 0) return { assignedRoleIds: roleIds };
-  if (pending.roles && pending.roles.length > 0) return { roles: pending.roles };
-  throw new RotationError(
-    `${secretId} holds no roles and its current key's record has no assignedRoles: ` +
-      'add "roles" to the secret value so the new key can be given them',
-    { secretId },
-  );
 }
 
 /**

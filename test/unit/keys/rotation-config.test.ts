@@ -85,6 +85,8 @@ describe('key ownership and lookup', () => {
     const one = record({ id: '00000000-0000-4000-8000-000000000001', name: 'x-1' });
     const two = record({ id: '00000000-0000-4000-8000-000000000002', name: 'x-2' });
     expect(findKeyRecord([one, two], { keyId: 'zzzzabcd', keyRecordId: two.id })).toBe(two);
+    // A record id whose key is another one (its suffix differs) is not taken on the secret's word.
+    expect(findKeyRecord([one, two], { keyId: 'zzzzwxyz', keyRecordId: two.id })).toBeUndefined();
     expect(findKeyRecord([one, two], { keyId: 'zzzzabcd', keyName: 'x-1' })).toBe(one);
     expect(findKeyRecord([one, two], { keyId: 'zzzzabcd' })).toBeUndefined();
     expect(findKeyRecord([one], { keyId: 'zzzzabcd' })).toBe(one);
