@@ -88,7 +88,7 @@ describe('secrets are read by stage', () => {
   it('the Lambda middleware (@middy/secrets-manager underneath) reads AWSCURRENT too', async () => {
     const seen: string[] = [];
     const handler = middy<unknown, void, Error, Context & CredentialsContext>(
-      async (_event, context) => {
+      async (_event: unknown, context: Context & CredentialsContext) => {
         seen.push((await context.credentials.management!.get()).keySecret);
       },
     ).use(
