@@ -13,7 +13,8 @@ import {
   type ObservabilityMode,
 } from '../lib/config';
 import { ConfigError } from '../lib/errors';
-import { duration } from '../lib/keys/duration';
+import { MAX_KEY_LIFETIME_MS } from '../lib/keys/config';
+import { durationUpTo, formatDuration } from '../lib/keys/duration';
 import { uuid } from '../lib/schemas/common';
 
 const DAY_MS = 86_400_000;
@@ -30,13 +31,44 @@ const uuidList = z
   ])
   .transform((items) => items.filter(Boolean))
   .pipe(z.array(uuid).min(1, 'expected at least one service id'));
-/** EventBridge Scheduler expressions (rate or cron); `at(...)` one-shots make no sense here. */
-const scheduleExpression = z
-  .string()
-  .regex(
-    /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(\S+( \S+){5}\))$/,
-    'expected rate(<n> minutes|hours|days) or cron(<6 fields>)',
-  );
+const RATE = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/;
+const MINUTES_PER = { minute: 1, hour: 60, day: 1440 } as const;
+/** A year: a schedule rarer than that is a typo, not a schedule. */
+const MAX_RATE_MINUTES = 365 * 1440;
+
+/** `rate(5 minutes)` -> 5; cron -> undefined. */
+export function rateMinutes(expression: string): number | undefined {
+  const match = RATE.exec(expression);
+  if (!match) return undefined;
+  const unit = match[2]!.replace(/s$/, '') as keyof typeof MINUTES_PER;
+  return Number(match[1]) * MINUTES_PER[unit];
+}
+
+/**
+ * EventBridge Scheduler expressions (rate or cron); `at(...)` one-shots make no sense here. A
+ * rate runs every 1 minute at the most (cron cannot go below that), every `maxMinutes` at the
+ * least.
+ */
+const scheduleExpression = (maxMinutes = MAX_RATE_MINUTES) =>
+  z
+    .string()
+    .regex(
+      /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(\S+( \S+){5}\))$/,
+      'expected rate(<n> minutes|hours|days) or cron(<6 fields>)',
+    )
+    .refine(
+      (expression) => {
+        const minutes = rateMinutes(expression);
+        return minutes === undefined || (minutes >= 1 && minutes <= maxMinutes);
+      },
+      `expected a rate from 1 minute to ${formatDuration(maxMinutes * 60_000)}`,
+    );
+/**
+ * The watchdog's "not running" alarm looks back three runs within CloudWatch's one-day window:
+ * a rarer watchdog would alarm between its own runs.
+ */
+const MAX_WATCHDOG_RATE_MINUTES = 8 * 60;
+const keyDuration = durationUpTo(MAX_KEY_LIFETIME_MS);
 /** CloudWatch Logs accepts only these retention periods. */
 const RETENTION_DAYS = [
   1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288,
@@ -65,28 +97,42 @@ export const stackConfigSchema = z
       .optional(),
     'cloudops:reservedConcurrency': flag.default(true),
     'cloudops:rotationDays': int(1, 365).default(30),
-    'cloudops:keyLifetime': duration.default(90 * DAY_MS),
-    'cloudops:keyGracePeriod': duration.default(DAY_MS),
+    'cloudops:keyLifetime': keyDuration.default(90 * DAY_MS),
+    'cloudops:keyGracePeriod': keyDuration.default(DAY_MS),
     'cloudops:keyExpiryWarnDays': int(1, 365).default(7),
     'cloudops:adminSecret': flag.default(false),
     'cloudops:slackWebhookSecretName': secretName.optional(),
     'cloudops:webhookSecretName': secretName.optional(),
-    'cloudops:watchdogSchedule': scheduleExpression.default('rate(5 minutes)'),
-    'cloudops:driftSyncSchedule': scheduleExpression.default('rate(1 hour)'),
-    'cloudops:keySentinelSchedule': scheduleExpression.default('rate(1 day)'),
+    'cloudops:watchdogSchedule':
+      scheduleExpression(MAX_WATCHDOG_RATE_MINUTES).default('rate(5 minutes)'),
+    'cloudops:driftSyncSchedule': scheduleExpression().default('rate(1 hour)'),
+    'cloudops:keySentinelSchedule': scheduleExpression().default('rate(1 day)'),
     'cloudops:dashboardsScheduleMode': z.enum(['repair', 'report']).default('repair'),
     'cloudops:dashboardsPrune': flag.default(false),
     'cloudops:logRetentionDays': retentionDays.default(30),
     'cloudops:logLevel': z.enum(LOG_LEVELS).default('info'),
   })
   .superRefine((c, ctx) => {
+    const lifetime = c['cloudops:keyLifetime'];
+    const rotation = c['cloudops:rotationDays'] * DAY_MS;
     // The current key must outlive the next rotation plus the grace its successor gives it.
-    const needed = c['cloudops:rotationDays'] * DAY_MS + c['cloudops:keyGracePeriod'];
-    if (c['cloudops:keyLifetime'] <= needed) {
+    const needed = rotation + c['cloudops:keyGracePeriod'];
+    if (lifetime <= needed) {
       ctx.addIssue({
         code: 'custom',
         path: ['cloudops:keyLifetime'],
-        message: 'must be longer than cloudops:rotationDays plus cloudops:keyGracePeriod',
+        message:
+          `must be longer than cloudops:rotationDays plus cloudops:keyGracePeriod ` +
+          `(${formatDuration(needed)}) and at most ${formatDuration(MAX_KEY_LIFETIME_MS)}`,
+      });
+    }
+    // A key has lifetime - rotation left at its oldest: a wider warning window warns every cycle.
+    const quietDays = Math.ceil((lifetime - rotation) / DAY_MS);
+    if (lifetime > needed && c['cloudops:keyExpiryWarnDays'] >= quietDays) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cloudops:keyExpiryWarnDays'],
+        message: `expected 1 to ${quietDays - 1} (days a key has left at its oldest: keyLifetime - rotationDays)`,
       });
     }
   });
@@ -148,7 +194,10 @@ export function readStackConfig(
     const lines = parsed.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? '');
       const where = `${key} (or env ${envNameFor(key)})`;
-      return raw[key] === undefined ? `${where}: required, not set` : `${where}: ${issue.message}`;
+      // A default that a cross-check refuses is not "unset": say what is wrong with it.
+      return raw[key] === undefined && issue.code === 'invalid_type'
+        ? `${where}: required, not set`
+        : `${where}: ${issue.message}`;
     });
     throw new ConfigError(
       `invalid cdk context (-c key=value, cdk.json "context", or a file named by ` +

@@ -842,6 +842,51 @@ describe('configuration', () => {
     );
   });
 
+  const synthError = (context: Record<string, unknown>): string => {
+    try {
+      synth(context).cleanup();
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error('expected synth to refuse the settings');
+  };
+
+  it('out-of-range key timing is refused naming the key and the allowed range', () => {
+    // A lifetime no Date can hold would fail every rotation with "Invalid time value".
+    expect(synthError({ 'cloudops:keyLifetime': '99999999999d' })).toMatch(
+      /cloudops:keyLifetime \(or env CLOUDOPS_CDK_KEY_LIFETIME\): expected at most 365d/,
+    );
+    expect(synthError({ 'cloudops:keyLifetime': '36500d' })).toMatch(
+      /cloudops:keyLifetime .*expected at most 365d/,
+    );
+    expect(synthError({ 'cloudops:keyGracePeriod': '99999999999d' })).toMatch(
+      /cloudops:keyGracePeriod .*expected at most 365d/,
+    );
+    // The defaults (90d, 1d) against a long rotation: the message gives the bound it needs.
+    expect(synthError({ 'cloudops:rotationDays': '100' })).toMatch(
+      /cloudops:keyLifetime .*longer than cloudops:rotationDays plus cloudops:keyGracePeriod \(101d\) and at most 365d/,
+    );
+    expect(synthError({ 'cloudops:keyExpiryWarnDays': '60' })).toMatch(
+      /cloudops:keyExpiryWarnDays .*expected 1 to 59/,
+    );
+    expect(() => synth({ 'cloudops:keyLifetime': '365d' }).cleanup()).not.toThrow();
+  });
+
+  it('schedules run at most every minute and at least once a year (the watchdog every 8 hours)', () => {
+    expect(synthError({ 'cloudops:watchdogSchedule': 'rate(0 minutes)' })).toMatch(
+      /cloudops:watchdogSchedule .*expected a rate from 1 minute to 8h/,
+    );
+    expect(synthError({ 'cloudops:watchdogSchedule': 'rate(1 day)' })).toMatch(
+      /cloudops:watchdogSchedule .*to 8h/,
+    );
+    expect(synthError({ 'cloudops:driftSyncSchedule': 'rate(0 hours)' })).toMatch(
+      /cloudops:driftSyncSchedule .*expected a rate from 1 minute to 365d/,
+    );
+    expect(synthError({ 'cloudops:keySentinelSchedule': 'rate(99999999999 days)' })).toMatch(
+      /cloudops:keySentinelSchedule .*to 365d/,
+    );
+  });
+
   it('the stack is region-agnostic unless CDK_DEFAULT_* say otherwise', () => {
     expect(Stack.of(stack).region).toMatch(/^\$\{Token/);
   });

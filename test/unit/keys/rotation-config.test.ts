@@ -44,6 +44,9 @@ describe('readRotationConfig', () => {
   it.each([
     [{ CLOUDOPS_KEY_LIFETIME: '90 days' }, /CLOUDOPS_KEY_LIFETIME.*duration/],
     [{ CLOUDOPS_KEY_LIFETIME: '0d' }, /CLOUDOPS_KEY_LIFETIME.*greater than zero/],
+    // No key lives past a year, and no Date arithmetic meets a number it cannot hold.
+    [{ CLOUDOPS_KEY_LIFETIME: '99999999999d' }, /CLOUDOPS_KEY_LIFETIME.*at most 365d/],
+    [{ CLOUDOPS_KEY_LIFETIME: '36500d' }, /CLOUDOPS_KEY_LIFETIME.*at most 365d/],
     [{ CLOUDOPS_ROTATION_TEST_CALL: 'delete-everything' }, /CLOUDOPS_ROTATION_TEST_CALL/],
     [{ CLOUDOPS_ROTATION_TEST_CALL: 'list-pipes:nope' }, /CLOUDOPS_ROTATION_TEST_CALL/],
     [{ CLOUDOPS_KEY_NAME_PREFIX: 'has space' }, /CLOUDOPS_KEY_NAME_PREFIX/],
