@@ -40,7 +40,7 @@ const MAX_RATE_MINUTES = 365 * 1440;
 export function rateMinutes(expression: string): number | undefined {
   const match = RATE.exec(expression);
   if (!match) return undefined;
-  const unit = match[2]!.replace(/s$/, '') as keyof typeof MINUTES_PER;
+  const unit = match[2].replace(/s$/, '') as keyof typeof MINUTES_PER;
   return Number(match[1]) * MINUTES_PER[unit];
 }
 
