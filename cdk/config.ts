@@ -13,6 +13,7 @@ import {
   type ObservabilityMode,
 } from '../lib/config';
 import { ConfigError } from '../lib/errors';
+import { requestSource } from '../lib/events/trust';
 import { MAX_KEY_LIFETIME_MS } from '../lib/keys/config';
 import { durationUpTo, formatDuration } from '../lib/keys/duration';
 import { uuid } from '../lib/schemas/common';
@@ -24,13 +25,16 @@ const flag = z.union([
   z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
 ]);
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const uuidList = z
-  .union([
-    z.array(z.string()),
-    z.string().transform((text) => text.split(',').map((part) => part.trim())),
-  ])
-  .transform((items) => items.filter(Boolean))
-  .pipe(z.array(uuid).min(1, 'expected at least one service id'));
+/** A list: a JSON array, or (from -c and env) a comma-separated string; blanks dropped. */
+const listOf = <T extends z.ZodType<unknown, string[]>>(items: T) =>
+  z
+    .union([
+      z.array(z.string()),
+      z.string().transform((text) => text.split(',').map((part) => part.trim())),
+    ])
+    .transform((parts) => parts.filter(Boolean))
+    .pipe(items);
+const uuidList = listOf(z.array(uuid).min(1, 'expected at least one service id'));
 const RATE = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/;
 const MINUTES_PER = { minute: 1, hour: 60, day: 1440 } as const;
 /** A year: a schedule rarer than that is a typo, not a schedule. */
@@ -111,6 +115,7 @@ export const stackConfigSchema = z
     'cloudops:dashboardsPrune': flag.default(false),
     'cloudops:logRetentionDays': retentionDays.default(30),
     'cloudops:logLevel': z.enum(LOG_LEVELS).default('info'),
+    'cloudops:alertRequestSources': listOf(z.array(requestSource)).default([]),
   })
   .superRefine((c, ctx) => {
     const lifetime = c['cloudops:keyLifetime'];
@@ -165,6 +170,8 @@ export interface StackConfig {
   dashboardsPrune: boolean;
   logRetentionDays: number;
   logLevel: DeployLogLevel;
+  /** Event sources whose alert requests are provisioned (none: requests are refused). */
+  alertRequestSources: string[];
 }
 
 export const CONTEXT_KEYS = Object.keys(stackConfigSchema.shape) as (keyof Parsed)[];
@@ -227,6 +234,7 @@ export function readStackConfig(
     dashboardsPrune: c['cloudops:dashboardsPrune'],
     logRetentionDays: c['cloudops:logRetentionDays'],
     logLevel: c['cloudops:logLevel'],
+    alertRequestSources: c['cloudops:alertRequestSources'],
   };
 }
 

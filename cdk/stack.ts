@@ -100,6 +100,7 @@ export class CloudOpsStack extends Stack {
       connection,
       credentials: { managementKey: keys.alerts, observabilityToken: tokens.alerts },
       bus: this.bus,
+      requestSources: config.alertRequestSources,
       eventsDeadLetterQueue,
     });
     this.pipeWatchdog = new PipeWatchdog(this, 'PipeWatchdog', {

@@ -18,12 +18,14 @@ import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
 import type { syncDashboardsEnvShape } from '../../functions/sync-dashboards/config';
 import type { watchdogEnv } from '../../lib/pipes/config';
+import { EMITTED_DETAIL_TYPES } from '../../lib/events/trust';
 import {
   grantCredentials,
   observabilityEnv,
   type ConnectionSettings,
   type FunctionCredentials,
 } from './connection';
+import { grantPutOwnEvents } from './events';
 import { CloudOpsFunction, REPO_ROOT, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { functionSchedule } from './schedule';
@@ -110,7 +112,7 @@ export class DashboardSync extends Construct {
     });
     // Open-source mode: the token only (the function never reads the management key there).
     grantCredentials(props.connection, props.credentials, fn);
-    props.bus.grantPutEventsTo(fn);
+    grantPutOwnEvents(props.bus, fn, EMITTED_DETAIL_TYPES.sync);
 
     const destination = new s3n.LambdaDestination(fn);
     const filter = { prefix: DASHBOARDS_PREFIX };
@@ -168,6 +170,7 @@ export class DashboardSync extends Construct {
     for (const [name, value] of Object.entries(env))
       if (value !== undefined) fn.addEnvironment(name, String(value));
     props.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    grantPutOwnEvents(this.bus, fn, EMITTED_DETAIL_TYPES.syncReport);
     props.notifications.grantPublish(fn);
     props.notifications.grantReadDestinations(fn);
   }

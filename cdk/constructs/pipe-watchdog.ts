@@ -12,7 +12,9 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
 import { WATCHDOG_ENV, type watchdogEnv } from '../../lib/pipes/config';
+import { EMITTED_DETAIL_TYPES } from '../../lib/events/trust';
 import { managementEnv, type ConnectionSettings } from './connection';
+import { grantPutOwnEvents } from './events';
 import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { deadLetterQueue } from './queues';
@@ -92,7 +94,7 @@ export class PipeWatchdog extends Construct {
     props.managementKey.grantRead(fn);
     props.notifications.grantPublish(fn);
     props.notifications.grantReadDestinations(fn);
-    props.bus.grantPutEventsTo(fn);
+    grantPutOwnEvents(props.bus, fn, EMITTED_DETAIL_TYPES.watchdog);
 
     this.queue.grantSendMessages(fn);
 
@@ -111,7 +113,7 @@ export class PipeWatchdog extends Construct {
     props.managementKey.grantRead(consumer);
     props.notifications.grantPublish(consumer);
     props.notifications.grantReadDestinations(consumer);
-    props.bus.grantPutEventsTo(consumer);
+    grantPutOwnEvents(props.bus, consumer, EMITTED_DETAIL_TYPES.watchdog);
     // What it did not reach before its deadline goes back to the queue.
     this.queue.grantSendMessages(consumer);
     consumer.addEventSource(
