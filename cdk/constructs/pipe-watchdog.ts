@@ -56,6 +56,8 @@ export class PipeWatchdog extends Construct {
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: WATCHDOG_TTL_ATTRIBUTE,
+      // KMS encryption with the AWS managed key (named in the template, not left implicit).
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
