@@ -5,9 +5,12 @@
  * A bad or missing value fails synth with one line per key, naming it (never its value).
  */
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import * as z from 'zod';
 import {
   LOG_LEVELS,
+  VAR_ENV_PREFIX,
   observabilityMode,
   type DeployLogLevel,
   type ObservabilityMode,
@@ -83,6 +86,49 @@ const retentionDays = z.coerce
   .refine((days) => (RETENTION_DAYS as readonly number[]).includes(days), {
     message: `expected one of ${RETENTION_DAYS.join(', ')}`,
   });
+/** A folder to upload at deploy, relative to where `cdk` runs (the repo root, beside cdk.json). */
+const folder = z.string().refine((dir) => {
+  try {
+    return statSync(path.resolve(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}, 'expected an existing folder (relative to where cdk runs, e.g. my-dashboards)');
+const s3Prefix = z
+  .string()
+  .regex(
+    /^([A-Za-z0-9!_.*'()-]+\/)+$/,
+    'expected an S3 key prefix ending in / such as dashboards/ or team-a/dashboards/',
+  );
+/** `${NAME}` values of the deployed sync: an object, or (from -c and env) its JSON text. */
+const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const dashboardVars = z
+  .unknown()
+  .transform((value, ctx) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected a JSON object such as {"WEBHOOK_ID":"..."}',
+      });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .record(z.string(), z.string('expected every value to be a string'), {
+        error: 'expected a JSON object of NAME: "value" strings',
+      })
+      .superRefine((vars, ctx) => {
+        for (const name of Object.keys(vars).filter((n) => !VAR_NAME.test(n)))
+          ctx.addIssue({
+            code: 'custom',
+            message: `expected variable names such as WEBHOOK_ID, not "${name}"`,
+          });
+      }),
+  );
 const secretName = z
   .string()
   .regex(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'expected a Secrets Manager secret name');
@@ -113,6 +159,9 @@ export const stackConfigSchema = z
     'cloudops:keySentinelSchedule': scheduleExpression().default('rate(1 day)'),
     'cloudops:dashboardsScheduleMode': z.enum(['repair', 'report']).default('repair'),
     'cloudops:dashboardsPrune': flag.default(false),
+    'cloudops:dashboardsDir': folder.optional(),
+    'cloudops:dashboardsPrefix': s3Prefix.default('dashboards/'),
+    'cloudops:dashboardVars': dashboardVars.default({}),
     'cloudops:logRetentionDays': retentionDays.default(30),
     'cloudops:logLevel': z.enum(LOG_LEVELS).default('info'),
     'cloudops:alertRequestSources': listOf(z.array(requestSource)).default([]),
@@ -168,6 +217,12 @@ export interface StackConfig {
   keySentinelSchedule: string;
   dashboardsScheduleMode: 'repair' | 'report';
   dashboardsPrune: boolean;
+  /** A local folder uploaded to the dashboards prefix at every deploy; unset: nothing is uploaded. */
+  dashboardsDir?: string | undefined;
+  /** Where in the stack's bucket the sync reads dashboard files. */
+  dashboardsPrefix: string;
+  /** `${NAME}` values of the deployed sync (CLOUDOPS_VAR_NAME). */
+  dashboardVars: Record<string, string>;
   logRetentionDays: number;
   logLevel: DeployLogLevel;
   /** Event sources whose alert requests are provisioned (none: requests are refused). */
@@ -232,10 +287,20 @@ export function readStackConfig(
     keySentinelSchedule: c['cloudops:keySentinelSchedule'],
     dashboardsScheduleMode: c['cloudops:dashboardsScheduleMode'],
     dashboardsPrune: c['cloudops:dashboardsPrune'],
+    dashboardsDir: c['cloudops:dashboardsDir'],
+    dashboardsPrefix: c['cloudops:dashboardsPrefix'],
+    dashboardVars: c['cloudops:dashboardVars'],
     logRetentionDays: c['cloudops:logRetentionDays'],
     logLevel: c['cloudops:logLevel'],
     alertRequestSources: c['cloudops:alertRequestSources'],
   };
+}
+
+/** The sync's env for its `${NAME}` variables (what lib/config.ts varsFromEnv reads back). */
+export function dashboardVarsEnv(vars: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(vars).map(([name, value]) => [`${VAR_ENV_PREFIX}${name}`, value]),
+  );
 }
 
 /**

@@ -3,7 +3,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { dashboardsOwnerFor, rateMinutes, type StackConfig } from './config';
+import { dashboardsOwnerFor, dashboardVarsEnv, rateMinutes, type StackConfig } from './config';
 import { AlertProvisioning } from './constructs/alert-provisioning';
 import type { ConnectionSettings } from './constructs/connection';
 import { DashboardSync } from './constructs/dashboard-sync';
@@ -94,6 +94,9 @@ export class CloudOpsStack extends Stack {
       scheduleMode: config.dashboardsScheduleMode,
       prune: config.dashboardsPrune,
       scheduleDeadLetterQueue,
+      prefix: config.dashboardsPrefix,
+      folder: config.dashboardsDir,
+      varsEnv: dashboardVarsEnv(config.dashboardVars),
     });
     this.alertProvisioning = new AlertProvisioning(this, 'AlertProvisioning', {
       ...common,
@@ -167,6 +170,10 @@ export class CloudOpsStack extends Stack {
       description: 'Subscribe people to this topic: alarms, watchdog notices, key-expiry warnings',
     });
     new CfnOutput(this, 'DashboardsOwner', { value: this.dashboardsOwner });
+    new CfnOutput(this, 'DashboardsBucketName', {
+      value: this.dashboardSync.bucket.bucketName,
+      description: `Dashboard files go under ${config.dashboardsPrefix} in this bucket (cdk/README.md)`,
+    });
     acknowledgeCdkInternals(this);
   }
 }
