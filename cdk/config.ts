@@ -10,6 +10,8 @@ import path from 'node:path';
 import * as z from 'zod';
 import {
   LOG_LEVELS,
+  managementBaseUrl,
+  observabilityBaseUrl,
   VAR_ENV_PREFIX,
   observabilityMode,
   type DeployLogLevel,
@@ -136,8 +138,8 @@ const secretName = z
 /** Every context key, with its default when it has one. */
 export const stackConfigSchema = z
   .object({
-    'cloudops:apiUrl': z.url(),
-    'cloudops:observabilityUrl': z.url(),
+    'cloudops:apiUrl': managementBaseUrl,
+    'cloudops:observabilityUrl': observabilityBaseUrl,
     'cloudops:observabilityMode': observabilityMode.default('managed'),
     'cloudops:organizationId': uuid,
     'cloudops:serviceIds': uuidList,

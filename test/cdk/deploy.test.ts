@@ -272,6 +272,37 @@ describe('a first deploy', () => {
     expect(message).toMatch(/cloudops:dashboardVars .*expected variable names/);
   });
 
+  it('cloudops:apiUrl with or without /v1 (or a slash) gives every function the same base URL', () => {
+    const urls = [
+      'https://api.example.test/v1',
+      'https://api.example.test/v1/',
+      'https://api.example.test/',
+    ];
+    for (const apiUrl of urls) {
+      const s = synth({
+        'cloudops:apiUrl': apiUrl,
+        'cloudops:observabilityUrl': 'https://obs.example.test/api/v2/',
+      });
+      try {
+        for (const fn of Object.values(
+          s.template.findResources('AWS::Lambda::Function'),
+        ) as any[]) {
+          const env = fn.Properties.Environment?.Variables ?? {};
+          if ('CLOUDOPS_API_URL' in env)
+            expect(env.CLOUDOPS_API_URL, apiUrl).toBe('https://api.example.test');
+          if ('CLOUDOPS_OBSERVABILITY_URL' in env)
+            expect(env.CLOUDOPS_OBSERVABILITY_URL).toBe('https://obs.example.test');
+        }
+      } finally {
+        s.cleanup();
+      }
+    }
+    const example = JSON.parse(
+      readFileSync(path.join(REPO_ROOT, 'cdk/context.example.json'), 'utf8'),
+    );
+    expect(example['cloudops:apiUrl']).not.toMatch(/\/v1\/?$/);
+  });
+
   it('reserved concurrency can be turned off for accounts at the default quota', () => {
     const off = synth({ 'cloudops:reservedConcurrency': 'false' });
     try {
