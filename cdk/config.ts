@@ -19,6 +19,7 @@ import {
 } from '../lib/config';
 import { ConfigError } from '../lib/errors';
 import { requestSource } from '../lib/events/trust';
+import { watchdogEnv } from '../lib/pipes/config';
 import { MAX_KEY_LIFETIME_MS } from '../lib/keys/config';
 import { durationUpTo, formatDuration } from '../lib/keys/duration';
 import { uuid } from '../lib/schemas/common';
@@ -131,6 +132,50 @@ const dashboardVars = z
           });
       }),
   );
+/**
+ * The watchdog's tunables a deployment sets: context key -> the watchdog's own env variable,
+ * whose schema (lib/pipes/config.ts) checks the value at synth. The stack sets the others itself
+ * (table, queue, topic, bus, secret names); the URL and signing-secret values are CLI-only.
+ */
+export const WATCHDOG_CONTEXT_KEYS = {
+  'cloudops:watchdogLinkTemplate': 'CLOUDOPS_WATCHDOG_LINK_TEMPLATE',
+  'cloudops:watchdogIncludePipes': 'CLOUDOPS_WATCHDOG_INCLUDE_PIPES',
+  'cloudops:watchdogExcludePipes': 'CLOUDOPS_WATCHDOG_EXCLUDE_PIPES',
+  'cloudops:watchdogExpectedStopped': 'CLOUDOPS_WATCHDOG_EXPECTED_STOPPED',
+  'cloudops:watchdogStuckMinutes': 'CLOUDOPS_WATCHDOG_STUCK_MINUTES',
+  'cloudops:watchdogReminderMinutes': 'CLOUDOPS_WATCHDOG_REMINDER_MINUTES',
+  'cloudops:watchdogFlapMaxChanges': 'CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES',
+  'cloudops:watchdogFlapWindowMinutes': 'CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES',
+  'cloudops:watchdogFlapStableMinutes': 'CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES',
+  'cloudops:watchdogAnnounceNew': 'CLOUDOPS_WATCHDOG_ANNOUNCE_NEW',
+  'cloudops:watchdogSelfWatchFailures': 'CLOUDOPS_WATCHDOG_SELF_WATCH_FAILURES',
+  'cloudops:watchdogAutoRestart': 'CLOUDOPS_WATCHDOG_AUTO_RESTART',
+  'cloudops:watchdogAutoRestartMax': 'CLOUDOPS_WATCHDOG_AUTO_RESTART_MAX',
+  'cloudops:watchdogAutoRestartWindowMinutes': 'CLOUDOPS_WATCHDOG_AUTO_RESTART_WINDOW_MINUTES',
+  'cloudops:watchdogApiDeadlineMs': 'CLOUDOPS_WATCHDOG_API_DEADLINE_MS',
+  'cloudops:watchdogServicesPerMessage': 'CLOUDOPS_WATCHDOG_SERVICES_PER_MESSAGE',
+} as const satisfies Record<string, keyof typeof watchdogEnv.shape>;
+type WatchdogContextKey = keyof typeof WATCHDOG_CONTEXT_KEYS;
+
+/** A watchdog tunable: its env text (lists joined), checked by the watchdog's own schema. */
+function watchdogSetting(envName: keyof typeof watchdogEnv.shape) {
+  return z
+    .union([z.string(), z.number(), z.boolean(), z.array(z.string())])
+    .transform((value) => (Array.isArray(value) ? value.join(',') : String(value)))
+    .superRefine((text, ctx) => {
+      const checked = watchdogEnv.shape[envName].safeParse(text);
+      if (!checked.success)
+        for (const issue of checked.error.issues)
+          ctx.addIssue({ code: 'custom', message: issue.message });
+    });
+}
+const watchdogSettings = Object.fromEntries(
+  Object.entries(WATCHDOG_CONTEXT_KEYS).map(([key, envName]) => [
+    key,
+    watchdogSetting(envName).optional(),
+  ]),
+) as Record<WatchdogContextKey, z.ZodOptional<ReturnType<typeof watchdogSetting>>>;
+
 const secretName = z
   .string()
   .regex(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'expected a Secrets Manager secret name');
@@ -167,6 +212,7 @@ export const stackConfigSchema = z
     'cloudops:logRetentionDays': retentionDays.default(30),
     'cloudops:logLevel': z.enum(LOG_LEVELS).default('info'),
     'cloudops:alertRequestSources': listOf(z.array(requestSource)).default([]),
+    ...watchdogSettings,
   })
   .superRefine((c, ctx) => {
     const lifetime = c['cloudops:keyLifetime'];
@@ -229,6 +275,8 @@ export interface StackConfig {
   logLevel: DeployLogLevel;
   /** Event sources whose alert requests are provisioned (none: requests are refused). */
   alertRequestSources: string[];
+  /** The watchdog's tunables as its env (CLOUDOPS_WATCHDOG_*), only those set. */
+  watchdogTuning: Record<string, string>;
 }
 
 export const CONTEXT_KEYS = Object.keys(stackConfigSchema.shape) as (keyof Parsed)[];
@@ -295,6 +343,12 @@ export function readStackConfig(
     logRetentionDays: c['cloudops:logRetentionDays'],
     logLevel: c['cloudops:logLevel'],
     alertRequestSources: c['cloudops:alertRequestSources'],
+    watchdogTuning: Object.fromEntries(
+      Object.entries(WATCHDOG_CONTEXT_KEYS).flatMap(([key, envName]) => {
+        const value = c[key as WatchdogContextKey];
+        return value === undefined ? [] : [[envName, value]];
+      }),
+    ),
   };
 }
 

@@ -115,6 +115,7 @@ export class CloudOpsStack extends Stack {
       bus: this.bus,
       schedule: config.watchdogSchedule,
       scheduleDeadLetterQueue,
+      tuning: config.watchdogTuning,
     });
 
     this.dashboardSync.readAlertVersions(this.alertProvisioning.versionTable);

@@ -33,6 +33,8 @@ export interface PipeWatchdogProps extends FunctionDefaults {
   readonly bus: events.IEventBus;
   readonly schedule: string;
   readonly scheduleDeadLetterQueue: sqs.IQueue;
+  /** The deployer's tunables (CLOUDOPS_WATCHDOG_*, cdk/config.ts WATCHDOG_CONTEXT_KEYS). */
+  readonly tuning: Readonly<Record<string, string>>;
 }
 
 /** The consumer's timeout; SQS hides a received message 6x as long (AWS's advice). */
@@ -72,6 +74,7 @@ export class PipeWatchdog extends Construct {
     });
 
     const env: EnvOf<typeof watchdogEnv> = {
+      ...props.tuning,
       [WATCHDOG_ENV.queueUrl]: this.queue.queueUrl,
       CLOUDOPS_WATCHDOG_TABLE: this.table.tableName,
       CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: props.notifications.topic.topicArn,

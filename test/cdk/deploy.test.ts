@@ -317,6 +317,37 @@ describe('a first deploy', () => {
   });
 });
 
+describe("the watchdog's settings", () => {
+  it("its tunables come from cdk keys, checked by the watchdog's own schema, into both of its functions", () => {
+    const link = 'https://console.example/{organizationId}/services/{serviceId}/pipes/{pipeId}';
+    const s = synth({
+      'cloudops:watchdogLinkTemplate': link,
+      'cloudops:watchdogExcludePipes': ['pipe-a', 'pipe-b'],
+      'cloudops:watchdogReminderMinutes': 60,
+      'cloudops:watchdogAutoRestart': 'true',
+    });
+    try {
+      for (const f of [s.stack.pipeWatchdog.watchdog, s.stack.pipeWatchdog.consumer]) {
+        const env =
+          s.template.toJSON().Resources[s.stack.getLogicalId(f.fn.node.defaultChild as never)]
+            .Properties.Environment.Variables;
+        expect(env).toMatchObject({
+          CLOUDOPS_WATCHDOG_LINK_TEMPLATE: link,
+          CLOUDOPS_WATCHDOG_EXCLUDE_PIPES: 'pipe-a,pipe-b',
+          CLOUDOPS_WATCHDOG_REMINDER_MINUTES: '60',
+          CLOUDOPS_WATCHDOG_AUTO_RESTART: 'true',
+        });
+        expect(env).not.toHaveProperty('CLOUDOPS_WATCHDOG_STUCK_MINUTES');
+      }
+    } finally {
+      s.cleanup();
+    }
+    expect(() => synth({ 'cloudops:watchdogReminderMinutes': 'soon' })).toThrow(
+      /cloudops:watchdogReminderMinutes \(or env CLOUDOPS_CDK_WATCHDOG_REMINDER_MINUTES\)/,
+    );
+  });
+});
+
 describe('two stacks in one account', () => {
   /** Every literal physical name a template sets (a clash between stacks fails the deploy). */
   function physicalNames(template: Template): string[] {
