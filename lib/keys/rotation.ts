@@ -1,5 +1,6 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { isConflict, isForbidden, isNotFound, type ManagementClient } from '../api';
+import { NotConfiguredError } from '../config';
 import { staticCredentials } from '../credentials';
 import type { CredentialProvider } from '../credentials/types';
 import { silentLogger, type Logger } from '../log';
@@ -141,8 +142,9 @@ async function storePending(
 export async function setSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
   const ctx = await begin(deps, 'setSecret', request);
   if (!ctx) return;
-  const pending = await readPending(ctx, request);
+  // The current value first: an unseeded secret is "not configured yet", not a missing value.
   const current = parseCurrent(request.secretId, await ctx.versions.read(AWSCURRENT));
+  const pending = await readPending(ctx, request);
   const now = deps.now();
   if (Date.parse(pending.expireAt) <= now) {
     throw new RotationError(
@@ -310,8 +312,8 @@ export async function finishSecret(deps: RotationDeps, request: RotationRequest)
     await ctx.versions.dropPending(request.token);
     return;
   }
+  const current = await currentOrRelease(ctx, request);
   const pending = await readPending(ctx, request);
-  const current = parseCurrent(request.secretId, await ctx.versions.read(AWSCURRENT));
   const older = await readPrevious(ctx);
   await withApi(deps, await finishCredentials(deps, request, pending, current), async (api) => {
     const records = await api.listKeys();
@@ -357,11 +359,33 @@ async function cutPrevious(
   for (const record of targets.values()) await cutToGrace(deps, ctx, api, record);
 }
 
-/** The value AWSPREVIOUS holds, if the secret has one. */
+/**
+ * The current value. A secret still holding its deploy-time placeholder was never seeded: its
+ * rotation (the schedule runs regardless) ends here, dropping its own AWSPENDING label so the
+ * next one starts clean, and the handler reports "not configured yet" (one info line).
+ */
+async function currentOrRelease(
+  ctx: StepContext,
+  request: RotationRequest,
+): Promise<ManagementKeySecret> {
+  try {
+    return parseCurrent(request.secretId, await ctx.versions.read(AWSCURRENT));
+  } catch (error) {
+    if (error instanceof NotConfiguredError) await ctx.versions.dropPending(request.token);
+    throw error;
+  }
+}
+
+/** The key AWSPREVIOUS holds, if the secret has one (the placeholder a seed replaced holds none). */
 async function readPrevious(ctx: StepContext): Promise<ManagementKeySecret | undefined> {
   const version = SecretVersions.versionWith(ctx.state, AWSPREVIOUS);
   if (version === undefined) return undefined;
-  return parseCurrent(ctx.versions.secretId, await ctx.versions.read(AWSPREVIOUS, version));
+  try {
+    return parseCurrent(ctx.versions.secretId, await ctx.versions.read(AWSPREVIOUS, version));
+  } catch (error) {
+    if (error instanceof NotConfiguredError) return undefined;
+    throw error;
+  }
 }
 
 /** The new key is tested and is the one that stays: use it unless an admin secret is configured. */
