@@ -106,7 +106,7 @@ function envelopeOf(body: string): { source: unknown; 'detail-type': unknown } |
   try {
     const value = JSON.parse(body) as unknown;
     if (value && typeof value === 'object' && 'source' in value && 'detail-type' in value)
-      return value as { source: unknown; 'detail-type': unknown };
+      return value;
   } catch {
     // Not JSON: the parser names it.
   }

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-explicit-any -- synthesized CloudFormation JSON is untyped */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- synthesized CloudFormation JSON is untyped */
 /**
  * cdk/README.md is checked against the code and the synthesized template, so it cannot drift:
  * its settings table lists exactly the keys cdk/config.ts accepts (and which are required), its
@@ -133,7 +133,7 @@ describe('cdk/README.md: seeding the secrets', () => {
     // Each output names a secret the template really makes.
     const secrets = Object.keys(everything.template.findResources('AWS::SecretsManager::Secret'));
     for (const [output] of listed) {
-      const value = (everything.template.toJSON().Outputs as any)[output].Value;
+      const value = everything.template.toJSON().Outputs[output].Value;
       expect(secrets, output).toContain(value.Ref);
     }
   });
@@ -146,12 +146,13 @@ describe('cdk/README.md: seeding the secrets', () => {
     );
     const schemas = { 'management key': managementKeySecret, token: observabilityTokenSecret };
     for (const [name, example] of Object.entries(shapes)) {
-      const schema = schemas[name as keyof typeof schemas];
-      const fields = Object.keys(schema.shape);
+      const shape = schemas[name as keyof typeof schemas].shape as Record<
+        string,
+        { safeParse(value: unknown): { success: boolean } }
+      >;
+      const fields = Object.keys(shape);
       for (const field of Object.keys(example)) expect(fields, `${name}.${field}`).toContain(field);
-      const required = fields.filter(
-        (f) => !schema.shape[f as never]?.safeParse(undefined).success,
-      );
+      const required = fields.filter((f) => !shape[f].safeParse(undefined).success);
       for (const field of required)
         expect(Object.keys(example), `${name}.${field}`).toContain(field);
     }

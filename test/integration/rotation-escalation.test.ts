@@ -5,18 +5,20 @@
  * secret's `keyId` stops the rotation before anything is created. Its errors keep ids readable.
  */
 import {
-  CreateSecretCommand,
   GetSecretValueCommand,
   PutSecretValueCommand,
   RotateSecretCommand,
 } from '@aws-sdk/client-secrets-manager';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createManagementClient } from '../../lib/api';
-import { staticCredentials } from '../../lib/credentials';
 import type { RotationConfig } from '../../lib/keys';
 import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
 import { caught } from '../support/caught';
-import { startRotationSandbox, TEST_CONFIG, type RotationSandbox } from './rotation-harness';
+import {
+  adminAndDeveloperSecrets,
+  startRotationSandbox,
+  TEST_CONFIG,
+  type RotationSandbox,
+} from './rotation-harness';
 
 const LAMBDA = 'arn:aws:lambda:us-east-1:000000000000:function:cloudops-rotate-key';
 let open: RotationSandbox[] = [];
@@ -35,25 +37,7 @@ interface Setup {
 async function adminMode(testCall: RotationConfig['testCall'] = { kind: 'auto' }): Promise<Setup> {
   const rs = await startRotationSandbox();
   open.push(rs);
-  const admin = await rs.read('AWSCURRENT');
-  await rs.sm.send(
-    new CreateSecretCommand({ Name: 'admin-key', SecretString: JSON.stringify(admin) }),
-  );
-  const api = createManagementClient({
-    baseUrl: rs.sb.info.apiUrl,
-    credentials: staticCredentials('admin', admin, managementKeySecret),
-    rateLimit: false,
-  });
-  const made = await api.createKey({ name: 'dev', roles: ['developer'] });
-  api.close();
-  const dev = {
-    organizationId: admin.organizationId,
-    keyId: made.keyId!,
-    keySecret: made.keySecret!,
-    keyRecordId: made.key.id,
-    expireAt: null,
-  };
-  await rs.sm.send(new CreateSecretCommand({ Name: 'dev-key', SecretString: JSON.stringify(dev) }));
+  const { admin, dev } = await adminAndDeveloperSecrets(rs, false);
   (rs.deps as { config: RotationConfig }).config = {
     ...TEST_CONFIG,
     adminSecretId: 'admin-key',
