@@ -39,7 +39,7 @@ export const rotationEnv = z.object({
     .default('cloudops-rotated-'),
   CLOUDOPS_ROTATION_ADMIN_SECRET_ID: z.string().min(1).optional(),
   CLOUDOPS_ROTATION_TEST_CALL: testCall.default({ kind: 'auto' }),
-  CLOUDOPS_KEY_EXPIRY_WARN_DAYS: z.coerce.number().positive().default(7),
+  CLOUDOPS_KEY_EXPIRY_WARN_DAYS: z.coerce.number().positive().max(365).default(7),
 });
 
 export interface RotationConfig {

@@ -47,6 +47,7 @@ describe('readRotationConfig', () => {
     // No key lives past a year, and no Date arithmetic meets a number it cannot hold.
     [{ CLOUDOPS_KEY_LIFETIME: '99999999999d' }, /CLOUDOPS_KEY_LIFETIME.*at most 365d/],
     [{ CLOUDOPS_KEY_LIFETIME: '36500d' }, /CLOUDOPS_KEY_LIFETIME.*at most 365d/],
+    [{ CLOUDOPS_KEY_EXPIRY_WARN_DAYS: '99999999999' }, /CLOUDOPS_KEY_EXPIRY_WARN_DAYS/],
     [{ CLOUDOPS_ROTATION_TEST_CALL: 'delete-everything' }, /CLOUDOPS_ROTATION_TEST_CALL/],
     [{ CLOUDOPS_ROTATION_TEST_CALL: 'list-pipes:nope' }, /CLOUDOPS_ROTATION_TEST_CALL/],
     [{ CLOUDOPS_KEY_NAME_PREFIX: 'has space' }, /CLOUDOPS_KEY_NAME_PREFIX/],
