@@ -5,15 +5,23 @@
  * A bad or missing value fails synth with one line per key, naming it (never its value).
  */
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import * as z from 'zod';
 import {
   LOG_LEVELS,
+  managementBaseUrl,
+  observabilityBaseUrl,
+  VAR_ENV_PREFIX,
   observabilityMode,
   type DeployLogLevel,
   type ObservabilityMode,
 } from '../lib/config';
 import { ConfigError } from '../lib/errors';
-import { duration } from '../lib/keys/duration';
+import { requestSource } from '../lib/events/trust';
+import { watchdogEnv } from '../lib/pipes/config';
+import { MAX_KEY_LIFETIME_MS } from '../lib/keys/config';
+import { durationUpTo, formatDuration } from '../lib/keys/duration';
 import { uuid } from '../lib/schemas/common';
 
 const DAY_MS = 86_400_000;
@@ -23,20 +31,54 @@ const flag = z.union([
   z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
 ]);
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const uuidList = z
-  .union([
-    z.array(z.string()),
-    z.string().transform((text) => text.split(',').map((part) => part.trim())),
-  ])
-  .transform((items) => items.filter(Boolean))
-  .pipe(z.array(uuid).min(1, 'expected at least one service id'));
-/** EventBridge Scheduler expressions (rate or cron); `at(...)` one-shots make no sense here. */
-const scheduleExpression = z
-  .string()
-  .regex(
-    /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(\S+( \S+){5}\))$/,
-    'expected rate(<n> minutes|hours|days) or cron(<6 fields>)',
-  );
+/** A list: a JSON array, or (from -c and env) a comma-separated string; blanks dropped. */
+const listOf = <T extends z.ZodType<unknown, string[]>>(items: T) =>
+  z
+    .union([
+      z.array(z.string()),
+      z.string().transform((text) => text.split(',').map((part) => part.trim())),
+    ])
+    .transform((parts) => parts.filter(Boolean))
+    .pipe(items);
+const uuidList = listOf(z.array(uuid).min(1, 'expected at least one service id'));
+const RATE = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/;
+const MINUTES_PER = { minute: 1, hour: 60, day: 1440 } as const;
+/** A year: a schedule rarer than that is a typo, not a schedule. */
+const MAX_RATE_MINUTES = 365 * 1440;
+
+/** `rate(5 minutes)` -> 5; cron -> undefined. */
+export function rateMinutes(expression: string): number | undefined {
+  const match = RATE.exec(expression);
+  if (!match) return undefined;
+  const unit = match[2].replace(/s$/, '') as keyof typeof MINUTES_PER;
+  return Number(match[1]) * MINUTES_PER[unit];
+}
+
+/**
+ * EventBridge Scheduler expressions (rate or cron); `at(...)` one-shots make no sense here. A
+ * rate runs every 1 minute at the most (cron cannot go below that), every `maxMinutes` at the
+ * least.
+ */
+const scheduleExpression = (maxMinutes = MAX_RATE_MINUTES) =>
+  z
+    .string()
+    .regex(
+      /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(\S+( \S+){5}\))$/,
+      'expected rate(<n> minutes|hours|days) or cron(<6 fields>)',
+    )
+    .refine(
+      (expression) => {
+        const minutes = rateMinutes(expression);
+        return minutes === undefined || (minutes >= 1 && minutes <= maxMinutes);
+      },
+      `expected a rate from 1 minute to ${formatDuration(maxMinutes * 60_000)}`,
+    );
+/**
+ * The watchdog's "not running" alarm looks back three runs within CloudWatch's one-day window:
+ * a rarer watchdog would alarm between its own runs.
+ */
+const MAX_WATCHDOG_RATE_MINUTES = 8 * 60;
+const keyDuration = durationUpTo(MAX_KEY_LIFETIME_MS);
 /** CloudWatch Logs accepts only these retention periods. */
 const RETENTION_DAYS = [
   1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288,
@@ -47,15 +89,102 @@ const retentionDays = z.coerce
   .refine((days) => (RETENTION_DAYS as readonly number[]).includes(days), {
     message: `expected one of ${RETENTION_DAYS.join(', ')}`,
   });
+/** A folder to upload at deploy, relative to where `cdk` runs (the repo root, beside cdk.json). */
+const folder = z.string().refine((dir) => {
+  try {
+    return statSync(path.resolve(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}, 'expected an existing folder (relative to where cdk runs, e.g. my-dashboards)');
+const s3Prefix = z
+  .string()
+  .regex(
+    /^([A-Za-z0-9!_.*'()-]+\/)+$/,
+    'expected an S3 key prefix ending in / such as dashboards/ or team-a/dashboards/',
+  );
+/** `${NAME}` values of the deployed sync: an object, or (from -c and env) its JSON text. */
+const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const dashboardVars = z
+  .unknown()
+  .transform((value, ctx) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected a JSON object such as {"WEBHOOK_ID":"..."}',
+      });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .record(z.string(), z.string('expected every value to be a string'), {
+        error: 'expected a JSON object of NAME: "value" strings',
+      })
+      .superRefine((vars, ctx) => {
+        for (const name of Object.keys(vars).filter((n) => !VAR_NAME.test(n)))
+          ctx.addIssue({
+            code: 'custom',
+            message: `expected variable names such as WEBHOOK_ID, not "${name}"`,
+          });
+      }),
+  );
+/**
+ * The watchdog's tunables a deployment sets: context key -> the watchdog's own env variable,
+ * whose schema (lib/pipes/config.ts) checks the value at synth. The stack sets the others itself
+ * (table, queue, topic, bus, secret names); the URL and signing-secret values are CLI-only.
+ */
+export const WATCHDOG_CONTEXT_KEYS = {
+  'cloudops:watchdogLinkTemplate': 'CLOUDOPS_WATCHDOG_LINK_TEMPLATE',
+  'cloudops:watchdogIncludePipes': 'CLOUDOPS_WATCHDOG_INCLUDE_PIPES',
+  'cloudops:watchdogExcludePipes': 'CLOUDOPS_WATCHDOG_EXCLUDE_PIPES',
+  'cloudops:watchdogExpectedStopped': 'CLOUDOPS_WATCHDOG_EXPECTED_STOPPED',
+  'cloudops:watchdogStuckMinutes': 'CLOUDOPS_WATCHDOG_STUCK_MINUTES',
+  'cloudops:watchdogReminderMinutes': 'CLOUDOPS_WATCHDOG_REMINDER_MINUTES',
+  'cloudops:watchdogFlapMaxChanges': 'CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES',
+  'cloudops:watchdogFlapWindowMinutes': 'CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES',
+  'cloudops:watchdogFlapStableMinutes': 'CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES',
+  'cloudops:watchdogAnnounceNew': 'CLOUDOPS_WATCHDOG_ANNOUNCE_NEW',
+  'cloudops:watchdogSelfWatchFailures': 'CLOUDOPS_WATCHDOG_SELF_WATCH_FAILURES',
+  'cloudops:watchdogAutoRestart': 'CLOUDOPS_WATCHDOG_AUTO_RESTART',
+  'cloudops:watchdogAutoRestartMax': 'CLOUDOPS_WATCHDOG_AUTO_RESTART_MAX',
+  'cloudops:watchdogAutoRestartWindowMinutes': 'CLOUDOPS_WATCHDOG_AUTO_RESTART_WINDOW_MINUTES',
+  'cloudops:watchdogApiDeadlineMs': 'CLOUDOPS_WATCHDOG_API_DEADLINE_MS',
+  'cloudops:watchdogServicesPerMessage': 'CLOUDOPS_WATCHDOG_SERVICES_PER_MESSAGE',
+} as const satisfies Record<string, keyof typeof watchdogEnv.shape>;
+type WatchdogContextKey = keyof typeof WATCHDOG_CONTEXT_KEYS;
+
+/** A watchdog tunable: its env text (lists joined), checked by the watchdog's own schema. */
+function watchdogSetting(envName: keyof typeof watchdogEnv.shape) {
+  return z
+    .union([z.string(), z.number(), z.boolean(), z.array(z.string())])
+    .transform((value) => (Array.isArray(value) ? value.join(',') : String(value)))
+    .superRefine((text, ctx) => {
+      const checked = watchdogEnv.shape[envName].safeParse(text);
+      if (!checked.success)
+        for (const issue of checked.error.issues)
+          ctx.addIssue({ code: 'custom', message: issue.message });
+    });
+}
+const watchdogSettings = Object.fromEntries(
+  Object.entries(WATCHDOG_CONTEXT_KEYS).map(([key, envName]) => [
+    key,
+    watchdogSetting(envName).optional(),
+  ]),
+) as Record<WatchdogContextKey, z.ZodOptional<ReturnType<typeof watchdogSetting>>>;
+
 const secretName = z
   .string()
   .regex(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'expected a Secrets Manager secret name');
 
 /** Every context key, with its default when it has one. */
-const stackConfigSchema = z
+export const stackConfigSchema = z
   .object({
-    'cloudops:apiUrl': z.url(),
-    'cloudops:observabilityUrl': z.url(),
+    'cloudops:apiUrl': managementBaseUrl,
+    'cloudops:observabilityUrl': observabilityBaseUrl,
     'cloudops:observabilityMode': observabilityMode.default('managed'),
     'cloudops:organizationId': uuid,
     'cloudops:serviceIds': uuidList,
@@ -65,28 +194,47 @@ const stackConfigSchema = z
       .optional(),
     'cloudops:reservedConcurrency': flag.default(true),
     'cloudops:rotationDays': int(1, 365).default(30),
-    'cloudops:keyLifetime': duration.default(90 * DAY_MS),
-    'cloudops:keyGracePeriod': duration.default(DAY_MS),
+    'cloudops:keyLifetime': keyDuration.default(90 * DAY_MS),
+    'cloudops:keyGracePeriod': keyDuration.default(DAY_MS),
     'cloudops:keyExpiryWarnDays': int(1, 365).default(7),
     'cloudops:adminSecret': flag.default(false),
     'cloudops:slackWebhookSecretName': secretName.optional(),
     'cloudops:webhookSecretName': secretName.optional(),
-    'cloudops:watchdogSchedule': scheduleExpression.default('rate(5 minutes)'),
-    'cloudops:driftSyncSchedule': scheduleExpression.default('rate(1 hour)'),
-    'cloudops:keySentinelSchedule': scheduleExpression.default('rate(1 day)'),
+    'cloudops:watchdogSchedule':
+      scheduleExpression(MAX_WATCHDOG_RATE_MINUTES).default('rate(5 minutes)'),
+    'cloudops:driftSyncSchedule': scheduleExpression().default('rate(1 hour)'),
+    'cloudops:keySentinelSchedule': scheduleExpression().default('rate(1 day)'),
     'cloudops:dashboardsScheduleMode': z.enum(['repair', 'report']).default('repair'),
     'cloudops:dashboardsPrune': flag.default(false),
+    'cloudops:dashboardsDir': folder.optional(),
+    'cloudops:dashboardsPrefix': s3Prefix.default('dashboards/'),
+    'cloudops:dashboardVars': dashboardVars.default({}),
     'cloudops:logRetentionDays': retentionDays.default(30),
     'cloudops:logLevel': z.enum(LOG_LEVELS).default('info'),
+    'cloudops:alertRequestSources': listOf(z.array(requestSource)).default([]),
+    ...watchdogSettings,
   })
   .superRefine((c, ctx) => {
+    const lifetime = c['cloudops:keyLifetime'];
+    const rotation = c['cloudops:rotationDays'] * DAY_MS;
     // The current key must outlive the next rotation plus the grace its successor gives it.
-    const needed = c['cloudops:rotationDays'] * DAY_MS + c['cloudops:keyGracePeriod'];
-    if (c['cloudops:keyLifetime'] <= needed) {
+    const needed = rotation + c['cloudops:keyGracePeriod'];
+    if (lifetime <= needed) {
       ctx.addIssue({
         code: 'custom',
         path: ['cloudops:keyLifetime'],
-        message: 'must be longer than cloudops:rotationDays plus cloudops:keyGracePeriod',
+        message:
+          `must be longer than cloudops:rotationDays plus cloudops:keyGracePeriod ` +
+          `(${formatDuration(needed)}) and at most ${formatDuration(MAX_KEY_LIFETIME_MS)}`,
+      });
+    }
+    // A key has lifetime - rotation left at its oldest: a wider warning window warns every cycle.
+    const quietDays = Math.ceil((lifetime - rotation) / DAY_MS);
+    if (lifetime > needed && c['cloudops:keyExpiryWarnDays'] >= quietDays) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cloudops:keyExpiryWarnDays'],
+        message: `expected 1 to ${quietDays - 1} (days a key has left at its oldest: keyLifetime - rotationDays)`,
       });
     }
   });
@@ -116,8 +264,18 @@ export interface StackConfig {
   keySentinelSchedule: string;
   dashboardsScheduleMode: 'repair' | 'report';
   dashboardsPrune: boolean;
+  /** A local folder uploaded to the dashboards prefix at every deploy; unset: nothing is uploaded. */
+  dashboardsDir?: string | undefined;
+  /** Where in the stack's bucket the sync reads dashboard files. */
+  dashboardsPrefix: string;
+  /** `${NAME}` values of the deployed sync (CLOUDOPS_VAR_NAME). */
+  dashboardVars: Record<string, string>;
   logRetentionDays: number;
   logLevel: DeployLogLevel;
+  /** Event sources whose alert requests are provisioned (none: requests are refused). */
+  alertRequestSources: string[];
+  /** The watchdog's tunables as its env (CLOUDOPS_WATCHDOG_*), only those set. */
+  watchdogTuning: Record<string, string>;
 }
 
 export const CONTEXT_KEYS = Object.keys(stackConfigSchema.shape) as (keyof Parsed)[];
@@ -147,7 +305,10 @@ export function readStackConfig(
     const lines = parsed.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? '');
       const where = `${key} (or env ${envNameFor(key)})`;
-      return raw[key] === undefined ? `${where}: required, not set` : `${where}: ${issue.message}`;
+      // A default that a cross-check refuses is not "unset": say what is wrong with it.
+      return raw[key] === undefined && issue.code === 'invalid_type'
+        ? `${where}: required, not set`
+        : `${where}: ${issue.message}`;
     });
     throw new ConfigError(
       `invalid cdk context (-c key=value, cdk.json "context", or a file named by ` +
@@ -175,9 +336,26 @@ export function readStackConfig(
     keySentinelSchedule: c['cloudops:keySentinelSchedule'],
     dashboardsScheduleMode: c['cloudops:dashboardsScheduleMode'],
     dashboardsPrune: c['cloudops:dashboardsPrune'],
+    dashboardsDir: c['cloudops:dashboardsDir'],
+    dashboardsPrefix: c['cloudops:dashboardsPrefix'],
+    dashboardVars: c['cloudops:dashboardVars'],
     logRetentionDays: c['cloudops:logRetentionDays'],
     logLevel: c['cloudops:logLevel'],
+    alertRequestSources: c['cloudops:alertRequestSources'],
+    watchdogTuning: Object.fromEntries(
+      Object.entries(WATCHDOG_CONTEXT_KEYS).flatMap(([key, envName]) => {
+        const value = c[key as WatchdogContextKey];
+        return value === undefined ? [] : [[envName, value]];
+      }),
+    ),
   };
+}
+
+/** The sync's env for its `${NAME}` variables (what lib/config.ts varsFromEnv reads back). */
+export function dashboardVarsEnv(vars: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(vars).map(([name, value]) => [`${VAR_ENV_PREFIX}${name}`, value]),
+  );
 }
 
 /**

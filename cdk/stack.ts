@@ -3,12 +3,12 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { dashboardsOwnerFor, type StackConfig } from './config';
+import { dashboardsOwnerFor, dashboardVarsEnv, rateMinutes, type StackConfig } from './config';
 import { AlertProvisioning } from './constructs/alert-provisioning';
 import type { ConnectionSettings } from './constructs/connection';
 import { DashboardSync } from './constructs/dashboard-sync';
 import { KeyRotation } from './constructs/key-rotation';
-import { Monitoring, rateMinutes } from './constructs/monitoring';
+import { Monitoring } from './constructs/monitoring';
 import { acknowledgeCdkInternals } from './constructs/nag';
 import { Notifications } from './constructs/notifications';
 import { PipeWatchdog } from './constructs/pipe-watchdog';
@@ -94,12 +94,16 @@ export class CloudOpsStack extends Stack {
       scheduleMode: config.dashboardsScheduleMode,
       prune: config.dashboardsPrune,
       scheduleDeadLetterQueue,
+      prefix: config.dashboardsPrefix,
+      folder: config.dashboardsDir,
+      varsEnv: dashboardVarsEnv(config.dashboardVars),
     });
     this.alertProvisioning = new AlertProvisioning(this, 'AlertProvisioning', {
       ...common,
       connection,
       credentials: { managementKey: keys.alerts, observabilityToken: tokens.alerts },
       bus: this.bus,
+      requestSources: config.alertRequestSources,
       eventsDeadLetterQueue,
     });
     this.pipeWatchdog = new PipeWatchdog(this, 'PipeWatchdog', {
@@ -111,6 +115,7 @@ export class CloudOpsStack extends Stack {
       bus: this.bus,
       schedule: config.watchdogSchedule,
       scheduleDeadLetterQueue,
+      tuning: config.watchdogTuning,
     });
 
     this.dashboardSync.readAlertVersions(this.alertProvisioning.versionTable);
@@ -166,6 +171,10 @@ export class CloudOpsStack extends Stack {
       description: 'Subscribe people to this topic: alarms, watchdog notices, key-expiry warnings',
     });
     new CfnOutput(this, 'DashboardsOwner', { value: this.dashboardsOwner });
+    new CfnOutput(this, 'DashboardsBucketName', {
+      value: this.dashboardSync.bucket.bucketName,
+      description: `Dashboard files go under ${config.dashboardsPrefix} in this bucket (cdk/README.md)`,
+    });
     acknowledgeCdkInternals(this);
   }
 }

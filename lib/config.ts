@@ -3,6 +3,7 @@
  * parameters, so tests and the CLI pass their own.
  */
 import * as z from 'zod';
+import { SEGMENTS } from './api/paths';
 import { ConfigError, type ErrorOptions } from './errors';
 import { parseOrThrow } from './format-issues';
 import { uuid } from './schemas/common';
@@ -31,6 +32,25 @@ export const envFlag = z
   .transform((v) => v === 'true' || v === '1');
 
 const uuidList = envList.pipe(z.array(uuid).min(1));
+
+/**
+ * A base URL as the clients want it: the clients add the API's own prefix (`/v1`, `/api/v2`) to
+ * every path, so a URL given with that prefix, or with a trailing slash, loses them here, once,
+ * for the CLI, the functions and the stack alike (never `/v1/v1/...`).
+ */
+function baseUrl(apiPrefix: string) {
+  return z
+    .url()
+    .refine((url) => /^https?:\/\//i.test(url), 'expected an http(s) URL')
+    .transform((url) => {
+      const trimmed = url.replace(/\/+$/, '');
+      return trimmed.endsWith(apiPrefix) ? trimmed.slice(0, -apiPrefix.length) : trimmed;
+    });
+}
+/** The management API's base URL (`https://api.example.com`, with or without `/v1`). */
+export const managementBaseUrl = baseUrl(SEGMENTS.managementPrefix);
+/** The observability API's base URL (the stack URL, with or without `/api/v2`). */
+export const observabilityBaseUrl = baseUrl(SEGMENTS.observabilityPrefix);
 
 /** The deployment modes, declared once (the CDK context, env and the clients use this). */
 export const OBSERVABILITY_MODES = ['managed', 'open-source'] as const;
@@ -64,8 +84,8 @@ export const ENV = {
 
 /** The env-var contract of DESIGN.md (connection settings shared by the CLI and functions). */
 export const connectionEnv = z.object({
-  [ENV.apiUrl]: z.url().optional(),
-  [ENV.observabilityUrl]: z.url().optional(),
+  [ENV.apiUrl]: managementBaseUrl.optional(),
+  [ENV.observabilityUrl]: observabilityBaseUrl.optional(),
   [ENV.organizationId]: uuid.optional(),
   [ENV.serviceId]: uuidList.optional(),
   [ENV.keyId]: z.string().min(1).optional(),

@@ -1,6 +1,6 @@
 /**
  * Alert provisioning: EventBridge rules on the cloudops bus (`Dashboard Synced` from the sync,
- * `Alert Provision Requested` from anyone) fill an SQS queue that provision-alerts drains in
+ * `Alert Provision Requested` from the configured request sources) fill an SQS queue that provision-alerts drains in
  * batches, failing records one by one (partial batch response); a record failing 5 times goes
  * to the queue's dead-letter queue. A DynamoDB table keeps the newest event version per alert
  * owner, so a delayed older event is refused even when every newer one changed nothing.
@@ -15,6 +15,12 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { VERSION_TABLE_KEY } from '../../lib/alerts/versions';
 import type { EnvOf } from '../../lib/config';
+import {
+  ALERT_PROVISION_REQUESTED,
+  DASHBOARD_SYNCED,
+  EVENT_SOURCE,
+} from '../../lib/events/schemas';
+import type { eventTrustEnv } from '../../lib/events/trust';
 import type { provisionAlertsEnv } from '../../functions/provision-alerts/config';
 import {
   grantCredentials,
@@ -38,6 +44,11 @@ interface AlertProvisioningProps extends FunctionDefaults {
   /** The function's own token (and, in managed mode, its own management key). */
   readonly credentials: FunctionCredentials & { observabilityToken: secretsmanager.ISecret };
   readonly bus: events.IEventBus;
+  /**
+   * Sources whose `Alert Provision Requested` events are provisioned; none: no request rule,
+   * and the function refuses requests too.
+   */
+  readonly requestSources: readonly string[];
   /** Where events a rule could not deliver to the queue end up. */
   readonly eventsDeadLetterQueue: sqs.IQueue;
 }
@@ -70,15 +81,20 @@ export class AlertProvisioning extends Construct {
     new events.Rule(this, 'DashboardSyncedRule', {
       eventBus: props.bus,
       description: 'Dashboards synced by cloudops: provision their declared alerts',
-      eventPattern: { source: ['cloudops'], detailType: ['Dashboard Synced'] },
+      eventPattern: { source: [EVENT_SOURCE], detailType: [DASHBOARD_SYNCED] },
       targets: [target],
     });
-    new events.Rule(this, 'AlertRequestedRule', {
-      eventBus: props.bus,
-      description: 'Explicit alert provisioning requests (any source on the cloudops bus)',
-      eventPattern: { detailType: ['Alert Provision Requested'] },
-      targets: [target],
-    });
+    if (props.requestSources.length > 0) {
+      new events.Rule(this, 'AlertRequestedRule', {
+        eventBus: props.bus,
+        description: 'Alert provisioning requests from the configured request sources',
+        eventPattern: {
+          source: [...props.requestSources],
+          detailType: [ALERT_PROVISION_REQUESTED],
+        },
+        targets: [target],
+      });
+    }
 
     this.versionTable = new dynamodb.Table(this, 'Versions', {
       partitionKey: { name: VERSION_TABLE_KEY, type: dynamodb.AttributeType.STRING },
@@ -102,6 +118,9 @@ export class AlertProvisioning extends Construct {
         ...({
           CLOUDOPS_ALERTS_VERSION_TABLE: this.versionTable.tableName,
         } satisfies EnvOf<typeof provisionAlertsEnv>),
+        ...({
+          CLOUDOPS_ALERT_REQUEST_SOURCES: props.requestSources.join(',') || undefined,
+        } satisfies EnvOf<typeof eventTrustEnv>),
       },
     });
     const fn = this.provision.fn;

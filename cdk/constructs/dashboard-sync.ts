@@ -1,6 +1,8 @@
 /**
- * Dashboards as code: the bucket receives the repo's dashboards/ at deploy (BucketDeployment);
- * object events under the prefix apply them, a schedule repairs (or reports) drift. The sync
+ * Dashboards as code: the sync reads dashboard files under one prefix of the stack's bucket,
+ * filled either by the deployer's own upload (CI `aws s3 sync`) or, when a folder is named, by
+ * the deployment itself (BucketDeployment); never the repo's sample dashboards unless named.
+ * Object events under the prefix apply them, a schedule repairs (or reports) drift. The sync
  * function runs one at a time (reserved concurrency 1): overlapping runs would race on the
  * same dashboards.
  */
@@ -18,17 +20,20 @@ import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
 import type { syncDashboardsEnvShape } from '../../functions/sync-dashboards/config';
 import type { watchdogEnv } from '../../lib/pipes/config';
+import { EMITTED_DETAIL_TYPES } from '../../lib/events/trust';
 import {
   grantCredentials,
   observabilityEnv,
   type ConnectionSettings,
   type FunctionCredentials,
 } from './connection';
-import { CloudOpsFunction, REPO_ROOT, type FunctionDefaults } from './function';
+import { grantPutOwnEvents } from './events';
+import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { functionSchedule } from './schedule';
 
-const DASHBOARDS_PREFIX = 'dashboards/';
+/** How long a replaced or deleted dashboard file's old revision is kept. */
+const NONCURRENT_VERSION_DAYS = 90;
 
 interface DashboardSyncProps extends FunctionDefaults {
   readonly connection: ConnectionSettings;
@@ -43,11 +48,19 @@ interface DashboardSyncProps extends FunctionDefaults {
   readonly scheduleMode: 'repair' | 'report';
   readonly prune: boolean;
   readonly scheduleDeadLetterQueue: sqs.IQueue;
+  /** Where in the bucket the dashboard files are (ends in `/`). */
+  readonly prefix: string;
+  /** A local folder uploaded to `prefix` at every deploy; unset: the deployer uploads. */
+  readonly folder?: string | undefined;
+  /** CLOUDOPS_VAR_* env: the `${NAME}` values of the files. */
+  readonly varsEnv: Record<string, string>;
 }
 
 export class DashboardSync extends Construct {
   readonly bucket: s3.Bucket;
   readonly sync: CloudOpsFunction;
+  /** The upload of the named folder, when one is named. */
+  readonly deployment?: s3deploy.BucketDeployment;
   private readonly scheduleMode: 'repair' | 'report';
   private readonly bus: events.IEventBus;
 
@@ -56,9 +69,18 @@ export class DashboardSync extends Construct {
     this.scheduleMode = props.scheduleMode;
     this.bus = props.bus;
     this.bucket = new s3.Bucket(this, 'Bucket', {
-      encryption: s3.BucketEncryption.S3_MANAGED,
+      // SSE-KMS with the AWS managed key: no key policy to keep, readable by whoever may read the bucket.
+      encryption: s3.BucketEncryption.KMS_MANAGED,
       enforceSSL: true,
       versioned: true,
+      // Old revisions are for undoing a bad upload, not an archive (git is the history).
+      lifecycleRules: [
+        {
+          id: 'expire-old-revisions',
+          noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
     });
@@ -81,12 +103,13 @@ export class DashboardSync extends Construct {
         ...observabilityEnv(props.connection, props.credentials),
         ...({
           CLOUDOPS_DASHBOARDS_BUCKET: this.bucket.bucketName,
-          CLOUDOPS_DASHBOARDS_PREFIX: DASHBOARDS_PREFIX,
+          CLOUDOPS_DASHBOARDS_PREFIX: props.prefix,
           CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: props.scheduleMode,
           CLOUDOPS_DASHBOARDS_PRUNE: String(props.prune),
           CLOUDOPS_DASHBOARDS_OWNER: props.owner,
           CLOUDOPS_EVENT_BUS_NAME: props.bus.eventBusName,
         } satisfies EnvOf<typeof syncDashboardsEnvShape>),
+        ...props.varsEnv,
       },
     });
     const fn = this.sync.fn;
@@ -95,38 +118,39 @@ export class DashboardSync extends Construct {
       new iam.PolicyStatement({
         actions: ['s3:ListBucket'],
         resources: [this.bucket.bucketArn],
-        conditions: { StringLike: { 's3:prefix': [`${DASHBOARDS_PREFIX}*`] } },
+        conditions: { StringLike: { 's3:prefix': [`${props.prefix}*`] } },
       }),
     );
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['s3:GetObject'],
-        resources: [this.bucket.arnForObjects(`${DASHBOARDS_PREFIX}*`)],
+        resources: [this.bucket.arnForObjects(`${props.prefix}*`)],
       }),
     );
     Validations.of(this.sync.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${this.bucketLogicalId()}.Arn>/${DASHBOARDS_PREFIX}*]`,
-      reason: 'Reads every dashboard file under the dashboards/ prefix, and nothing else.',
+      id: `AwsSolutions-IAM5[Resource::<${this.bucketLogicalId()}.Arn>/${props.prefix}*]`,
+      reason: 'Reads every dashboard file under the dashboards prefix, and nothing else.',
     });
     // Open-source mode: the token only (the function never reads the management key there).
     grantCredentials(props.connection, props.credentials, fn);
-    props.bus.grantPutEventsTo(fn);
+    grantPutOwnEvents(props.bus, fn, EMITTED_DETAIL_TYPES.sync);
 
     const destination = new s3n.LambdaDestination(fn);
-    const filter = { prefix: DASHBOARDS_PREFIX };
+    const filter = { prefix: props.prefix };
     this.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, destination, filter);
     this.bucket.addEventNotification(s3.EventType.OBJECT_REMOVED, destination, filter);
 
-    // The deployment's upload fires the object events above, so a deploy is a sync.
-    new s3deploy.BucketDeployment(this, 'Files', {
-      sources: [s3deploy.Source.asset(path.join(REPO_ROOT, 'dashboards'), { exclude: ['*.md'] })],
-      destinationBucket: this.bucket,
-      destinationKeyPrefix: DASHBOARDS_PREFIX,
-      prune: true,
-      memoryLimit: 256,
-    });
-
-    this.acknowledgeDeploymentHandler();
+    if (props.folder !== undefined) {
+      // The deployment's upload fires the object events above, so a deploy is a sync.
+      this.deployment = new s3deploy.BucketDeployment(this, 'Files', {
+        sources: [s3deploy.Source.asset(path.resolve(props.folder), { exclude: ['*.md'] })],
+        destinationBucket: this.bucket,
+        destinationKeyPrefix: props.prefix,
+        prune: true,
+        memoryLimit: 256,
+      });
+      this.acknowledgeDeploymentHandler();
+    }
 
     functionSchedule(this, 'DriftSchedule', {
       fn,
@@ -168,6 +192,7 @@ export class DashboardSync extends Construct {
     for (const [name, value] of Object.entries(env))
       if (value !== undefined) fn.addEnvironment(name, String(value));
     props.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    grantPutOwnEvents(this.bus, fn, EMITTED_DETAIL_TYPES.syncReport);
     props.notifications.grantPublish(fn);
     props.notifications.grantReadDestinations(fn);
   }

@@ -10,6 +10,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV, type EnvOf } from '../../lib/config';
 import type { rotationEnv } from '../../lib/keys/config';
+import { formatDuration } from '../../lib/keys/duration';
 import type { sentinelEnv } from '../../functions/rotate-key/sentinel';
 import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
@@ -26,19 +27,6 @@ interface KeyRotationProps extends FunctionDefaults {
   readonly sentinelSchedule: string;
   readonly notifications: Notifications;
   readonly scheduleDeadLetterQueue: sqs.IQueue;
-}
-
-/** 90 days in ms -> "90d": the unit lib/keys/duration.ts reads back. */
-function formatDuration(ms: number): string {
-  for (const [unit, size] of [
-    ['d', 86_400_000],
-    ['h', 3_600_000],
-    ['m', 60_000],
-    ['s', 1000],
-  ] as const) {
-    if (ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${ms}ms`;
 }
 
 export class KeyRotation extends Construct {

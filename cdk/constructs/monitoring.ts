@@ -46,14 +46,6 @@ const LOG_METRICS = {
   dashboardPlanPending: { message: 'dashboard plan' },
 } as const;
 
-/** `rate(5 minutes)` -> 5; cron -> undefined. */
-export function rateMinutes(expression: string): number | undefined {
-  const match = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(expression);
-  if (!match) return undefined;
-  const unit = match[2].startsWith('minute') ? 1 : match[2].startsWith('hour') ? 60 : 1440;
-  return Number(match[1]) * unit;
-}
-
 export class Monitoring extends Construct {
   readonly alarms: cloudwatch.Alarm[] = [];
   readonly dashboard: cloudwatch.Dashboard;

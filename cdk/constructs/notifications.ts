@@ -82,6 +82,22 @@ export class Notifications extends Construct {
         conditions: fromOurAlarms,
       }),
     );
+    // Grants on this key only for AWS services acting for us: nobody may hand its use on.
+    this.key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'GrantsOnlyForAwsResources',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['kms:CreateGrant'],
+        resources: ['*'],
+        conditions: {
+          BoolIfExists: {
+            'kms:GrantIsForAWSResource': 'false',
+            'aws:PrincipalIsAWSService': 'false',
+          },
+        },
+      }),
+    );
     this.topic = new sns.Topic(this, 'Topic', {
       displayName: 'cloudops notifications',
       masterKey: this.key,

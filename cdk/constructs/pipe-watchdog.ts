@@ -12,7 +12,9 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
 import { WATCHDOG_ENV, type watchdogEnv } from '../../lib/pipes/config';
+import { EMITTED_DETAIL_TYPES } from '../../lib/events/trust';
 import { managementEnv, type ConnectionSettings } from './connection';
+import { grantPutOwnEvents } from './events';
 import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { deadLetterQueue } from './queues';
@@ -31,6 +33,8 @@ interface PipeWatchdogProps extends FunctionDefaults {
   readonly bus: events.IEventBus;
   readonly schedule: string;
   readonly scheduleDeadLetterQueue: sqs.IQueue;
+  /** The deployer's tunables (CLOUDOPS_WATCHDOG_*, cdk/config.ts WATCHDOG_CONTEXT_KEYS). */
+  readonly tuning: Readonly<Record<string, string>>;
 }
 
 /** The consumer's timeout; SQS hides a received message 6x as long (AWS's advice). */
@@ -54,6 +58,8 @@ export class PipeWatchdog extends Construct {
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: WATCHDOG_TTL_ATTRIBUTE,
+      // KMS encryption with the AWS managed key (named in the template, not left implicit).
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
@@ -68,6 +74,7 @@ export class PipeWatchdog extends Construct {
     });
 
     const env: EnvOf<typeof watchdogEnv> = {
+      ...props.tuning,
       [WATCHDOG_ENV.queueUrl]: this.queue.queueUrl,
       CLOUDOPS_WATCHDOG_TABLE: this.table.tableName,
       CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: props.notifications.topic.topicArn,
@@ -92,7 +99,7 @@ export class PipeWatchdog extends Construct {
     props.managementKey.grantRead(fn);
     props.notifications.grantPublish(fn);
     props.notifications.grantReadDestinations(fn);
-    props.bus.grantPutEventsTo(fn);
+    grantPutOwnEvents(props.bus, fn, EMITTED_DETAIL_TYPES.watchdog);
 
     this.queue.grantSendMessages(fn);
 
@@ -111,7 +118,7 @@ export class PipeWatchdog extends Construct {
     props.managementKey.grantRead(consumer);
     props.notifications.grantPublish(consumer);
     props.notifications.grantReadDestinations(consumer);
-    props.bus.grantPutEventsTo(consumer);
+    grantPutOwnEvents(props.bus, consumer, EMITTED_DETAIL_TYPES.watchdog);
     // What it did not reach before its deadline goes back to the queue.
     this.queue.grantSendMessages(consumer);
     consumer.addEventSource(

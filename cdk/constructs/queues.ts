@@ -1,4 +1,7 @@
-/** Dead-letter queues: encrypted, TLS only, 14 days to look at what failed. */
+/**
+ * Dead-letter queues: encrypted, TLS only, 14 days to look at what failed, and declared as
+ * dead-letter queues (RedriveAllowPolicy), so a redrive back to their source is possible.
+ */
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -8,6 +11,9 @@ export function deadLetterQueue(scope: Construct, id: string, what: string): sqs
     encryption: sqs.QueueEncryption.SQS_MANAGED,
     enforceSSL: true,
     retentionPeriod: Duration.days(14),
+    // allowAll, not byQueue: naming the source queue here while it names this one as its
+    // dead-letter queue is a dependency cycle; most of these serve Lambda, rules or schedules.
+    redriveAllowPolicy: { redrivePermission: sqs.RedrivePermission.ALLOW_ALL },
   });
   Validations.of(queue).acknowledge({
     id: 'AwsSolutions-SQS3',

@@ -25,7 +25,7 @@ interface CredentialSecretsProps {
 }
 
 const KEY_DESCRIPTION =
-  'JSON: organizationId, keyId, keySecret, keyRecordId, roles. Rotated by the rotate-key function.';
+  'JSON: organizationId, keyId, keySecret; keyRecordId and roles optional, checked against the key record. Rotated by the rotate-key function.';
 
 export class CredentialSecrets extends Construct {
   /** Management keys by function, rotated by rotate-key (each on its own schedule). */

@@ -24,6 +24,7 @@ import {
 } from '../../lib/alerts';
 import { primaryServiceId, readConnectionEnv, requiredConnectionSettings } from '../../lib/config';
 import { ConfigError } from '../../lib/errors';
+import { readEventTrust, trustedRecords } from '../../lib/events';
 import { parseOrThrow } from '../../lib/format-issues';
 import { createLogger, type Logger } from '../../lib/log';
 import { clientsMiddleware, clientsOf } from '../connect';
@@ -66,6 +67,7 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
     options.backend ? [] : requiredConnectionSettings(mode, { observability: true }),
   );
   const { CLOUDOPS_ALERTS_VERSION_TABLE: table } = readProvisionAlertsEnv(options.env);
+  const trust = readEventTrust(options.env);
   if (!options.versions && !table) {
     throw new ConfigError('missing configuration: set CLOUDOPS_ALERTS_VERSION_TABLE');
   }
@@ -108,7 +110,7 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
         versions,
         versionScope: scope,
       });
-      const records = batch.Records.map((r) => ({
+      const records = trustedRecords(batch.Records, trust, logger).map((r) => ({
         messageId: r.messageId,
         body: r.body,
         receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1') || 1,

@@ -168,6 +168,49 @@ export function asServiceIdle(error: unknown, serviceId: string): unknown {
 }
 
 /**
+ * The server answered with a redirect. None is ever followed: the credential would go with the
+ * request to wherever Location points (another port of the same host gets the Basic header),
+ * and an answer from another host is not API data. Names the status and Location's host only
+ * (its path or query may carry anything).
+ */
+export class RedirectRefusedError extends ApiError {
+  override name = 'RedirectRefusedError';
+  /** `host[:port]` of the Location header; undefined when there was none (or it is unreadable). */
+  readonly locationHost: string | undefined;
+
+  constructor(
+    message: string,
+    options: ErrorOptions & ApiErrorDetails & { locationHost?: string },
+  ) {
+    super(message, options);
+    this.locationHost = options.locationHost;
+  }
+
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+/** A RedirectRefusedError for a 3xx answer whose Location resolves against `requestUrl`. */
+export function redirectRefused(
+  details: ErrorOptions & ApiErrorDetails & { location: string | null; requestUrl: string },
+): RedirectRefusedError {
+  const { location, requestUrl, ...fields } = details;
+  let locationHost: string | undefined;
+  try {
+    locationHost = location === null ? undefined : new URL(location, requestUrl).host;
+  } catch {
+    locationHost = undefined;
+  }
+  const where = locationHost === undefined ? 'without a usable Location' : `to ${locationHost}`;
+  return new RedirectRefusedError(
+    `${details.method} ${details.path} answered ${details.status}, a redirect ${where}; ` +
+      `redirects are not followed (check the API URL setting)${requestIdNote(details)}`,
+    { ...fields, locationHost },
+  );
+}
+
+/**
  * The server's rate-limit reset (or the limiter's pause it caused) ends after the request's
  * deadline: failing now beats waiting out a reset whose answer would come too late.
  */

@@ -11,6 +11,7 @@ import {
   ApiError,
   apiError,
   rateLimited,
+  redirectRefused,
   transportError,
   unexpectedResponse,
   isUnauthorized,
@@ -51,6 +52,8 @@ export interface FetchInitLike {
   body?: string;
   signal: AbortSignal;
   agent?: (url: URL) => http.Agent;
+  /** Always `manual`: a 3xx comes back as it is and becomes a RedirectRefusedError. */
+  redirect: 'manual';
 }
 export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchResponseLike>;
 
@@ -363,19 +366,30 @@ export class HttpCore {
     const signal = req.signal ? AbortSignal.any([req.signal, timeout.signal]) : timeout.signal;
     const started = this.clock.now();
     let status: number | undefined;
+    const url = joinUrl(this.options.baseUrl, ref.path);
     try {
-      const response = await this.fetch(joinUrl(this.options.baseUrl, ref.path), {
+      const response = await this.fetch(url, {
         method: req.method,
         headers,
         body,
         signal,
-        agent: (url) => (url.protocol === 'http:' ? this.httpAgent : this.httpsAgent),
+        agent: (target) => (target.protocol === 'http:' ? this.httpAgent : this.httpsAgent),
+        redirect: 'manual',
       });
       status = response.status;
       const text = await readCapped(response, ref, this.maxResponseBytes, () =>
         // Drop the connection rather than drain the rest of a runaway body into the pool.
         timeout.abort(new Error('response too large')),
       );
+      if (status >= 300 && status < 400) {
+        throw redirectRefused({
+          ...ref,
+          status,
+          requestId: response.headers.get('x-request-id') ?? undefined,
+          location: response.headers.get('location'),
+          requestUrl: url,
+        });
+      }
       return this.interpret(req, ref, response, text);
     } catch (error) {
       if (error instanceof ApiError || error instanceof ResponseTooLargeError) throw error;

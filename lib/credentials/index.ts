@@ -5,6 +5,7 @@ export type {
 } from './types';
 export { parseSecret, parseSecretValue } from './parse';
 export {
+  AWSCURRENT,
   DEFAULT_CREDENTIALS_TTL_MS,
   fetchSecret,
   secretsManagerCredentials,

@@ -1,4 +1,4 @@
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { MiddlewareObj, Request } from '@middy/core';
 import secretsManager from '@middy/secrets-manager';
 import { clearCache, getCache, modifyCache } from '@middy/util';
@@ -7,7 +7,7 @@ import type * as z from 'zod';
 import { managementKeySecret, observabilityTokenSecret } from '../schemas';
 import { CloudOpsError } from '../errors';
 import { parseSecret } from './parse';
-import { fetchSecret } from './secrets-manager';
+import { AWSCURRENT, fetchSecret } from './secrets-manager';
 import type {
   CredentialProvider,
   ManagementCredentialProvider,
@@ -72,7 +72,7 @@ export function credentialsMiddleware(
     // middy constructs its client from this class; hand it ours instead.
     AwsClient: class {
       constructor() {
-        return client;
+        return currentStageOnly(client);
       }
     } as unknown as typeof SecretsManagerClient,
     fetchData,
@@ -146,6 +146,27 @@ export function credentialsMiddleware(
   };
 
   return { name: 'credentialsMiddleware', before: credentialsMiddlewareBefore };
+}
+
+/**
+ * @middy/secrets-manager asks for a secret by id alone; this client asks for its AWSCURRENT
+ * version by name (see AWSCURRENT), and passes every other call through unchanged.
+ */
+function currentStageOnly(client: SecretsManagerClient): SecretsManagerClient {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property !== 'send') return Reflect.get(target, property, receiver) as unknown;
+      return (command: unknown, ...rest: unknown[]) => {
+        const staged =
+          command instanceof GetSecretValueCommand &&
+          command.input.VersionId === undefined &&
+          command.input.VersionStage === undefined
+            ? new GetSecretValueCommand({ ...command.input, VersionStage: AWSCURRENT })
+            : command;
+        return (target.send as (...args: unknown[]) => Promise<unknown>)(staged, ...rest);
+      };
+    },
+  });
 }
 
 /** Forget middy's cached secrets (tests; or a function that knows every value is stale). */

@@ -66,13 +66,21 @@ function registerSecretFields(value: unknown): void {
   }
 }
 
-/** Belt and braces: drop any string from the secret that a schema message might have quoted. */
+/**
+ * Belt and braces: drop the secret-named fields' values (keySecret, token, ...) should a schema
+ * message quote one. Ids and role names stay: an issue naming them is what the operator needs.
+ */
 function scrub(lines: string[], value: unknown): string[] {
   const values: string[] = [];
   const collect = (node: unknown): void => {
-    if (typeof node === 'string' && node.length >= 4) values.push(node);
-    else if (Array.isArray(node)) node.forEach(collect);
-    else if (node && typeof node === 'object') Object.values(node).forEach(collect);
+    if (Array.isArray(node)) node.forEach(collect);
+    else if (node && typeof node === 'object') {
+      for (const [key, field] of Object.entries(node)) {
+        if (typeof field === 'string' && isSecretField(key) && field.length >= 4)
+          values.push(field);
+        else collect(field);
+      }
+    }
   };
   collect(value);
   values.sort((a, b) => b.length - a.length);

@@ -5,6 +5,12 @@ import { parseSecret } from './parse';
 import type { CredentialProvider } from './types';
 
 export const DEFAULT_CREDENTIALS_TTL_MS = 5 * 60_000;
+/**
+ * The staging label of a secret's current value. Always sent by name: a read without one is
+ * left to the endpoint's default, which an emulator, a proxy or a cache may answer with another
+ * version (e.g. the AWSPENDING value mid-rotation).
+ */
+export const AWSCURRENT = 'AWSCURRENT';
 
 export interface SecretsManagerCredentialsOptions<S extends z.ZodType> {
   client: SecretsManagerClient;
@@ -14,7 +20,7 @@ export interface SecretsManagerCredentialsOptions<S extends z.ZodType> {
   ttlMs?: number;
   /** Epoch milliseconds. @default Date.now */
   now?: () => number;
-  /** @default AWSCURRENT (the service's default) */
+  /** @default AWSCURRENT, always sent */
   versionStage?: string;
 }
 
@@ -28,10 +34,7 @@ export async function fetchSecret<S extends z.ZodType>(
   let secretString: string | undefined;
   try {
     const output = await client.send(
-      new GetSecretValueCommand({
-        SecretId: secretId,
-        ...(versionStage ? { VersionStage: versionStage } : {}),
-      }),
+      new GetSecretValueCommand({ SecretId: secretId, VersionStage: versionStage ?? AWSCURRENT }),
     );
     secretString = output.SecretString;
   } catch (error) {

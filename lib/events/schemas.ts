@@ -10,6 +10,8 @@ export const EVENT_SOURCE = 'cloudops';
 export const DASHBOARD_SYNCED = 'Dashboard Synced';
 export const ALERT_PROVISION_REQUESTED = 'Alert Provision Requested';
 export const PIPE_STATE_CHANGED = 'Pipe State Changed';
+/** A dashboard drift notice (the sync in report mode, through the watchdog's notifiers). */
+export const DASHBOARDS_DRIFTED = 'Dashboards Drifted';
 
 const isoTime = z.iso.datetime({ offset: true });
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { readEnv } from '../config';
 import { ConfigError } from '../errors';
 import { uuid } from '../schemas/common';
-import { duration } from './duration';
+import { durationUpTo } from './duration';
 
 /**
  * Which call proves a new key works: `auto` (default: chosen from the key's roles), the key
@@ -22,17 +22,24 @@ const testCall = z.union([
 ]);
 export type TestCall = z.output<typeof testCall>;
 
+/**
+ * The longest life a key the rotator makes may have: a key is a credential, and one that
+ * outlives a year without rotation defeats the point of rotating it.
+ */
+export const MAX_KEY_LIFETIME_MS = 365 * 86_400_000;
+const keyDuration = durationUpTo(MAX_KEY_LIFETIME_MS);
+
 /** The rotator's settings (env names are the deployment contract; values are validated). */
 export const rotationEnv = z.object({
-  CLOUDOPS_KEY_LIFETIME: duration.default(90 * 86_400_000),
-  CLOUDOPS_KEY_GRACE_PERIOD: duration.default(86_400_000),
+  CLOUDOPS_KEY_LIFETIME: keyDuration.default(90 * 86_400_000),
+  CLOUDOPS_KEY_GRACE_PERIOD: keyDuration.default(86_400_000),
   CLOUDOPS_KEY_NAME_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9._-]{1,40}$/, 'expected 1-40 letters, digits, dot, dash or underscore')
     .default('cloudops-rotated-'),
   CLOUDOPS_ROTATION_ADMIN_SECRET_ID: z.string().min(1).optional(),
   CLOUDOPS_ROTATION_TEST_CALL: testCall.default({ kind: 'auto' }),
-  CLOUDOPS_KEY_EXPIRY_WARN_DAYS: z.coerce.number().positive().default(7),
+  CLOUDOPS_KEY_EXPIRY_WARN_DAYS: z.coerce.number().positive().max(365).default(7),
 });
 
 export interface RotationConfig {

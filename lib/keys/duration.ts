@@ -1,17 +1,35 @@
 import * as z from 'zod';
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000, ms: 1 } as const;
+type Unit = keyof typeof UNIT_MS;
+const DURATION = /^(\d+)(ms|s|m|h|d)$/;
 
-/** "90d", "36h", "15m", "30s", "500ms" -> milliseconds (a positive whole amount). */
-export const duration = z
-  .string()
-  .regex(/^\d+(ms|s|m|h|d)$/, 'expected a duration such as 90d, 12h, 30m, 45s or 500ms')
-  .transform((text) => {
-    const [, amount, unit] = /^(\d+)(ms|s|m|h|d)$/.exec(text) as unknown as [
-      string,
-      string,
-      keyof typeof UNIT_MS,
-    ];
-    return Number(amount) * UNIT_MS[unit];
-  })
-  .refine((ms) => ms > 0, 'expected a duration greater than zero');
+/**
+ * The longest duration any setting may hold (100 years): `now + duration` stays a valid Date,
+ * so a typo such as `99999999999d` fails where it is read, not as "Invalid time value" later.
+ */
+export const MAX_DURATION_MS = 36_500 * UNIT_MS.d;
+
+/** 90 days in ms -> "90d": the largest unit that divides it (what the parser reads back). */
+export function formatDuration(ms: number): string {
+  for (const unit of ['d', 'h', 'm', 's'] as const) {
+    if (ms % UNIT_MS[unit] === 0) return `${ms / UNIT_MS[unit]}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+/** "90d", "36h", "15m", "30s", "500ms" -> milliseconds: more than zero, at most `maxMs`. */
+export function durationUpTo(maxMs: number) {
+  return z
+    .string()
+    .regex(DURATION, 'expected a duration such as 90d, 12h, 30m, 45s or 500ms')
+    .transform((text) => {
+      const [, amount, unit] = DURATION.exec(text) as unknown as [string, string, Unit];
+      return Number(amount) * UNIT_MS[unit];
+    })
+    .refine((ms) => ms > 0, 'expected a duration greater than zero')
+    .refine((ms) => ms <= maxMs, `expected at most ${formatDuration(maxMs)}`);
+}
+
+/** A duration setting with only the general bound (see MAX_DURATION_MS). */
+export const duration = durationUpTo(MAX_DURATION_MS);

@@ -3,6 +3,7 @@ export * from './duration';
 export * from './config';
 export * from './errors';
 export * from './ownership';
+export * from './assignment';
 export * from './secret';
 export * from './stages';
 export * from './rotation';

@@ -33,13 +33,18 @@ export const isUsable = (record: KeyRecord, nowMs: number) =>
 /**
  * The record of a key held in a secret. There is no "who am I" call, so, like the official
  * provider, match the key ID's suffix, narrowed by the key's name when the secret records it.
+ * A `keyRecordId` counts only when its record carries that suffix too: a secret's word alone
+ * never picks another key to cut, disable or copy.
  */
 export function findKeyRecord(
   records: readonly KeyRecord[],
   secret: { keyId: string; keyRecordId?: string | undefined; keyName?: string | undefined },
 ): KeyRecord | undefined {
-  if (secret.keyRecordId) return records.find((record) => record.id === secret.keyRecordId);
   const suffix = keySuffixOf(secret.keyId);
+  if (secret.keyRecordId) {
+    const named = records.find((record) => record.id === secret.keyRecordId);
+    return named?.keySuffix === suffix ? named : undefined;
+  }
   const matches = records.filter(
     (record) =>
       record.keySuffix === suffix &&

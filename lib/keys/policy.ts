@@ -1,31 +1,10 @@
 /**
- * The rotator's decisions, pure (rotation.ts carries them out): which roles the new key gets,
- * which call proves it works, and which earlier keys a finished rotation tidies away.
+ * The rotator's decisions, pure (rotation.ts carries them out; the new key's roles are decided in
+ * assignment.ts): which call proves it works, and which earlier keys a finished rotation tidies away.
  */
-import type { CreateKeyRequest, KeyRecord, KeyRole } from '../schemas';
+import type { KeyRecord } from '../schemas';
 import type { TestCall } from './config';
-import { RotationError } from './errors';
 import { isExpired, isUsable } from './ownership';
-
-/**
- * The new key gets the current key's role assignment: its record's `assignedRoles` when the
- * service has them (the deprecated `roles` may hold a pre-custom-roles value, so copying only
- * that could hand the new key fewer permissions), else the roles stored in the secret.
- */
-export function roleAssignmentFor(
-  secretId: string,
-  currentRecord: KeyRecord | undefined,
-  pending: { roles?: KeyRole[] | undefined },
-): Pick<CreateKeyRequest, 'roles' | 'assignedRoleIds'> {
-  const roleIds = currentRecord?.assignedRoles?.map((role) => role.roleId) ?? [];
-  if (roleIds.length > 0) return { assignedRoleIds: roleIds };
-  if (pending.roles && pending.roles.length > 0) return { roles: pending.roles };
-  throw new RotationError(
-    `${secretId} holds no roles and its current key's record has no assignedRoles: ` +
-      'add "roles" to the secret value so the new key can be given them',
-    { secretId },
-  );
-}
 
 export type ResolvedTestCall = Exclude<TestCall, { kind: 'auto' }>;
 

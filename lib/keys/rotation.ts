@@ -1,14 +1,16 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { isConflict, isForbidden, isNotFound, type ManagementClient } from '../api';
+import { NotConfiguredError } from '../config';
 import { staticCredentials } from '../credentials';
 import type { CredentialProvider } from '../credentials/types';
 import { silentLogger, type Logger } from '../log';
 import { managementKeySecret, type KeyRecord, type ManagementKeySecret } from '../schemas';
+import { currentKeyRecord, roleAssignmentFor } from './assignment';
 import type { RotationConfig } from './config';
 import { RotationError } from './errors';
 import { generateKeyMaterial, hashDataFor } from './material';
 import { findKeyRecord, isOwned, isUsable, keyNameFor, ownedNamePrefix } from './ownership';
-import { roleAssignmentFor, testCallFor, tidyPlan, type ResolvedTestCall } from './policy';
+import { testCallFor, tidyPlan, type ResolvedTestCall } from './policy';
 import { nextSecretValue, parseCurrent, parsePending, type RotatedKeySecret } from './secret';
 import {
   AWSCURRENT,
@@ -122,15 +124,16 @@ async function storePending(
 }
 
 /**
- * setSecret: create the key with hashData (the service never sees the secret), the current
- * key's roles and IP list, and the expiry stored with it. Idempotent: a key already made by an
+ * setSecret: create the key with hashData (the service never sees the secret), the roles of
+ * the current key's record, the IP list and the expiry stored with it. Idempotent: a key already made by an
  * earlier attempt is found in the list (or answers 409) and is not made twice.
  */
 async function setSecret(deps: RotationDeps, request: RotationRequest): Promise<void> {
   const ctx = await begin(deps, 'setSecret', request);
   if (!ctx) return;
-  const pending = await readPending(ctx, request);
+  // The current value first: an unseeded secret is "not configured yet", not a missing value.
   const current = parseCurrent(request.secretId, await ctx.versions.read(AWSCURRENT));
+  const pending = await readPending(ctx, request);
   const now = deps.now();
   if (Date.parse(pending.expireAt) <= now) {
     throw new RotationError(
@@ -145,15 +148,16 @@ async function setSecret(deps: RotationDeps, request: RotationRequest): Promise<
       ctx.log.info('key already exists from an earlier attempt', { keyName: pending.keyName });
       return;
     }
-    const currentRecord = findKeyRecord(records, current);
-    // Decided before the first write: a key we could not give its roles is not worth a disable.
-    const assignment = roleAssignmentFor(request.secretId, currentRecord, pending);
+    // Decided before the first write: the roles come from the current key's own record (never
+    // from the secret), and a key we could not give them is not worth a disable.
+    const currentRecord = currentKeyRecord(request.secretId, records, current);
+    const assignment = roleAssignmentFor(request.secretId, currentRecord, current.roles);
     // At most two rotator keys stay usable: the current one and the one made now. Expired
     // keys are unusable already (finishSecret deletes them): no call spent on them here.
     for (const record of records) {
       if (
         isOwned(record, ctx.ownedPrefix) &&
-        record.id !== currentRecord?.id &&
+        record.id !== currentRecord.id &&
         isUsable(record, now)
       ) {
         await api.updateKey(record.id, { state: 'disabled' });
@@ -283,8 +287,8 @@ async function finishSecret(deps: RotationDeps, request: RotationRequest): Promi
     await ctx.versions.dropPending(request.token);
     return;
   }
+  const current = await currentOrRelease(ctx, request);
   const pending = await readPending(ctx, request);
-  const current = parseCurrent(request.secretId, await ctx.versions.read(AWSCURRENT));
   const older = await readPrevious(ctx);
   await withApi(deps, await finishCredentials(deps, request, pending, current), async (api) => {
     const records = await api.listKeys();
@@ -330,11 +334,33 @@ async function cutPrevious(
   for (const record of targets.values()) await cutToGrace(deps, ctx, api, record);
 }
 
-/** The value AWSPREVIOUS holds, if the secret has one. */
+/**
+ * The current value. A secret still holding its deploy-time placeholder was never seeded: its
+ * rotation (the schedule runs regardless) ends here, dropping its own AWSPENDING label so the
+ * next one starts clean, and the handler reports "not configured yet" (one info line).
+ */
+async function currentOrRelease(
+  ctx: StepContext,
+  request: RotationRequest,
+): Promise<ManagementKeySecret> {
+  try {
+    return parseCurrent(request.secretId, await ctx.versions.read(AWSCURRENT));
+  } catch (error) {
+    if (error instanceof NotConfiguredError) await ctx.versions.dropPending(request.token);
+    throw error;
+  }
+}
+
+/** The key AWSPREVIOUS holds, if the secret has one (the placeholder a seed replaced holds none). */
 async function readPrevious(ctx: StepContext): Promise<ManagementKeySecret | undefined> {
   const version = SecretVersions.versionWith(ctx.state, AWSPREVIOUS);
   if (version === undefined) return undefined;
-  return parseCurrent(ctx.versions.secretId, await ctx.versions.read(AWSPREVIOUS, version));
+  try {
+    return parseCurrent(ctx.versions.secretId, await ctx.versions.read(AWSPREVIOUS, version));
+  } catch (error) {
+    if (error instanceof NotConfiguredError) return undefined;
+    throw error;
+  }
 }
 
 /** The new key is tested and is the one that stays: use it unless an admin secret is configured. */

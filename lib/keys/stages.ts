@@ -6,9 +6,10 @@ import {
   UpdateSecretVersionStageCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
+import { AWSCURRENT } from '../credentials/secrets-manager';
 import { RotationError } from './errors';
 
-export const AWSCURRENT = 'AWSCURRENT';
+export { AWSCURRENT };
 export const AWSPENDING = 'AWSPENDING';
 export const AWSPREVIOUS = 'AWSPREVIOUS';
 

@@ -1,4 +1,4 @@
-import { redactText } from '../../lib/redact';
+import { isSecretField, redactText } from '../../lib/redact';
 import { SecretsManagerFault, invalidRequest } from './errors';
 import { findByStage } from './labels';
 import { AWSCURRENT, AWSPENDING, type RotationRules, type SecretRecord } from './state';
@@ -99,8 +99,10 @@ async function runStep(
 }
 
 /**
- * Redact the step's error text: registered secrets, Authorization headers, and every value
- * this secret's versions hold (whole strings and the string fields of JSON values).
+ * Redact the step's error text: registered secrets, Authorization headers, and what this
+ * secret's versions hold that is secret (whole values, and the secret-named fields of JSON
+ * values). Ids (organizationId, keyId, keyRecordId) stay readable: an error that hides them
+ * cannot say which key or organization failed.
  */
 function maskSecretValues(text: string, secret: SecretRecord): string {
   let out = redactText(text);
@@ -113,12 +115,14 @@ function maskSecretValues(text: string, secret: SecretRecord): string {
 function secretValueFragments(secret: SecretRecord): string[] {
   const fragments: string[] = [];
   const visit = (value: unknown): void => {
-    if (typeof value === 'string') {
-      if (value.length >= 6) fragments.push(value);
-    } else if (Array.isArray(value)) {
+    if (Array.isArray(value)) {
       value.forEach(visit);
     } else if (value && typeof value === 'object') {
-      Object.values(value).forEach(visit);
+      for (const [key, field] of Object.entries(value)) {
+        if (typeof field === 'string' && isSecretField(key) && field.length >= 6)
+          fragments.push(field);
+        else visit(field);
+      }
     }
   };
   for (const version of secret.versions) {

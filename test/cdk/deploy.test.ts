@@ -4,7 +4,7 @@
  * CloudWatch publish; ALARM and OK both notify), the automation dashboard, a first deploy with
  * nothing committed to deploy by accident, and two stacks in one account without collisions.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -185,6 +185,125 @@ describe('a first deploy', () => {
     }
   });
 
+  /** The files of each asset folder the assembly staged (relative to it, sorted). */
+  function stagedFolders(outdir: string): string[][] {
+    return readdirSync(outdir)
+      .filter((entry) => entry.startsWith('asset.') && !entry.endsWith('.zip'))
+      .map((entry) =>
+        readdirSync(path.join(outdir, entry), { recursive: true, withFileTypes: true })
+          .filter((f) => f.isFile())
+          .map((f) => path.relative(path.join(outdir, entry), path.join(f.parentPath, f.name)))
+          .sort(),
+      );
+  }
+  const syncEnv = (s: Synthesized): Record<string, unknown> =>
+    s.template.toJSON().Resources[
+      s.stack.getLogicalId(s.stack.dashboardSync.sync.fn.node.defaultChild as never)
+    ].Properties.Environment.Variables;
+
+  it('a synth with only the required context ships no dashboard: no upload, no sample file, no variables', () => {
+    const samples = readdirSync(path.join(REPO_ROOT, 'dashboards')).filter(
+      (f) => !f.endsWith('.md'),
+    );
+    expect(samples.length).toBeGreaterThan(0);
+    const s = synth();
+    try {
+      expect(s.template.findResources('Custom::CDKBucketDeployment')).toEqual({});
+      const staged = stagedFolders(s.outdir)
+        .flat()
+        .map((f) => path.basename(f));
+      for (const sample of samples) expect(staged).not.toContain(sample);
+      expect(Object.keys(syncEnv(s)).filter((k) => k.startsWith('CLOUDOPS_VAR_'))).toEqual([]);
+      // The sync reads the default prefix, which the deployer fills (cdk/README.md).
+      expect(syncEnv(s).CLOUDOPS_DASHBOARDS_PREFIX).toBe('dashboards/');
+    } finally {
+      s.cleanup();
+    }
+  });
+
+  it('a named folder is what a deploy uploads, to the named prefix; the variables come from context', () => {
+    const mine = mkdtempSync(path.join(tmpdir(), 'cloudops-my-dashboards-'));
+    writeFileSync(path.join(mine, 'team.yaml'), 'name: Team\ntiles: []\n');
+    mkdirSync(path.join(mine, 'more'));
+    writeFileSync(path.join(mine, 'more', 'other.json'), '{"name":"Other","tiles":[]}');
+    const s = synth({
+      'cloudops:dashboardsDir': mine,
+      'cloudops:dashboardsPrefix': 'team-a/dashboards/',
+      // From -c or env, an object is its JSON text.
+      'cloudops:dashboardVars': '{"WEBHOOK_ID":"wh-0123","TEAM":"a"}',
+    });
+    try {
+      s.template.hasResourceProperties('Custom::CDKBucketDeployment', {
+        DestinationBucketKeyPrefix: 'team-a/dashboards/',
+        Prune: true,
+      });
+      // The folder's asset holds its files and nothing else (the other asset is CDK's uploader).
+      const folders = stagedFolders(s.outdir).filter((files) => files.includes('team.yaml'));
+      expect(folders).toEqual([[path.join('more', 'other.json'), 'team.yaml']]);
+      expect(syncEnv(s)).toMatchObject({
+        CLOUDOPS_DASHBOARDS_PREFIX: 'team-a/dashboards/',
+        CLOUDOPS_VAR_WEBHOOK_ID: 'wh-0123',
+        CLOUDOPS_VAR_TEAM: 'a',
+      });
+      const [notifications] = Object.values(
+        s.template.findResources('Custom::S3BucketNotifications'),
+      ) as any[];
+      for (const c of notifications.Properties.NotificationConfiguration
+        .LambdaFunctionConfigurations as any[])
+        expect(c.Filter.Key.FilterRules).toEqual([{ Name: 'prefix', Value: 'team-a/dashboards/' }]);
+    } finally {
+      s.cleanup();
+      rmSync(mine, { recursive: true, force: true });
+    }
+  });
+
+  it('a missing folder, a prefix without its slash and malformed variables fail synth naming the key', () => {
+    let message = '';
+    try {
+      synth({
+        'cloudops:dashboardsDir': path.join(tmpdir(), 'cloudops-no-such-folder'),
+        'cloudops:dashboardsPrefix': 'dashboards',
+        'cloudops:dashboardVars': '{"WEBHOOK ID":"x"}',
+      });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/cloudops:dashboardsDir .*expected an existing folder/);
+    expect(message).toMatch(/cloudops:dashboardsPrefix .*ending in \//);
+    expect(message).toMatch(/cloudops:dashboardVars .*expected variable names/);
+  });
+
+  it('cloudops:apiUrl with or without /v1 (or a slash) gives every function the same base URL', () => {
+    const urls = [
+      'https://api.example.test/v1',
+      'https://api.example.test/v1/',
+      'https://api.example.test/',
+    ];
+    for (const apiUrl of urls) {
+      const s = synth({
+        'cloudops:apiUrl': apiUrl,
+        'cloudops:observabilityUrl': 'https://obs.example.test/api/v2/',
+      });
+      try {
+        for (const fn of Object.values(
+          s.template.findResources('AWS::Lambda::Function'),
+        ) as any[]) {
+          const env = fn.Properties.Environment?.Variables ?? {};
+          if ('CLOUDOPS_API_URL' in env)
+            expect(env.CLOUDOPS_API_URL, apiUrl).toBe('https://api.example.test');
+          if ('CLOUDOPS_OBSERVABILITY_URL' in env)
+            expect(env.CLOUDOPS_OBSERVABILITY_URL).toBe('https://obs.example.test');
+        }
+      } finally {
+        s.cleanup();
+      }
+    }
+    const example = JSON.parse(
+      readFileSync(path.join(REPO_ROOT, 'cdk/context.example.json'), 'utf8'),
+    );
+    expect(example['cloudops:apiUrl']).not.toMatch(/\/v1\/?$/);
+  });
+
   it('reserved concurrency can be turned off for accounts at the default quota', () => {
     const off = synth({ 'cloudops:reservedConcurrency': 'false' });
     try {
@@ -196,6 +315,37 @@ describe('a first deploy', () => {
     } finally {
       off.cleanup();
     }
+  });
+});
+
+describe("the watchdog's settings", () => {
+  it("its tunables come from cdk keys, checked by the watchdog's own schema, into both of its functions", () => {
+    const link = 'https://console.example/{organizationId}/services/{serviceId}/pipes/{pipeId}';
+    const s = synth({
+      'cloudops:watchdogLinkTemplate': link,
+      'cloudops:watchdogExcludePipes': ['pipe-a', 'pipe-b'],
+      'cloudops:watchdogReminderMinutes': 60,
+      'cloudops:watchdogAutoRestart': 'true',
+    });
+    try {
+      for (const f of [s.stack.pipeWatchdog.watchdog, s.stack.pipeWatchdog.consumer]) {
+        const env =
+          s.template.toJSON().Resources[s.stack.getLogicalId(f.fn.node.defaultChild as never)]
+            .Properties.Environment.Variables;
+        expect(env).toMatchObject({
+          CLOUDOPS_WATCHDOG_LINK_TEMPLATE: link,
+          CLOUDOPS_WATCHDOG_EXCLUDE_PIPES: 'pipe-a,pipe-b',
+          CLOUDOPS_WATCHDOG_REMINDER_MINUTES: '60',
+          CLOUDOPS_WATCHDOG_AUTO_RESTART: 'true',
+        });
+        expect(env).not.toHaveProperty('CLOUDOPS_WATCHDOG_STUCK_MINUTES');
+      }
+    } finally {
+      s.cleanup();
+    }
+    expect(() => synth({ 'cloudops:watchdogReminderMinutes': 'soon' })).toThrow(
+      /cloudops:watchdogReminderMinutes \(or env CLOUDOPS_CDK_WATCHDOG_REMINDER_MINUTES\)/,
+    );
   });
 });
 

@@ -22,6 +22,8 @@ export const BASE_CONTEXT: Record<string, unknown> = {
 export interface Synthesized {
   stack: CloudOpsStack;
   template: Template;
+  /** The cloud assembly folder (templates, staged assets). */
+  outdir: string;
   cleanup: () => void;
 }
 
@@ -37,7 +39,12 @@ export function synth(context: Record<string, unknown> = {}): Synthesized {
       env: {},
     });
     const template = Template.fromStack(stack);
-    return { stack, template, cleanup: () => rmSync(outdir, { recursive: true, force: true }) };
+    return {
+      stack,
+      template,
+      outdir,
+      cleanup: () => rmSync(outdir, { recursive: true, force: true }),
+    };
   } catch (error) {
     rmSync(outdir, { recursive: true, force: true });
     throw error;

@@ -16,6 +16,7 @@ import { watchdogEnv } from '../../lib/pipes/config';
 import { syncDashboardsEnvShape } from '../../functions/sync-dashboards/config';
 import { sentinelEnv } from '../../functions/rotate-key/sentinel';
 import { provisionAlertsEnv } from '../../functions/provision-alerts/config';
+import { eventTrustEnv } from '../../lib/events/trust';
 import { BUNDLING } from '../../cdk/constructs/function';
 import type { CloudOpsFunction } from '../../cdk/constructs/function';
 import type { CloudOpsStack } from '../../cdk/stack';
@@ -129,7 +130,7 @@ describe('functions', () => {
       ],
       [
         stack.alertProvisioning.provision,
-        known(connectionEnv, provisionAlertsEnv),
+        known(connectionEnv, provisionAlertsEnv, eventTrustEnv),
         [
           'CLOUDOPS_ALERTS_VERSION_TABLE',
           'CLOUDOPS_OBSERVABILITY_URL',
@@ -272,7 +273,7 @@ describe('triggers', () => {
     template.hasResourceProperties('AWS::S3::Bucket', {
       BucketEncryption: {
         ServerSideEncryptionConfiguration: [
-          { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } },
+          { ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms' } },
         ],
       },
       VersioningConfiguration: { Status: 'Enabled' },
@@ -297,12 +298,7 @@ describe('triggers', () => {
     });
   });
 
-  it("uploads the repo's dashboards/ at deploy and syncs on object events under the prefix", () => {
-    template.hasResourceProperties('Custom::CDKBucketDeployment', {
-      DestinationBucketName: { Ref: id(stack.dashboardSync.bucket) },
-      DestinationBucketKeyPrefix: 'dashboards/',
-      Prune: true,
-    });
+  it('syncs on object events under the prefix (what is uploaded: test/cdk/deploy.test.ts)', () => {
     const [notifications] = Object.values(template.findResources('Custom::S3BucketNotifications'));
     const configs = notifications.Properties.NotificationConfiguration
       .LambdaFunctionConfigurations as any[];
@@ -318,9 +314,9 @@ describe('triggers', () => {
 
   it('feeds the alert queue from bus rules (with DLQ and retries) and drains it with partial batch responses', () => {
     const queueId = id(stack.alertProvisioning.queue);
+    // No request source configured (the default): the synced rule alone (test/cdk/events.test.ts).
     const rules = Object.values(template.findResources('AWS::Events::Rule'));
     expect(rules.map((r) => r.Properties.EventPattern['detail-type'][0]).sort()).toEqual([
-      'Alert Provision Requested',
       'Dashboard Synced',
     ]);
     for (const rule of rules) {
@@ -711,7 +707,7 @@ describe('variants', () => {
     expect(on(v.pipeWatchdog.table)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
     expect(on(v.notifications.topic)).toEqual(['sns:Publish']);
     expect(on(v.notifications.key)).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
-    expect(on(v.bus)).toEqual(['events:PutEvents']);
+    expect(new Set(on(v.bus))).toEqual(new Set(['events:PutEvents']));
     const secretReads = statements.filter((st) =>
       /:secret:cloudops\/(slack|webhook)-/.test(JSON.stringify(st.Resource)),
     );
@@ -838,6 +834,51 @@ describe('configuration', () => {
   it('a key lifetime shorter than rotation plus grace fails naming cloudops:keyLifetime', () => {
     expect(() => synth({ 'cloudops:keyLifetime': '30d', 'cloudops:rotationDays': 30 })).toThrow(
       /cloudops:keyLifetime .*longer than cloudops:rotationDays/,
+    );
+  });
+
+  const synthError = (context: Record<string, unknown>): string => {
+    try {
+      synth(context).cleanup();
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error('expected synth to refuse the settings');
+  };
+
+  it('out-of-range key timing is refused naming the key and the allowed range', () => {
+    // A lifetime no Date can hold would fail every rotation with "Invalid time value".
+    expect(synthError({ 'cloudops:keyLifetime': '99999999999d' })).toMatch(
+      /cloudops:keyLifetime \(or env CLOUDOPS_CDK_KEY_LIFETIME\): expected at most 365d/,
+    );
+    expect(synthError({ 'cloudops:keyLifetime': '36500d' })).toMatch(
+      /cloudops:keyLifetime .*expected at most 365d/,
+    );
+    expect(synthError({ 'cloudops:keyGracePeriod': '99999999999d' })).toMatch(
+      /cloudops:keyGracePeriod .*expected at most 365d/,
+    );
+    // The defaults (90d, 1d) against a long rotation: the message gives the bound it needs.
+    expect(synthError({ 'cloudops:rotationDays': '100' })).toMatch(
+      /cloudops:keyLifetime .*longer than cloudops:rotationDays plus cloudops:keyGracePeriod \(101d\) and at most 365d/,
+    );
+    expect(synthError({ 'cloudops:keyExpiryWarnDays': '60' })).toMatch(
+      /cloudops:keyExpiryWarnDays .*expected 1 to 59/,
+    );
+    expect(() => synth({ 'cloudops:keyLifetime': '365d' }).cleanup()).not.toThrow();
+  });
+
+  it('schedules run at most every minute and at least once a year (the watchdog every 8 hours)', () => {
+    expect(synthError({ 'cloudops:watchdogSchedule': 'rate(0 minutes)' })).toMatch(
+      /cloudops:watchdogSchedule .*expected a rate from 1 minute to 8h/,
+    );
+    expect(synthError({ 'cloudops:watchdogSchedule': 'rate(1 day)' })).toMatch(
+      /cloudops:watchdogSchedule .*to 8h/,
+    );
+    expect(synthError({ 'cloudops:driftSyncSchedule': 'rate(0 hours)' })).toMatch(
+      /cloudops:driftSyncSchedule .*expected a rate from 1 minute to 365d/,
+    );
+    expect(synthError({ 'cloudops:keySentinelSchedule': 'rate(99999999999 days)' })).toMatch(
+      /cloudops:keySentinelSchedule .*to 365d/,
     );
   });
 

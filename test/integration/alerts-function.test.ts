@@ -62,6 +62,8 @@ function deployedEnv(extra: Record<string, string | undefined> = {}) {
     CLOUDOPS_KEY_SECRET_ID: sb.info.keySecretId,
     CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: sb.info.observabilityTokenSecretId,
     CLOUDOPS_ALERTS_VERSION_TABLE: VERSION_TABLE,
+    // The source of requestEvent()'s requests (alert-events.ts).
+    CLOUDOPS_ALERT_REQUEST_SOURCES: 'team.payments',
     CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',
     CLOUDOPS_LOG_LEVEL: 'silent',
     ...extra,

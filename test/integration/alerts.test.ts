@@ -298,7 +298,13 @@ describe('provision-alerts handler (SQS partial batch)', () => {
     ]);
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', sink: (l) => lines.push(l) });
-    const handler = createHandler({ env: {}, backend, logger, versions: new MemoryVersionStore() });
+    const handler = createHandler({
+      // The requests' source (alert-events.ts) is one this deployment takes requests from.
+      env: { CLOUDOPS_ALERT_REQUEST_SOURCES: 'team.payments' },
+      backend,
+      logger,
+      versions: new MemoryVersionStore(),
+    });
     const records = Array.from({ length: 10 }, (_, i) => {
       const event = requestEvent(
         `batch/${i}`,

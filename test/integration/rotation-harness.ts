@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  CreateSecretCommand,
   DescribeSecretCommand,
   GetSecretValueCommand,
   RotateSecretCommand,
@@ -12,6 +13,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
 import { createManagementClient } from '../../lib/api';
+import { staticCredentials } from '../../lib/credentials';
 import {
   DEFAULT_ROTATION_CONFIG,
   type RotationApi,
@@ -103,6 +105,37 @@ export interface RotationSandbox {
 }
 
 export const STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const;
+
+/**
+ * Admin-secret mode's set-up: the sandbox's admin key stored as `admin-key`, and a new developer
+ * key stored as `dev-key` (with `roles` in the value unless `withRoles` is false).
+ */
+export async function adminAndDeveloperSecrets(
+  rs: RotationSandbox,
+  withRoles = true,
+): Promise<{ admin: ManagementKeySecret; dev: ManagementKeySecret & { keyRecordId: string } }> {
+  const admin = await rs.read('AWSCURRENT');
+  await rs.sm.send(
+    new CreateSecretCommand({ Name: 'admin-key', SecretString: JSON.stringify(admin) }),
+  );
+  const api = createManagementClient({
+    baseUrl: rs.sb.info.apiUrl,
+    credentials: staticCredentials('admin', admin, managementKeySecret),
+    rateLimit: false,
+  });
+  const made = await api.createKey({ name: 'dev', roles: ['developer'] });
+  api.close();
+  const dev = {
+    organizationId: admin.organizationId,
+    keyId: made.keyId!,
+    keySecret: made.keySecret!,
+    keyRecordId: made.key.id,
+    expireAt: null,
+    ...(withRoles ? { roles: ['developer' as const] } : {}),
+  };
+  await rs.sm.send(new CreateSecretCommand({ Name: 'dev-key', SecretString: JSON.stringify(dev) }));
+  return { admin, dev };
+}
 
 export async function startRotationSandbox(
   config: RotationConfig = TEST_CONFIG,

@@ -17,7 +17,13 @@ import { staticCredentials } from '../../lib/credentials';
 import type { RotationConfig } from '../../lib/keys';
 import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
 import type { KeyRow } from '../../sandbox/index';
-import { DAY, startRotationSandbox, TEST_CONFIG, type RotationSandbox } from './rotation-harness';
+import {
+  adminAndDeveloperSecrets,
+  DAY,
+  startRotationSandbox,
+  TEST_CONFIG,
+  type RotationSandbox,
+} from './rotation-harness';
 
 const LAMBDA = 'arn:aws:lambda:us-east-1:000000000000:function:cloudops-rotate-key';
 let open: RotationSandbox[] = [];
@@ -175,30 +181,7 @@ describe('the sentinel reads the expiry the service enforces (16 §2)', () => {
 });
 
 describe('testSecret with a call the key may make; failures leave no keys behind (16 §3)', () => {
-  async function developerSecret(rs: RotationSandbox): Promise<ManagementKeySecret> {
-    const admin = await rs.read('AWSCURRENT');
-    await rs.sm.send(
-      new CreateSecretCommand({ Name: 'admin-key', SecretString: JSON.stringify(admin) }),
-    );
-    const api = createManagementClient({
-      baseUrl: rs.sb.info.apiUrl,
-      credentials: staticCredentials('admin', admin, managementKeySecret),
-      rateLimit: false,
-    });
-    const made = await api.createKey({ name: 'dev', roles: ['developer'] });
-    api.close();
-    const dev = {
-      organizationId: admin.organizationId,
-      keyId: made.keyId!,
-      keySecret: made.keySecret!,
-      keyRecordId: made.key.id,
-      roles: ['developer'],
-    };
-    await rs.sm.send(
-      new CreateSecretCommand({ Name: 'dev-key', SecretString: JSON.stringify(dev) }),
-    );
-    return managementKeySecret.parse(dev);
-  }
+  const developerSecret = async (rs: RotationSandbox) => (await adminAndDeveloperSecrets(rs)).dev;
 
   it('admin-mode rotation of a developer key passes with the default test call', async () => {
     const rs = await sandbox();

@@ -296,9 +296,14 @@ describe('a malformed secret', () => {
   afterAll(() => rs.close());
 
   it.each([
-    // Roles may come from the key record's assignedRoles (current service), so one read
-    // happens first; the spec profile's records have none: refused before any write.
-    ['missing roles', (v: Record<string, unknown>) => ({ ...v, roles: undefined }), /roles/, 1],
+    // Roles are checked against the key's own record, so one read happens first; a role the
+    // key does not hold is refused before any write.
+    [
+      'roles the key does not hold',
+      (v: Record<string, unknown>) => ({ ...v, roles: ['developer'] }),
+      /field roles/,
+      1,
+    ],
     ['mistyped keyId', (v: Record<string, unknown>) => ({ ...v, keyId: 42 }), /keyId/, 0],
     [
       'mistyped expireAt',

@@ -31,6 +31,27 @@ describe('connection config from env', () => {
     expect(attempt).not.toThrow(/secretish-value-1/);
   });
 
+  it('takes API URLs with or without their prefix or a trailing slash, and keeps the base', () => {
+    for (const suffix of ['', '/', '/v1', '/v1/']) {
+      expect(
+        readConnectionEnv({ CLOUDOPS_API_URL: `https://api.example.com${suffix}` }),
+      ).toMatchObject({
+        CLOUDOPS_API_URL: 'https://api.example.com',
+      });
+    }
+    expect(
+      readConnectionEnv({ CLOUDOPS_OBSERVABILITY_URL: 'https://obs.example.com/api/v2/' })
+        .CLOUDOPS_OBSERVABILITY_URL,
+    ).toBe('https://obs.example.com');
+    // Only the API's own prefix goes: a base path before it stays, a look-alike is kept whole.
+    expect(
+      readConnectionEnv({ CLOUDOPS_API_URL: 'https://gw.example.com/cloud/v1' }).CLOUDOPS_API_URL,
+    ).toBe('https://gw.example.com/cloud');
+    expect(
+      readConnectionEnv({ CLOUDOPS_API_URL: 'https://api.example.com/v10' }).CLOUDOPS_API_URL,
+    ).toBe('https://api.example.com/v10');
+  });
+
   it('reports missing required variables by name', () => {
     expect(() => readConnectionEnv({}, ['CLOUDOPS_API_URL', 'CLOUDOPS_KEY_ID'])).toThrow(
       /missing configuration: set CLOUDOPS_API_URL, CLOUDOPS_KEY_ID/,

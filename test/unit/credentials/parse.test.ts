@@ -51,6 +51,16 @@ describe('parseSecret', () => {
     expect(registeredSecrets()).toContain('RECOGNISABLE-key-secret-42');
   });
 
+  it('masks only secret values in the issues: role names and ids the secret holds stay readable', () => {
+    const bad = { ...managementSecret('readable-test-secret-7'), roles: ['admin', 'bogus'] };
+    const error = thrown(() => parseSecret('prod/mgmt', JSON.stringify(bad), managementKeySecret));
+    // "admin" is a string of the secret too; hiding it would make the hint useless.
+    expect(error.issues).toEqual([
+      'roles[1]: Invalid option: expected one of "admin"|"developer"|"query_endpoints"',
+    ]);
+    expect(error.message).not.toContain('[REDACTED]');
+  });
+
   it('reports a missing field by path', () => {
     const { keySecret: _drop, ...rest } = managementSecret('unused');
     const error = thrown(() => parseSecret('prod/mgmt', JSON.stringify(rest), managementKeySecret));

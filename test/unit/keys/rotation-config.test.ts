@@ -44,6 +44,10 @@ describe('readRotationConfig', () => {
   it.each([
     [{ CLOUDOPS_KEY_LIFETIME: '90 days' }, /CLOUDOPS_KEY_LIFETIME.*duration/],
     [{ CLOUDOPS_KEY_LIFETIME: '0d' }, /CLOUDOPS_KEY_LIFETIME.*greater than zero/],
+    // No key lives past a year, and no Date arithmetic meets a number it cannot hold.
+    [{ CLOUDOPS_KEY_LIFETIME: '99999999999d' }, /CLOUDOPS_KEY_LIFETIME.*at most 365d/],
+    [{ CLOUDOPS_KEY_LIFETIME: '36500d' }, /CLOUDOPS_KEY_LIFETIME.*at most 365d/],
+    [{ CLOUDOPS_KEY_EXPIRY_WARN_DAYS: '99999999999' }, /CLOUDOPS_KEY_EXPIRY_WARN_DAYS/],
     [{ CLOUDOPS_ROTATION_TEST_CALL: 'delete-everything' }, /CLOUDOPS_ROTATION_TEST_CALL/],
     [{ CLOUDOPS_ROTATION_TEST_CALL: 'list-pipes:nope' }, /CLOUDOPS_ROTATION_TEST_CALL/],
     [{ CLOUDOPS_KEY_NAME_PREFIX: 'has space' }, /CLOUDOPS_KEY_NAME_PREFIX/],
@@ -85,6 +89,8 @@ describe('key ownership and lookup', () => {
     const one = record({ id: '00000000-0000-4000-8000-000000000001', name: 'x-1' });
     const two = record({ id: '00000000-0000-4000-8000-000000000002', name: 'x-2' });
     expect(findKeyRecord([one, two], { keyId: 'zzzzabcd', keyRecordId: two.id })).toBe(two);
+    // A record id whose key is another one (its suffix differs) is not taken on the secret's word.
+    expect(findKeyRecord([one, two], { keyId: 'zzzzwxyz', keyRecordId: two.id })).toBeUndefined();
     expect(findKeyRecord([one, two], { keyId: 'zzzzabcd', keyName: 'x-1' })).toBe(one);
     expect(findKeyRecord([one, two], { keyId: 'zzzzabcd' })).toBeUndefined();
     expect(findKeyRecord([one], { keyId: 'zzzzabcd' })).toBe(one);

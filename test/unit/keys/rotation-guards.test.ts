@@ -654,13 +654,14 @@ describe('what an operator can rely on around the steps', () => {
     expect(open).toBe(0);
   });
 
-  it('roleAssignmentFor refuses an empty role list as much as a missing one', () => {
-    expect(() => roleAssignmentFor('prod/key', undefined, { roles: [] })).toThrow(
-      /prod\/key holds no roles/,
+  it('roleAssignmentFor takes the record roles and refuses a record without any', () => {
+    const base = { id: '5d5f2f0e-3c1e-4f43-9c3a-2b1f7f3b9a11', name: 'k', keySuffix: 'abcd' };
+    expect(() => roleAssignmentFor('prod/key', { ...base, expireAt: null, roles: [] }, [])).toThrow(
+      /prod\/key: the record of its key/,
     );
-    expect(roleAssignmentFor('prod/key', undefined, { roles: ['developer'] })).toEqual({
-      roles: ['developer'],
-    });
+    expect(
+      roleAssignmentFor('prod/key', { ...base, expireAt: null, roles: ['developer'] }, undefined),
+    ).toEqual({ roles: ['developer'] });
   });
 });
 
@@ -677,14 +678,16 @@ describe('keys without a record (deleted by hand)', () => {
   const drop = (w: World, name: string) =>
     w.keys.keys.splice(w.keys.keys.indexOf(w.keys.byName(name)!), 1);
 
-  it('setSecret still makes the key (roles from the secret) and disables older rotator keys', async () => {
+  it('setSecret refuses to make a key whose roles no record can vouch for, and changes nothing', async () => {
     const w = adminWorld();
     const older = w.keys.add({ name: `${w.prefix}20251101T000000.000Z` }).record;
     drop(w, w.current.record.name);
     const request = placeholder(w);
-    await steps(w, request, 'setSecret');
-    expect(w.keys.byName(w.secrets.value('AWSPENDING').keyName!)?.roles).toEqual(['admin']);
-    expect(older.state).toBe('disabled');
+    await expect(steps(w, request, 'setSecret')).rejects.toThrow(
+      /cloudops\/management-key \(AWSCURRENT\): field keyId matches no single key record/,
+    );
+    expect(w.keys.calls.filter((c) => !c.startsWith('listKeys'))).toEqual([]);
+    expect(older.state).toBe('enabled');
   });
 
   it('a finish retried after the move completes when the current key has no record', async () => {
@@ -771,7 +774,9 @@ describe('every refusal names the secret (RotationError.secretId)', () => {
     off.secrets.rotationEnabled = false;
     await expect(rotateLocally(off.deps, off.secrets.name, () => 't')).rejects.toMatchObject(named);
 
-    expect(() => roleAssignmentFor('cloudops/management-key', undefined, {})).toThrow(
+    const bare = world();
+    const norecord = { ...bare.current.record, roles: undefined, assignedRoles: undefined };
+    expect(() => roleAssignmentFor('cloudops/management-key', norecord, undefined)).toThrow(
       expect.objectContaining(named) as Error,
     );
   });
