@@ -1,23 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { parseEnv } from 'node:util';
-import { redactText } from '../lib/redact';
-import { UsageError } from './args';
-import { describeFailure } from './failure';
-import type { CliIO, Command } from './io';
+import { withDebug } from './debug';
+import { EXIT } from './exit';
+import { reportFailure } from './failure';
+import { preflight, topLevelHelp, type CommandEntry } from './help';
+import type { CliIO } from './io';
 import { assertReachable, type ServiceUrlSetting } from './reach';
+import { withSettingsFiles } from './settings-file';
+import { didYouMean } from './suggest';
 
-/**
- * A top-level command as the registry knows it: name and summary for `--help`, and the module
- * loaded only when the command runs (the built bin splits each into its own chunk, so
- * `cloudops --help` loads none of them).
- */
-export interface CommandEntry {
-  name: string;
-  summary: string;
-  load(): Promise<Command>;
-  /** The services a run with these arguments talks to: checked reachable before it starts. */
-  reaches?(argv: string[], env: CliIO['env']): ServiceUrlSetting[];
-}
+export type { CommandEntry } from './help';
+export { EXIT } from './exit';
 
 type Env = CliIO['env'];
 const secretsIfUsed = (env: Env): ServiceUrlSetting[] =>
@@ -42,11 +34,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'sandbox',
     summary: 'serve the local emulator of both APIs and Secrets Manager',
     load: async () => (await import('./commands/sandbox')).sandboxCommand,
+    help: async () => (await import('./commands/sandbox')).sandboxHelp,
   },
   {
     name: 'dashboards',
-    summary: 'dashboards as code: plan | apply | pull | schema',
+    summary: 'dashboards as code: validate | plan | apply | pull | schema',
     load: async () => (await import('./commands/dashboards')).dashboardsCommand,
+    help: async () => (await import('./commands/dashboards-help')).dashboardsHelp,
     reaches: (argv, env) =>
       ['plan', 'apply', 'pull'].includes(argv[0]) ? observabilityUrls(env) : [],
   },
@@ -54,12 +48,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'alerts',
     summary: 'alerts from events: provision',
     load: async () => (await import('./commands/alerts')).alertsCommand,
+    help: async () => (await import('./commands/alerts')).alertsHelp,
     reaches: (argv, env) => (argv[0] === 'provision' ? observabilityUrls(env) : []),
   },
   {
     name: 'pipes',
     summary: 'pipe watchdog: `pipes check` runs one pass',
     load: async () => (await import('./commands/pipes')).pipesCommand,
+    help: async () => (await import('./commands/pipes-help')).pipesHelp,
     reaches: (argv, env) =>
       argv[0] === 'check' ? ['CLOUDOPS_API_URL', ...secretsIfUsed(env)] : [],
   },
@@ -67,12 +63,25 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'keys',
     summary: 'rotate the management API key in Secrets Manager',
     load: async () => (await import('./commands/keys')).keysCommand,
+    help: async () => (await import('./commands/keys')).keysHelp,
     reaches: (argv) =>
       argv[0] === 'rotate' ? ['AWS_ENDPOINT_URL_SECRETS_MANAGER', 'CLOUDOPS_API_URL'] : [],
   },
+  {
+    name: 'doctor',
+    summary:
+      'check the settings, both APIs, the key and its expiry, the secrets and their rotation',
+    load: async () => (await import('./commands/doctor')).doctorCommand,
+    help: async () => (await import('./commands/doctor')).doctorHelp,
+  },
+  {
+    name: 'completion',
+    summary: 'print a shell completion script: completion bash | completion zsh',
+    // The script lists every command's flags: it reads the registry it is part of.
+    load: async () => (await import('./commands/completion')).completionCommand(COMMANDS),
+    help: async () => (await import('./commands/completion')).completionHelp,
+  },
 ];
-
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 declare const __CLOUDOPS_VERSION__: string | undefined;
 
@@ -85,66 +94,7 @@ export function cliVersion(): string {
   return pkg.version;
 }
 
-function topLevelHelp(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
-  return [
-    'usage: cloudops <command> [options]',
-    '',
-    'Automation for the cloud management API and the observability API.',
-    '',
-    'commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)} ${c.summary}`),
-    '',
-    'Run `cloudops <command> --help` for the options of one command.',
-    'Any command takes:',
-    '  --env-file FILE   KEY=VALUE lines added to the environment (variables already set win)',
-    '  --debug           on a failure, print the stack trace too (or set CLOUDOPS_DEBUG=1)',
-    '  --version, -V     print the version and exit',
-  ].join('\n');
-}
-
-/**
- * Takes `--env-file FILE` (anywhere, any number of times) out of argv and adds the file's
- * variables to the env; variables already set win, as with dotenv.
- */
-export function withEnvFiles(argv: string[], io: CliIO): { argv: string[]; io: CliIO } {
-  const rest: string[] = [];
-  let env = io.env;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const inline = arg.startsWith('--env-file=') ? arg.slice('--env-file='.length) : undefined;
-    if (arg !== '--env-file' && inline === undefined) {
-      rest.push(arg);
-      continue;
-    }
-    const file = inline ?? argv[++i];
-    if (!file) throw new UsageError('--env-file expects a file name');
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      const hint =
-        code === 'ENOENT'
-          ? ' (no such file; `cloudops sandbox --write-env FILE` writes one)'
-          : ` (check the file's permissions)`;
-      throw new UsageError(`--env-file ${file}: ${code}${hint}`);
-    }
-    env = { ...parseEnv(text), ...env };
-  }
-  return { argv: rest, io: env === io.env ? io : { ...io, env } };
-}
-
-/** Takes `--debug` out of argv (before `--`); CLOUDOPS_DEBUG=1 does the same. */
-function withDebug(argv: string[], env: CliIO['env']): { argv: string[]; debug: boolean } {
-  const end = argv.indexOf('--');
-  const head = end < 0 ? argv : argv.slice(0, end);
-  const rest = head.filter((a) => a !== '--debug');
-  const debug = rest.length !== head.length || ['1', 'true'].includes(env.CLOUDOPS_DEBUG ?? '');
-  return { argv: end < 0 ? rest : [...rest, ...argv.slice(end)], debug };
-}
-
-/** Runs one CLI invocation and returns its exit code (0 ok, 1 failure, 2 usage). */
+/** Runs one CLI invocation and returns its exit code (see EXIT). */
 export async function runCli(
   rawArgv: string[],
   rawIO: CliIO,
@@ -154,7 +104,7 @@ export async function runCli(
   let argv: string[];
   let io: CliIO;
   try {
-    ({ argv, io } = withEnvFiles(withoutDebug, rawIO));
+    ({ argv, io } = withSettingsFiles(withoutDebug, rawIO));
   } catch (error) {
     rawIO.err(`cloudops: ${(error as Error).message}`);
     return EXIT.usage;
@@ -164,27 +114,32 @@ export async function runCli(
     io.out(cliVersion());
     return EXIT.ok;
   }
+  if (name === 'help' && rest[0] !== undefined) return runCli([...rest, '--help'], io, signal);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.out(topLevelHelp());
+    io.out(topLevelHelp(COMMANDS));
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    io.err(`cloudops: unknown command "${name}"\n\n${topLevelHelp()}`);
+    const known = COMMANDS.map((c) => c.name);
+    io.err(
+      `cloudops: unknown command "${name}"${didYouMean(name, known)}\n\n${topLevelHelp(COMMANDS)}`,
+    );
     return EXIT.usage;
   }
   try {
+    const help = await entry.help?.();
+    const early = help && preflight(entry, help, rest);
+    if (early && 'out' in early) io.out(early.out);
+    if (early && 'err' in early) io.err(`cloudops ${name}: ${early.err}`);
+    if (early) return early.code;
     const asksHelp = rest.some((a) => a === '--help' || a === '-h');
     if (!asksHelp) await assertReachable(io.env, entry.reaches?.(rest, io.env) ?? [], { signal });
     const command = await entry.load();
-    return await command.run(rest, io, signal);
+    const code = await command.run(rest, io, signal);
+    // A command that reported the interrupt as its own failure (a pass cut short) still exits 130.
+    return signal.aborted && code !== EXIT.ok ? EXIT.interrupted : code;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`cloudops ${name}: ${error.message}\nRun \`cloudops ${name} --help\` for usage.`);
-      return EXIT.usage;
-    }
-    io.err(`cloudops ${name}: ${describeFailure(error)}`);
-    if (debug && error instanceof Error && error.stack) io.err(redactText(error.stack));
-    return EXIT.failure;
+    return reportFailure(name, error, { io, signal, debug });
   }
 }

@@ -15,6 +15,7 @@ import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas
 import { expectSubcommand, formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { cliLogger, secretsManagerClientFromEnv } from '../connect';
 import { CliFailure } from '../failure';
+import type { CommandHelp } from '../help';
 import type { Command } from '../io';
 
 const spec = {
@@ -46,6 +47,8 @@ interface KeyView {
   keySuffix: string;
   expireAt: string | null;
 }
+
+export const keysHelp: CommandHelp = { subcommands: { rotate: spec } };
 
 export const keysCommand: Command = {
   name: 'keys',

@@ -148,7 +148,7 @@ describe('the packed package', () => {
     const { child } = await startSandbox(bin, ['sandbox', '--port', '0', '--write-env', envFile]);
     await expect.poll(() => existsSync(envFile), { timeout: 10_000 }).toBe(true);
 
-    const rotated = run(['keys', 'rotate', '--env-file', envFile]);
+    const rotated = run(['keys', 'rotate', '--settings', envFile]);
     expect(rotated.stderr).toBe('');
     expect(rotated.code).toBe(0);
     expect(rotated.stdout).toMatch(/^rotated arn:aws:secretsmanager:/m);
@@ -159,7 +159,7 @@ describe('the packed package', () => {
       'plan',
       '--dir',
       path.join(work, 'repo-dashboards'),
-      '--env-file',
+      '--settings',
       envFile,
     ]);
     expect(plan.stderr).toBe('');
@@ -171,12 +171,14 @@ describe('the packed package', () => {
     expect(await exited).toBe(0);
   });
 
-  it('names a missing --env-file in one line and exits 2 (not Node’s exit 9)', () => {
-    const missing = run(['pipes', 'check', '--env-file', path.join(app, 'nope.env')]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr.trim().split('\n')[0]).toMatch(
-      /^cloudops: --env-file .*nope\.env: ENOENT \(no such file; `cloudops sandbox --write-env FILE` writes one\)$/,
-    );
+  it('names a missing settings file in one line and exits 64, under either spelling (not Node’s exit 9)', () => {
+    for (const flag of ['--settings', '--env-file']) {
+      const missing = run(['pipes', 'check', flag, path.join(app, 'nope.env')]);
+      expect(missing.code, flag).toBe(64);
+      expect(missing.stderr.trim().split('\n'), flag).toEqual([
+        `cloudops: ${flag} ${path.join(app, 'nope.env')}: ENOENT (no such file; \`cloudops sandbox --write-env FILE\` writes one)`,
+      ]);
+    }
   });
 
   it('stops the sandbox started through npx when npx’s PID gets SIGTERM', async () => {

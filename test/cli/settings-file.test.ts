@@ -19,7 +19,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('--env-file', () => {
+describe('--settings', () => {
   it('reads the connection settings from a file, for any command', async () => {
     const file = path.join(dir, 'sandbox.env');
     const lines = Object.entries(sandboxEnv(sandbox.info)).map(([k, v]) => `${k}=${v}`);
@@ -31,7 +31,7 @@ describe('--env-file', () => {
       '--json',
       '--state-file',
       state,
-      '--env-file',
+      '--settings',
       file,
     ]);
     expect(run.stderr).toBe('');
@@ -46,16 +46,46 @@ describe('--env-file', () => {
     writeFileSync(file, 'CLOUDOPS_API_URL=not a url\n');
     const set = { ...sandboxEnv(sandbox.info) };
     const run = await runCapture(
-      ['pipes', 'check', '--json', '--state-file', path.join(dir, 'p2.json'), `--env-file=${file}`],
+      ['pipes', 'check', '--json', '--state-file', path.join(dir, 'p2.json'), `--settings=${file}`],
       { env: set },
     );
     expect(run.code).toBe(0);
   });
 
-  it('names a missing file and exits 2', async () => {
-    const run = await runCapture(['--env-file', path.join(dir, 'nope.env'), 'pipes', 'check']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--env-file .*nope\.env: ENOENT/);
+  it('names a missing file in one line and exits 64 (a setup error, never "changes pending")', async () => {
+    const run = await runCapture(['--settings', path.join(dir, 'nope.env'), 'pipes', 'check']);
+    expect(run.code).toBe(64);
+    expect(run.stderr.trimEnd().split('\n')).toEqual([
+      `cloudops: --settings ${path.join(dir, 'nope.env')}: ENOENT (no such file; \`cloudops sandbox --write-env FILE\` writes one)`,
+    ]);
+    const folder = await runCapture(['pipes', 'check', '--settings', dir]);
+    expect(folder.code).toBe(64);
+    expect(folder.stderr).toContain(': EISDIR (a folder; give the settings file)');
+  });
+
+  it('still takes the old spelling --env-file where it reaches the CLI', async () => {
+    const file = path.join(dir, 'old-spelling.env');
+    const lines = Object.entries(sandboxEnv(sandbox.info)).map(([k, v]) => `${k}=${v}`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const run = await runCapture([
+      'pipes',
+      'check',
+      '--json',
+      '--state-file',
+      path.join(dir, 'p-old.json'),
+      '--env-file',
+      file,
+    ]);
+    expect(run.code).toBe(0);
+    const missing = await runCapture(['pipes', 'check', '--env-file', path.join(dir, 'nope.env')]);
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toMatch(/^cloudops: --env-file .*nope\.env: ENOENT/);
+  });
+
+  it('leaves arguments after `--` to the command', async () => {
+    const run = await runCapture(['sandbox', '--', '--settings', path.join(dir, 'nope.env')]);
+    expect(run.stderr).not.toContain('ENOENT');
+    expect(run.code).toBe(64);
   });
 });
 
@@ -77,7 +107,7 @@ describe('cloudops sandbox --write-env', () => {
     };
   }
 
-  it('writes the settings `--env-file` reads, so other commands reach the sandbox with no exports', async () => {
+  it('writes the settings `--settings` reads, so other commands reach the sandbox with no exports', async () => {
     const file = path.join(dir, 'written.env');
     const sandbox = await serveWithEnvFile(file);
     try {
@@ -88,7 +118,7 @@ describe('cloudops sandbox --write-env', () => {
         '--json',
         '--state-file',
         path.join(dir, 'p3.json'),
-        '--env-file',
+        '--settings',
         file,
       ]);
       expect(run.code).toBe(0);
@@ -116,7 +146,7 @@ describe('cloudops sandbox --write-env', () => {
           '--json',
           '--via',
           via,
-          '--env-file',
+          '--settings',
           file,
         ]);
         expect(rotated.stderr, via).toBe('');
@@ -135,7 +165,7 @@ describe('cloudops sandbox --write-env', () => {
         '--json',
         '--state-file',
         path.join(dir, 'p4.json'),
-        '--env-file',
+        '--settings',
         file,
       ]);
       expect(after.stderr).toBe('');
@@ -148,7 +178,7 @@ describe('cloudops sandbox --write-env', () => {
 
   it('checks the file can be written before it starts serving', async () => {
     const run = await runCapture(['sandbox', '--write-env', path.join(dir, 'no/such/dir/x.env')]);
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(64);
     expect(run.stderr).toMatch(
       /^cloudops sandbox: --write-env .*x\.env: folder .* does not exist$/m,
     );
@@ -156,7 +186,7 @@ describe('cloudops sandbox --write-env', () => {
 
   it('rejects a bad --faults spec in one line, before serving', async () => {
     const run = await runCapture(['sandbox', '--faults', 'rate=2']);
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(64);
     expect(run.stderr).toMatch(
       /^cloudops sandbox: --faults "rate=2": .*rate must be between 0 and 1$/m,
     );
