@@ -16,10 +16,11 @@ const secretsIfUsed = (env: Env): ServiceUrlSetting[] =>
   env.CLOUDOPS_KEY_SECRET_ID || env.CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID
     ? ['AWS_ENDPOINT_URL_SECRETS_MANAGER']
     : [];
-/** Dashboards and alerts: the observability API, and in managed mode (the default) the management API. */
+/** Dashboards and alerts: `/api/v2` in open-source mode; in managed mode (the default) only the management API. */
 const observabilityUrls = (env: Env): ServiceUrlSetting[] => [
-  'CLOUDOPS_OBSERVABILITY_URL',
-  ...(env.CLOUDOPS_OBSERVABILITY_MODE === 'open-source' ? [] : ['CLOUDOPS_API_URL' as const]),
+  env.CLOUDOPS_OBSERVABILITY_MODE === 'open-source'
+    ? 'CLOUDOPS_OBSERVABILITY_URL'
+    : 'CLOUDOPS_API_URL',
   ...secretsIfUsed(env),
 ];
 

@@ -15,6 +15,7 @@ import { connectFromEnv, secretsManagerClientFromEnv, type Connection } from '..
 import {
   keyCheck,
   keySettings,
+  managementConfigured,
   rateLimitCheck,
   secretCheck,
   settingsCheck,
@@ -167,7 +168,7 @@ async function managementCheck(connection: Connection, signal: AbortSignal): Pro
   }
 }
 
-/** One cheap read per service: the observability objects answer, with this credential. */
+/** One read per service: the observability objects answer, with this credential. */
 async function observabilityChecks(connection: Connection, signal: AbortSignal): Promise<Check[]> {
   const { config } = connection;
   const openSource = config.CLOUDOPS_OBSERVABILITY_MODE === 'open-source';
@@ -179,12 +180,12 @@ async function observabilityChecks(connection: Connection, signal: AbortSignal):
         ? { auth: tokenSettings(config), where: 'CLOUDOPS_OBSERVABILITY_URL' }
         : { auth: keySettings(config), where: 'CLOUDOPS_SERVICE_ID' };
       try {
-        const sources =
-          (await connection.clients.backend(serviceId).listSources?.({ signal })) ?? [];
+        // The list every dashboards run starts with: served by every profile and mode.
+        const dashboards = await connection.clients.backend(serviceId).listDashboards({ signal });
         const via = openSource
           ? `${config.CLOUDOPS_OBSERVABILITY_URL}/api/v2 accepts the token`
           : 'reachable through the management API with the key';
-        return { name, status: 'ok' as const, detail: `${via}; ${sources.length} source(s)` };
+        return { name, status: 'ok' as const, detail: `${via}; ${dashboards.length} dashboard(s)` };
       } catch (error) {
         return callFailure(name, error, fix);
       }
@@ -196,14 +197,16 @@ function rateChecks(connection: Connection, seen: Map<Api, RateHeaders>): Check[
   const { config, credentials } = connection;
   const used = (label: string | undefined, limit: { limit: number; windowMs: number }) =>
     label ? sharedRateLimiters.get(label, limit).inWindow() : 0;
-  const checks = [
-    rateLimitCheck(
-      `management key`,
-      used(credentials.management?.label, config.CLOUDOPS_MANAGEMENT_RATE_LIMIT),
-      config.CLOUDOPS_MANAGEMENT_RATE_LIMIT,
-      seen.get('management'),
-    ),
-  ];
+  const checks: Check[] = [];
+  if (credentials.management)
+    checks.push(
+      rateLimitCheck(
+        'management key',
+        used(credentials.management.label, config.CLOUDOPS_MANAGEMENT_RATE_LIMIT),
+        config.CLOUDOPS_MANAGEMENT_RATE_LIMIT,
+        seen.get('management'),
+      ),
+    );
   if (config.CLOUDOPS_OBSERVABILITY_MODE === 'open-source')
     checks.push(
       rateLimitCheck(
@@ -231,7 +234,8 @@ export async function runChecks(env: CliIO['env'], signal: AbortSignal): Promise
   const settings = settingsCheck(config);
   if (settings.status === 'fail') return [settings];
   const checks = [settings, ...(await secretChecks(env, config, signal))];
-  const urls: ServiceUrlSetting[] = ['CLOUDOPS_API_URL'];
+  const management = managementConfigured(config);
+  const urls: ServiceUrlSetting[] = management ? ['CLOUDOPS_API_URL'] : [];
   if (config.CLOUDOPS_OBSERVABILITY_MODE === 'open-source') urls.push('CLOUDOPS_OBSERVABILITY_URL');
   const down = (await Promise.all(urls.map((u) => unreachable(env, u, signal)))).filter(
     (c): c is Check => c !== undefined,
@@ -240,7 +244,7 @@ export async function runChecks(env: CliIO['env'], signal: AbortSignal): Promise
   const seen = new Map<Api, RateHeaders>();
   const connection = connectFromEnv(env, { fetch: recordingFetch(seen) });
   try {
-    checks.push(await managementCheck(connection, signal));
+    if (management) checks.push(await managementCheck(connection, signal));
     checks.push(...(await observabilityChecks(connection, signal)));
     checks.push(...rateChecks(connection, seen));
     return checks;

@@ -38,44 +38,68 @@ export function tokenSettings(
     : 'CLOUDOPS_OBSERVABILITY_TOKEN';
 }
 
-/** Settings every later check needs, missing ones named together (no call is made without them). */
-export function settingsCheck(config: ConnectionEnv): Check {
+/**
+ * Whether the management API is set up at all. Managed mode needs it for everything; open-source
+ * mode only for pipes and keys, so there a setup without it is complete for dashboards.
+ */
+export function managementConfigured(config: ConnectionEnv): boolean {
+  return (
+    config.CLOUDOPS_OBSERVABILITY_MODE === 'managed' ||
+    [config.CLOUDOPS_API_URL, config.CLOUDOPS_KEY_ID, config.CLOUDOPS_KEY_SECRET_ID].some(Boolean)
+  );
+}
+
+function missingSettings(config: ConnectionEnv): string[] {
   const missing: string[] = [];
-  if (!config.CLOUDOPS_API_URL) missing.push('CLOUDOPS_API_URL');
-  const keyBySecret = Boolean(config.CLOUDOPS_KEY_SECRET_ID);
-  if (!keyBySecret) {
-    for (const name of [
-      'CLOUDOPS_KEY_ID',
-      'CLOUDOPS_KEY_SECRET',
-      'CLOUDOPS_ORGANIZATION_ID',
-    ] as const)
-      if (!config[name]) missing.push(name);
+  if (managementConfigured(config)) {
+    if (!config.CLOUDOPS_API_URL) missing.push('CLOUDOPS_API_URL');
+    if (!config.CLOUDOPS_KEY_SECRET_ID) {
+      for (const name of [
+        'CLOUDOPS_KEY_ID',
+        'CLOUDOPS_KEY_SECRET',
+        'CLOUDOPS_ORGANIZATION_ID',
+      ] as const)
+        if (!config[name]) missing.push(name);
+    }
   }
-  const mode = config.CLOUDOPS_OBSERVABILITY_MODE;
-  const services = config.CLOUDOPS_SERVICE_ID ?? [];
-  if (mode === 'managed' && services.length === 0) missing.push('CLOUDOPS_SERVICE_ID');
-  if (mode === 'open-source') {
+  if (config.CLOUDOPS_OBSERVABILITY_MODE === 'managed') {
+    if (!config.CLOUDOPS_SERVICE_ID?.length) missing.push('CLOUDOPS_SERVICE_ID');
+  } else {
     if (!config.CLOUDOPS_OBSERVABILITY_URL) missing.push('CLOUDOPS_OBSERVABILITY_URL');
     if (!config.CLOUDOPS_OBSERVABILITY_TOKEN && !config.CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID)
       missing.push('CLOUDOPS_OBSERVABILITY_TOKEN (or CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID)');
   }
+  return missing;
+}
+
+/** Settings every later check needs, missing ones named together (no call is made without them). */
+export function settingsCheck(config: ConnectionEnv): Check {
+  const mode = config.CLOUDOPS_OBSERVABILITY_MODE;
+  const missing = missingSettings(config);
   if (missing.length > 0) {
-    const key = keyBySecret ? '' : ' (or the key by secret: CLOUDOPS_KEY_SECRET_ID)';
+    const byValue = missing.some((m) => m.startsWith('CLOUDOPS_KEY'));
     return {
       name: 'settings',
       status: 'fail',
       detail: `missing for ${mode} mode: ${missing.join(', ')}`,
-      fix: `set ${missing.join(', ')}${missing.some((m) => m.startsWith('CLOUDOPS_KEY')) ? key : ''}`,
+      fix: `set ${missing.join(', ')}${byValue ? ' (or the key by secret: CLOUDOPS_KEY_SECRET_ID)' : ''}`,
       setup: true,
     };
   }
-  const key = keyBySecret
-    ? 'from Secrets Manager (CLOUDOPS_KEY_SECRET_ID)'
-    : 'from CLOUDOPS_KEY_ID';
   const where =
     mode === 'managed'
-      ? `dashboards and alerts through the management API for ${services.length} service(s)`
+      ? `dashboards and alerts through the management API for ${config.CLOUDOPS_SERVICE_ID!.length} service(s)`
       : `dashboards and alerts through ${config.CLOUDOPS_OBSERVABILITY_URL}/api/v2`;
+  if (!managementConfigured(config))
+    return {
+      name: 'settings',
+      status: 'warn',
+      detail: `${mode} mode: ${where}; no management API (pipes and keys need it)`,
+      fix: 'for pipes and keys: set CLOUDOPS_API_URL and a key (CLOUDOPS_KEY_ID + CLOUDOPS_KEY_SECRET + CLOUDOPS_ORGANIZATION_ID, or CLOUDOPS_KEY_SECRET_ID)',
+    };
+  const key = config.CLOUDOPS_KEY_SECRET_ID
+    ? 'from Secrets Manager (CLOUDOPS_KEY_SECRET_ID)'
+    : 'from CLOUDOPS_KEY_ID';
   return { name: 'settings', status: 'ok', detail: `${mode} mode: ${where}; key ${key}` };
 }
 

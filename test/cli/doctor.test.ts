@@ -72,7 +72,7 @@ describe('cloudops doctor, all good', () => {
       .slice(before)
       .filter((e) => e.surface !== 'admin');
     expect(calls.filter((e) => e.path.endsWith('/keys'))).toHaveLength(1);
-    expect(calls.filter((e) => e.path.endsWith('/observability/sources'))).toHaveLength(
+    expect(calls.filter((e) => e.path.endsWith('/observability/dashboards'))).toHaveLength(
       sandbox.info.serviceIds.length,
     );
     expect(calls.filter((e) => e.surface !== 'secretsmanager')).toHaveLength(
@@ -95,6 +95,21 @@ describe('cloudops doctor, all good', () => {
     expect(result.checks.find((c) => c.name === 'observability API')?.detail).toContain(
       'accepts the token',
     );
+  });
+  it('open-source mode without a management key: complete for dashboards, a warning for the rest', async () => {
+    const before = sandbox.requestLog.entries().length;
+    const run = await doctor({
+      CLOUDOPS_OBSERVABILITY_MODE: 'open-source',
+      CLOUDOPS_OBSERVABILITY_URL: sandbox.info.observabilityUrl,
+      CLOUDOPS_OBSERVABILITY_TOKEN: sandbox.info.observabilityToken,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^\[warn\] settings: open-source mode: .*no management API \(pipes and keys need it\)$/m,
+    );
+    expect(run.stdout).not.toContain('management API:');
+    const calls = sandbox.requestLog.entries().slice(before);
+    expect(calls.map((e) => e.surface)).not.toContain('management');
   });
 });
 
