@@ -135,6 +135,14 @@ describe('the packed package', () => {
     ).toEqual([]);
   });
 
+  it('ships the source maps --debug reads, and not the build’s own bookkeeping', () => {
+    expect(packed).toContain('dist/cloudops.js.map');
+    expect(packed.filter((f) => f.startsWith('dist/chunks/') && f.endsWith('.js.map')).length).toBe(
+      packed.filter((f) => f.startsWith('dist/chunks/') && f.endsWith('.js')).length,
+    );
+    expect(packed).not.toContain('dist/inputs.json');
+  });
+
   it('installs into an empty folder and prints its version', () => {
     expect(existsSync(bin)).toBe(true);
     const version = run(['--version']);
@@ -179,6 +187,23 @@ describe('the packed package', () => {
         `cloudops: ${flag} ${path.join(app, 'nope.env')}: ENOENT (no such file; \`cloudops sandbox --write-env FILE\` writes one)`,
       ]);
     }
+  });
+
+  it('--debug prints a stack pointing at the TypeScript sources, from the installed package', () => {
+    const result = spawnSync(bin, ['pipes', 'check', '--debug'], {
+      cwd: app,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        CLOUDOPS_API_URL: 'http://127.0.0.1:9',
+        CLOUDOPS_KEY_ID: 'KEYID',
+        CLOUDOPS_KEY_SECRET: 'not-a-real-secret',
+        CLOUDOPS_ORGANIZATION_ID: '5ce9a2a3-619f-4978-9230-a7f56cb1bd8a',
+        CLOUDOPS_SERVICE_ID: '5ce9a2a3-619f-4978-9230-a7f56cb1bd8a',
+      },
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^ {4}at .*cli\/reach\.ts:\d+:\d+\)?$/m);
   });
 
   it('stops the sandbox started through npx when npx’s PID gets SIGTERM', async () => {
