@@ -6,7 +6,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 // Source maps are read only for modules loaded after this, so the rest is imported below; without
 // --debug no map is parsed and a normal start costs nothing more.
-if (wantsDebug(process.argv.slice(2), process.env)) process.setSourceMapsEnabled(true);
+if (wantsDebug(process.argv.slice(2), processIO.env)) process.setSourceMapsEnabled(true);
 
 // Ctrl-C / SIGTERM abort the running command, which then closes what it opened and exits 130; a
 // second Ctrl-C does not wait for that.

@@ -19,21 +19,21 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** `pipes check --json` with its state in the test folder and the settings from `file`. */
+const pipesCheck = (flag: string, file: string, state: string) =>
+  runCapture(['pipes', 'check', '--json', '--state-file', path.join(dir, state), flag, file]);
+
+/** The sandbox's connection settings as a file, as a person would write them. */
+function writeSettings(name: string): string {
+  const file = path.join(dir, name);
+  const lines = Object.entries(sandboxEnv(sandbox.info)).map(([k, v]) => `${k}=${v}`);
+  writeFileSync(file, `# written by the test\n${lines.join('\n')}\n`);
+  return file;
+}
+
 describe('--settings', () => {
   it('reads the connection settings from a file, for any command', async () => {
-    const file = path.join(dir, 'sandbox.env');
-    const lines = Object.entries(sandboxEnv(sandbox.info)).map(([k, v]) => `${k}=${v}`);
-    writeFileSync(file, `# written by the test\n${lines.join('\n')}\n`);
-    const state = path.join(dir, 'pipes.json');
-    const run = await runCapture([
-      'pipes',
-      'check',
-      '--json',
-      '--state-file',
-      state,
-      '--settings',
-      file,
-    ]);
+    const run = await pipesCheck('--settings', writeSettings('sandbox.env'), 'pipes.json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect((JSON.parse(run.stdout) as { checked: number }).checked).toBe(
@@ -64,18 +64,7 @@ describe('--settings', () => {
   });
 
   it('still takes the old spelling --env-file where it reaches the CLI', async () => {
-    const file = path.join(dir, 'old-spelling.env');
-    const lines = Object.entries(sandboxEnv(sandbox.info)).map(([k, v]) => `${k}=${v}`);
-    writeFileSync(file, `${lines.join('\n')}\n`);
-    const run = await runCapture([
-      'pipes',
-      'check',
-      '--json',
-      '--state-file',
-      path.join(dir, 'p-old.json'),
-      '--env-file',
-      file,
-    ]);
+    const run = await pipesCheck('--env-file', writeSettings('old-spelling.env'), 'p-old.json');
     expect(run.code).toBe(0);
     const missing = await runCapture(['pipes', 'check', '--env-file', path.join(dir, 'nope.env')]);
     expect(missing.code).toBe(64);
@@ -112,15 +101,7 @@ describe('cloudops sandbox --write-env', () => {
     const sandbox = await serveWithEnvFile(file);
     try {
       expect(statSync(file).mode & 0o777).toBe(0o600);
-      const run = await runCapture([
-        'pipes',
-        'check',
-        '--json',
-        '--state-file',
-        path.join(dir, 'p3.json'),
-        '--settings',
-        file,
-      ]);
+      const run = await pipesCheck('--settings', file, 'p3.json');
       expect(run.code).toBe(0);
       expect((JSON.parse(run.stdout) as { checked: number }).checked).toBeGreaterThan(0);
     } finally {
@@ -159,15 +140,7 @@ describe('cloudops sandbox --write-env', () => {
         body: JSON.stringify({ advanceMs: 3 * 86_400_000 }),
       });
       expect(advanced.status).toBe(200);
-      const after = await runCapture([
-        'pipes',
-        'check',
-        '--json',
-        '--state-file',
-        path.join(dir, 'p4.json'),
-        '--settings',
-        file,
-      ]);
+      const after = await pipesCheck('--settings', file, 'p4.json');
       expect(after.stderr).toBe('');
       expect(after.code).toBe(0);
       expect((JSON.parse(after.stdout) as { errors: unknown[] }).errors).toEqual([]);
