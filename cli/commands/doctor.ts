@@ -10,6 +10,7 @@ import { ApiError, sharedRateLimiters, TransportError, type FetchLike } from '..
 import { readConnectionEnv, type ConnectionEnv } from '../../lib/config';
 import { CloudOpsError, ConfigError } from '../../lib/errors';
 import { redactText } from '../../lib/redact';
+import type { ManagementKeySecret } from '../../lib/schemas';
 import { formatHelp, parseCommand, type CommandSpec } from '../args';
 import { connectFromEnv, secretsManagerClientFromEnv, type Connection } from '../connect';
 import {
@@ -151,10 +152,9 @@ async function managementCheck(connection: Connection, signal: AbortSignal): Pro
   const apiUrl = config.CLOUDOPS_API_URL!;
   const fix = { auth: keySettings(config), where: 'CLOUDOPS_API_URL and CLOUDOPS_ORGANIZATION_ID' };
   try {
-    const key = (await connection.credentials.management!.get()) as {
-      keyId: string;
-      keyRecordId?: string;
-    };
+    // A key from Secrets Manager also names its record (the sure match); from env only its id.
+    const key: Pick<ManagementKeySecret, 'keyId'> & Partial<ManagementKeySecret> =
+      await connection.credentials.management!.get();
     const records = await connection.clients.requireManagement().listKeys({ signal });
     return keyCheck(records, key, Date.now(), apiUrl);
   } catch (error) {

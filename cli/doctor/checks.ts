@@ -2,6 +2,7 @@
  * What `cloudops doctor` checks, each as one result naming the setting to fix when it fails.
  * The checks take their clients and readers as parameters; doctor.ts wires the real ones.
  */
+import type { DescribeSecretCommandOutput } from '@aws-sdk/client-secrets-manager';
 import type { ConnectionEnv } from '../../lib/config';
 import type { KeyRecord } from '../../lib/schemas';
 import { findKeyRecord } from '../../lib/keys/ownership';
@@ -146,14 +147,11 @@ export function keyCheck(
     : { name, status: 'ok', detail: `${apiUrl}: authenticates as ${who}, ${expiry}` };
 }
 
-/** What DescribeSecret says of one secret (dates as the SDK gives them). */
-export interface SecretDescription {
-  RotationEnabled?: boolean;
-  RotationRules?: { AutomaticallyAfterDays?: number; ScheduleExpression?: string };
-  LastRotatedDate?: Date;
-  NextRotationDate?: Date;
-  LastChangedDate?: Date;
-}
+/** What DescribeSecret says of one secret, as the SDK gives it. */
+export type SecretDescription = Pick<
+  DescribeSecretCommandOutput,
+  'RotationEnabled' | 'RotationRules' | 'LastRotatedDate' | 'NextRotationDate' | 'LastChangedDate'
+>;
 
 /** A secret's rotation: the key's should rotate; the token cannot (no API makes tokens). */
 export function secretCheck(
