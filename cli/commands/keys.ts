@@ -92,7 +92,11 @@ export const keysCommand: Command = {
             throw rotateSecretFailure(error, secretId, io.env.AWS_ENDPOINT_URL_SECRETS_MANAGER);
           });
       } else {
-        token = await rotateLocally(deps, secretId, randomUUID, (step) => progress(`  ${step}`));
+        // Ctrl-C stops before the next step; the next run resumes this rotation by its token.
+        token = await rotateLocally(deps, secretId, randomUUID, (step) => {
+          signal.throwIfAborted();
+          progress(`  ${step}`);
+        });
       }
       const current = await readStage(secrets, secretId, 'AWSCURRENT');
       if (!current) throw new CloudOpsError(`secret ${secretId} has no AWSCURRENT value`);

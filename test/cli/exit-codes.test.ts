@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEnvFile } from '../../cli/connect';
 import type { Sandbox } from '../../sandbox';
+import { runCli } from '../../cli/cli';
 import { runCapture } from '../support/cli';
 import { startTestSandbox } from '../support/sandbox';
 
@@ -152,6 +153,41 @@ describe('Ctrl-C exits 130', () => {
       },
       30_000,
     );
+  });
+
+  it('between the steps of a key rotation, which the next run finishes', async () => {
+    const own = await startTestSandbox({ profile: 'current' });
+    try {
+      const env = { ...sandboxEnvFile(own.info), CLOUDOPS_LOG_LEVEL: 'silent' };
+      const abort = new AbortController();
+      const lines: string[] = [];
+      const code = await runCli(
+        ['keys', 'rotate'],
+        {
+          out: (text) => {
+            lines.push(text);
+            if (text.includes('createSecret')) abort.abort(new Error('received SIGINT'));
+          },
+          err: (text) => void lines.push(text),
+          env,
+          isTTY: false,
+        },
+        abort.signal,
+      );
+      expect(code).toBe(130);
+      expect(lines).toEqual(['  createSecret', 'cloudops keys: interrupted']);
+
+      const again = await runCapture(['keys', 'rotate', '--json'], { env });
+      expect(again.stderr).toBe('');
+      expect(again.code).toBe(0);
+      // The same rotation, resumed by its token: one new key, not two.
+      const keys = own.requestLog
+        .entries()
+        .filter((e) => e.method === 'POST' && e.path.endsWith('/keys'));
+      expect(keys).toHaveLength(1);
+    } finally {
+      await own.close();
+    }
   });
 
   it('in-process: an aborted run reports the interrupt once', async () => {
