@@ -1,28 +1,64 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CloudOpsError } from '../lib/errors';
+import { didYouMean } from './suggest';
 
-/** A mistake in how the command was called: printed with the usage, exit code 2. */
+/** A mistake in how the command was called: printed with a pointer to --help, exit code 64. */
 export class UsageError extends CloudOpsError {
   override name = 'UsageError';
 }
 
-type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
 export interface CommandSpec<O extends OptionSpec> {
-  /** e.g. "cloudops sandbox [--port N] [--state FILE]" */
+  /** e.g. "cloudops sandbox [--port N] [--state-file FILE]" */
   usage: string;
   summary: string;
   options: O;
   /** Help text for each option, printed by --help. */
   help: Partial<Record<keyof O, string>>;
+  /** Old spellings still accepted, each mapped to the flag it now is (`state` → `state-file`). */
+  aliases?: Record<string, string>;
   positionals?: number;
+}
+
+/** argv with every old spelling of a flag (before `--`) written as its current name. */
+export function renameAliases(argv: readonly string[], aliases: Record<string, string> = {}) {
+  const end = argv.indexOf('--');
+  return argv.map((arg, i) => {
+    if (!arg.startsWith('--') || (end >= 0 && i >= end)) return arg;
+    const [name, ...value] = arg.slice(2).split('=');
+    const current = aliases[name];
+    return current === undefined ? arg : `--${[current, ...value].join('=')}`;
+  });
+}
+
+/** Every spelling a flag of `spec` accepts, without the dashes (for suggestions and completion). */
+export function flagNames<O extends OptionSpec>(spec: CommandSpec<O>): string[] {
+  return [...Object.keys(spec.options), 'help'];
+}
+
+/** parseArgs' own messages, rewritten to name the flag and what was meant or expected. */
+function usageErrorFrom(error: unknown, known: readonly string[]): UsageError {
+  const { code, message } = error as { code?: string; message?: string };
+  const text = message ?? String(error);
+  const unknown = /^Unknown option '(-{1,2})([^']+)'/.exec(text);
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) {
+    const [, dashes, name] = unknown;
+    const hint = didYouMean(name, known, (s) => `--${s}`);
+    return new UsageError(`unknown flag ${dashes}${name}${hint}`);
+  }
+  const missing = /^Option '(-\S+)(?: <value>)?' argument missing/.exec(text);
+  if (missing) return new UsageError(`${missing[1].split(',').pop()!.trim()} expects a value`);
+  const positional = /^Unexpected argument '([^']*)'/.exec(text);
+  if (positional) return new UsageError(`unexpected argument: ${positional[1]}`);
+  return new UsageError(text);
 }
 
 /** Strict parse: unknown flags and missing values are usage errors naming the flag. */
 export function parseCommand<O extends OptionSpec>(spec: CommandSpec<O>, argv: string[]) {
   try {
     const parsed = parseArgs({
-      args: argv,
+      args: renameAliases(argv, spec.aliases),
       options: { ...spec.options, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: (spec.positionals ?? 0) > 0,
@@ -33,7 +69,7 @@ export function parseCommand<O extends OptionSpec>(spec: CommandSpec<O>, argv: s
     return parsed;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw usageErrorFrom(error, [...flagNames(spec), ...Object.keys(spec.aliases ?? {})]);
   }
 }
 
@@ -41,10 +77,13 @@ export function formatHelp<O extends OptionSpec>(spec: CommandSpec<O>): string {
   const lines = [`usage: ${spec.usage}`, '', spec.summary];
   const names = Object.keys(spec.options);
   if (names.length > 0) lines.push('', 'options:');
+  const oldNames = Object.entries(spec.aliases ?? {});
   for (const name of names) {
     const option = spec.options[name];
     const flag = `--${name}${option.type === 'string' ? ' VALUE' : ''}`;
-    lines.push(`  ${flag.padEnd(26)} ${spec.help[name] ?? ''}`);
+    const was = oldNames.filter(([, current]) => current === name).map(([old]) => `--${old}`);
+    const also = was.length > 0 ? ` (also ${was.join(', ')})` : '';
+    lines.push(`  ${flag.padEnd(26)} ${spec.help[name] ?? ''}${also}`);
   }
   lines.push(`  ${'--help, -h'.padEnd(26)} show this help`);
   return lines.join('\n');
@@ -63,8 +102,9 @@ export function intFlag(name: string, value: string | undefined, fallback: numbe
 /** The one subcommand a command takes (`alerts provision`, `keys rotate`), or a usage error. */
 export function expectSubcommand(positionals: readonly string[], name: string): void {
   if (positionals[0] !== name) {
+    const got = positionals[0];
     throw new UsageError(
-      `expected ${name}, got ${positionals[0] ? `"${positionals[0]}"` : 'nothing'}`,
+      `expected ${name}, got ${got ? `"${got}"${didYouMean(got, [name])}` : 'nothing'}`,
     );
   }
 }

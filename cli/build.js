@@ -2,7 +2,15 @@
 // loads only what its command uses and no TypeScript is compiled at run time. Runs at `prepare`
 // (npm ci / npm install in a clone) and `prepack`; `node cli/build.js --if-stale` rebuilds only
 // when a source file changed since the last build (tests that spawn the bin call it).
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
@@ -12,10 +20,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
 // The repo files the last build read (not shipped: `files` lists only the .js).
 const inputsFile = path.join(dist, 'inputs.json');
+/** The package's `bin`: npx and npm's bin links run it as a program, so it needs its execute bit. */
+export const BIN = path.join(dist, 'cloudops.js');
 
-/** True when dist is missing or any input of the last build is newer than it. */
+/** True when dist is missing, its bin not executable, or any input of the last build newer than it. */
 export function isStale() {
-  if (!existsSync(inputsFile) || !existsSync(path.join(dist, 'cloudops.js'))) return true;
+  if (!existsSync(inputsFile) || !existsSync(BIN)) return true;
+  if ((statSync(BIN).mode & 0o111) === 0) return true;
   const built = statSync(inputsFile).mtimeMs;
   const inputs = JSON.parse(readFileSync(inputsFile, 'utf8'));
   return [...inputs, 'package.json'].some((file) => {
@@ -27,21 +38,25 @@ export function isStale() {
   });
 }
 
-export async function build() {
+/** Builds into `outdir` (default dist/; a test builds a copy elsewhere). */
+export async function build({ outdir = dist } = {}) {
   const { build: esbuild } = await import('esbuild');
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-  rmSync(dist, { recursive: true, force: true });
+  rmSync(outdir, { recursive: true, force: true });
   const result = await esbuild({
     absWorkingDir: root,
     entryPoints: { cloudops: 'cli/main.ts' },
-    outdir: 'dist',
+    outdir,
     bundle: true,
     splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20.19',
     minify: true,
-    sourcemap: false,
+    // Maps without the sources: `--debug` stack traces name `.ts` files and lines (main.ts turns
+    // them on only then, so a normal start never parses them).
+    sourcemap: 'linked',
+    sourcesContent: false,
     legalComments: 'none',
     chunkNames: 'chunks/[name]-[hash]',
     define: { __CLOUDOPS_VERSION__: JSON.stringify(pkg.version) },
@@ -54,8 +69,10 @@ export async function build() {
     metafile: true,
     logLevel: 'warning',
   });
+  // esbuild writes files 0644; `npx cloudops` then fails with "Permission denied" (exit 127).
+  chmodSync(path.join(outdir, path.basename(BIN)), 0o755);
   const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/'));
-  writeFileSync(inputsFile, JSON.stringify(inputs));
+  writeFileSync(path.join(outdir, path.basename(inputsFile)), JSON.stringify(inputs));
   return result;
 }
 

@@ -15,9 +15,11 @@ import { createLogger, type LogFields, type Logger } from '../lib/log';
 import { redactText } from '../lib/redact';
 import { managementKeySecret, observabilityTokenSecret } from '../lib/schemas';
 
-interface Connection {
+export interface Connection {
   config: ConnectionEnv;
   clients: Clients;
+  /** Where the key and token come from (their labels name the secret or the key suffix). */
+  credentials: CredentialProviders;
   serviceIds: string[];
   close(): void;
 }
@@ -132,13 +134,15 @@ export function connectFromEnv(
   let secretsClient: SecretsManagerClient | undefined;
   const secrets = () => (secretsClient ??= secretsManagerClientFromEnv(env));
   const logger = cliLogger(env);
+  const credentials = credentialsFrom(config, secrets);
   const clients = createClients({
-    ...clientSettings(config, credentialsFrom(config, secrets), logger),
+    ...clientSettings(config, credentials, logger),
     ...overrides,
   });
   return {
     config,
     clients,
+    credentials,
     serviceIds: config.CLOUDOPS_SERVICE_ID ?? [],
     close() {
       clients.close();
@@ -175,7 +179,7 @@ export function sandboxEnv(info: {
 
 /**
  * What `cloudops sandbox --write-env` writes: the key and token by secret id (read from the
- * sandbox's Secrets Manager on each run), so `keys rotate --env-file` finds the secret and every
+ * sandbox's Secrets Manager on each run), so `keys rotate --settings` finds the secret and every
  * later command uses the rotated key; plus the seeded webhook the example dashboards refer to.
  */
 export function sandboxEnvFile(

@@ -3,6 +3,7 @@
  * (which differ only in where credentials come from).
  */
 import type { Clock } from './api/clock';
+import type { FetchLike } from './api/http';
 import type { RateLimiterRegistry } from './api/rate-limiter';
 import {
   createManagementClient,
@@ -39,6 +40,8 @@ export interface ClientSettings {
   /** Management client's time source and limiter registry (a bench's fake clock). */
   readonly clock?: Clock;
   readonly limiters?: RateLimiterRegistry;
+  /** Both clients' HTTP call (default node-fetch); `cloudops doctor` reads rate-limit headers. */
+  readonly fetch?: FetchLike;
 }
 
 export interface Clients {
@@ -64,6 +67,7 @@ export function createClients(settings: ClientSettings): Clients {
           logger: settings.logger,
           clock: settings.clock,
           limiters: settings.limiters,
+          fetch: settings.fetch,
         })
       : undefined;
   const observability =
@@ -74,6 +78,7 @@ export function createClients(settings: ClientSettings): Clients {
           rateLimit: settings.observabilityRateLimit,
           timeoutMs: settings.timeoutMs,
           logger: settings.logger,
+          fetch: settings.fetch,
         })
       : undefined;
   // A plain function, not a method using `this`: callers may pass `clients.backend` around.

@@ -12,7 +12,9 @@ import { alertEvent, parseEvent, type AlertEvent } from '../../lib/events';
 import { redactText } from '../../lib/redact';
 import { expectSubcommand, formatHelp, parseCommand, type CommandSpec } from '../args';
 import { cliLogger, connectFromEnv } from '../connect';
-import { noteStdinFromTerminal, type Command } from '../io';
+import type { CommandHelp } from '../help';
+import { unauthorizedHint } from '../failure';
+import { noteStdinFromTerminal, type CliIO, type Command } from '../io';
 
 const spec = {
   usage: 'cloudops alerts provision [--file FILE] [--state-file FILE] [--json]',
@@ -22,7 +24,7 @@ const spec = {
     'Each event is validated and applied on its own, as the function does with queue records: an invalid\n' +
     'or failing event is reported by name and the others are still applied. The newest event version per\n' +
     'owner is kept in the state file, so an older event given later is skipped as stale.\n' +
-    'Exit codes: 0 ok; 1 an event was invalid or failed (each named); 2 usage.',
+    'Exit codes: 0 ok; 1 an event was invalid or failed (each named); 64 usage or setup error.',
   options: {
     file: { type: 'string' },
     'state-file': { type: 'string' },
@@ -35,6 +37,8 @@ const spec = {
   },
   positionals: 1,
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean' }>>;
+
+export const alertsHelp: CommandHelp = { subcommands: { provision: spec } };
 
 export const alertsCommand: Command = {
   name: 'alerts',
@@ -95,7 +99,7 @@ export const alertsCommand: Command = {
             : {
                 event: name,
                 ok: false,
-                error: redactText(o.error.message),
+                error: redactText(withHint(o.error, io.env)),
                 result: (o.error as { result?: ProvisionResult }).result,
               };
         });
@@ -116,6 +120,12 @@ export const alertsCommand: Command = {
     else io.out(render(results));
     return results.every((r) => r.ok) ? 0 : 1;
   },
+};
+
+/** An error's message, and for a refused credential the settings to check. */
+const withHint = (error: Error, env: CliIO['env']) => {
+  const hint = unauthorizedHint(error, env);
+  return hint ? `${error.message} — ${hint}` : error.message;
 };
 
 type Parsed = { ref: string; event: AlertEvent } | { ref: string; error: string };

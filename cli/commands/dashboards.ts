@@ -196,7 +196,7 @@ async function runDashboards(
       const services = connect();
       const serviceId = services.defaultService;
       const written = await pullDashboards(services.backendFor(serviceId), values.dir!, {
-        keys: values.key ?? [],
+        keys: [...(values.target ?? []), ...(values.key ?? [])], // --key: pull's old name for --target
         names: values.name ?? [],
         owner,
         signal,

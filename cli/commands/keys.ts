@@ -15,6 +15,7 @@ import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas
 import { expectSubcommand, formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { cliLogger, secretsManagerClientFromEnv } from '../connect';
 import { CliFailure } from '../failure';
+import type { CommandHelp } from '../help';
 import type { Command } from '../io';
 
 const spec = {
@@ -46,6 +47,8 @@ interface KeyView {
   keySuffix: string;
   expireAt: string | null;
 }
+
+export const keysHelp: CommandHelp = { subcommands: { rotate: spec } };
 
 export const keysCommand: Command = {
   name: 'keys',
@@ -89,7 +92,11 @@ export const keysCommand: Command = {
             throw rotateSecretFailure(error, secretId, io.env.AWS_ENDPOINT_URL_SECRETS_MANAGER);
           });
       } else {
-        token = await rotateLocally(deps, secretId, randomUUID, (step) => progress(`  ${step}`));
+        // Ctrl-C stops before the next step; the next run resumes this rotation by its token.
+        token = await rotateLocally(deps, secretId, randomUUID, (step) => {
+          signal.throwIfAborted();
+          progress(`  ${step}`);
+        });
       }
       const current = await readStage(secrets, secretId, 'AWSCURRENT');
       if (!current) throw new CloudOpsError(`secret ${secretId} has no AWSCURRENT value`);

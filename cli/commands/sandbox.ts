@@ -12,13 +12,14 @@ import {
 } from '../../sandbox';
 import { formatHelp, intFlag, parseCommand, UsageError, type CommandSpec } from '../args';
 import { sandboxEnvFile } from '../connect';
+import type { CommandHelp } from '../help';
 import type { CliIO, Command } from '../io';
 import { assertWritable } from '../output';
 import { sandboxRotationInvoker } from '../sandbox-rotation';
 
 const spec = {
   usage:
-    'cloudops sandbox [--profile current|spec] [--port N] [--state FILE] [--faults SPEC] [--write-env FILE]',
+    'cloudops sandbox [--profile current|spec] [--port N] [--state-file FILE] [--faults SPEC] [--write-env FILE]',
   summary:
     'Serve the local emulator of the management API, the observability API and Secrets Manager.\n' +
     'The first stdout line is one JSON object with the URLs, ids and credentials a client needs.',
@@ -26,7 +27,7 @@ const spec = {
     profile: { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
-    state: { type: 'string' },
+    'state-file': { type: 'string' },
     faults: { type: 'string' },
     'management-rate-limit': { type: 'string' },
     'observability-rate-limit': { type: 'string' },
@@ -34,16 +35,18 @@ const spec = {
   },
   help: {
     profile:
-      'current (default): the service as it answers today; spec: the spec snapshot. A --state file keeps its own',
+      'current (default): the service as it answers today; spec: the spec snapshot. A --state-file keeps its own',
     port: 'management API port; observability +1, Secrets Manager +2 (default 0: free ports)',
     host: 'address to listen on (default 127.0.0.1)',
-    state: 'state file: loaded if present, written atomically after each change',
+    'state-file': 'keep the state in FILE: loaded if present, written atomically after each change',
     faults: 'fault injection, e.g. seed=7,rate=0.2,kinds=429+500+html504+truncate+reset',
     'management-rate-limit': 'per-key limit, e.g. 10/10s (the real service)',
     'observability-rate-limit': 'per-token limit, e.g. 100/1m (the real service)',
     'write-env':
-      'also write the connection settings as KEY=VALUE lines to FILE (mode 600), for `--env-file FILE`',
+      'also write the connection settings as KEY=VALUE lines to FILE (mode 600), for `--settings FILE`',
   },
+  // One name per meaning: every command keeps its state in `--state-file`.
+  aliases: { state: 'state-file' },
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean' }>>;
 
 function rateLimitFlag(name: string, value: string | undefined) {
@@ -86,7 +89,7 @@ function writeEnvFile(file: string, sandbox: Sandbox): Promise<void> {
   // Endpoints and secret ids of a local sandbox: readable by this user only all the same.
   return writeFileAtomic(
     file,
-    `# cloudops sandbox (pid ${process.pid}); use with --env-file\n${lines.join('\n')}\n`,
+    `# cloudops sandbox (pid ${process.pid}); use with --settings ${file}\n${lines.join('\n')}\n`,
   );
 }
 
@@ -94,6 +97,8 @@ function profileFlag(value: string | undefined) {
   if (value === undefined || isSandboxProfile(value)) return value;
   throw new UsageError(`--profile expects ${SANDBOX_PROFILES.join(' or ')}, got "${value}"`);
 }
+
+export const sandboxHelp: CommandHelp = { spec };
 
 export const sandboxCommand: Command = {
   name: 'sandbox',
@@ -114,7 +119,8 @@ export const sandboxCommand: Command = {
     };
     const envFile = values['write-env'];
     if (envFile) assertWritable('--write-env', envFile);
-    if (values.state) assertWritable('--state', values.state);
+    const stateFile = values['state-file'];
+    if (stateFile) assertWritable('--state-file', stateFile);
     // RotateSecret runs the real rotation function, with the CLOUDOPS_KEY_* settings of this env.
     const rotationConfig = readRotationConfig(io.env);
     const rotation: { invoke?: ReturnType<typeof sandboxRotationInvoker> } = {};
@@ -122,7 +128,7 @@ export const sandboxCommand: Command = {
       profile,
       host: values.host,
       port,
-      stateFile: values.state,
+      stateFile,
       faults,
       rateLimits,
       invokeRotation: (arn, event) => rotation.invoke!(arn, event),
@@ -131,7 +137,10 @@ export const sandboxCommand: Command = {
     const stop = AbortSignal.any([signal, whenLauncherExits(io.env) ?? signal]);
     try {
       io.out(JSON.stringify(sandbox.info));
-      if (envFile) await writeEnvFile(envFile, sandbox);
+      if (envFile) {
+        await writeEnvFile(envFile, sandbox);
+        io.err(`settings written to ${envFile}: give other commands --settings ${envFile}`);
+      }
       if (!stop.aborted) await once(stop, 'abort');
     } finally {
       await sandbox.close();

@@ -56,13 +56,30 @@ describe('an unreachable service', () => {
     expect(elapsed).toBeLessThan(5_000);
   });
 
-  it('names the observability API for dashboards, and lets --help through', async () => {
+  it('names the observability API for dashboards in open-source mode, and lets --help through', async () => {
     const url = await closedPortUrl();
-    const broken = { ...env, CLOUDOPS_OBSERVABILITY_URL: url };
+    const broken = {
+      ...env,
+      CLOUDOPS_OBSERVABILITY_MODE: 'open-source',
+      CLOUDOPS_OBSERVABILITY_URL: url,
+    };
     const plan = await runCapture(['dashboards', 'plan', '--dir', 'dashboards'], { env: broken });
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain(`cannot reach the observability API at ${url}`);
     expect((await runCapture(['dashboards', 'plan', '--help'], { env: broken })).code).toBe(0);
+  });
+
+  it('leaves the observability URL alone in managed mode, where every call goes through the management API', async () => {
+    const url = await closedPortUrl();
+    const run = await runCapture(['dashboards', 'plan', '--dir', 'dashboards'], {
+      env: {
+        ...env,
+        CLOUDOPS_OBSERVABILITY_URL: url,
+        CLOUDOPS_VAR_WEBHOOK_ID: sandbox.info.webhookId,
+      },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
   });
 });
 

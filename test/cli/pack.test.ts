@@ -135,6 +135,14 @@ describe('the packed package', () => {
     ).toEqual([]);
   });
 
+  it('ships the source maps --debug reads, and not the build’s own bookkeeping', () => {
+    expect(packed).toContain('dist/cloudops.js.map');
+    expect(packed.filter((f) => f.startsWith('dist/chunks/') && f.endsWith('.js.map')).length).toBe(
+      packed.filter((f) => f.startsWith('dist/chunks/') && f.endsWith('.js')).length,
+    );
+    expect(packed).not.toContain('dist/inputs.json');
+  });
+
   it('installs into an empty folder and prints its version', () => {
     expect(existsSync(bin)).toBe(true);
     const version = run(['--version']);
@@ -148,7 +156,7 @@ describe('the packed package', () => {
     const { child } = await startSandbox(bin, ['sandbox', '--port', '0', '--write-env', envFile]);
     await expect.poll(() => existsSync(envFile), { timeout: 10_000 }).toBe(true);
 
-    const rotated = run(['keys', 'rotate', '--env-file', envFile]);
+    const rotated = run(['keys', 'rotate', '--settings', envFile]);
     expect(rotated.stderr).toBe('');
     expect(rotated.code).toBe(0);
     expect(rotated.stdout).toMatch(/^rotated arn:aws:secretsmanager:/m);
@@ -159,7 +167,7 @@ describe('the packed package', () => {
       'plan',
       '--dir',
       path.join(work, 'repo-dashboards'),
-      '--env-file',
+      '--settings',
       envFile,
     ]);
     expect(plan.stderr).toBe('');
@@ -171,12 +179,31 @@ describe('the packed package', () => {
     expect(await exited).toBe(0);
   });
 
-  it('names a missing --env-file in one line and exits 2 (not Node’s exit 9)', () => {
-    const missing = run(['pipes', 'check', '--env-file', path.join(app, 'nope.env')]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr.trim().split('\n')[0]).toMatch(
-      /^cloudops: --env-file .*nope\.env: ENOENT \(no such file; `cloudops sandbox --write-env FILE` writes one\)$/,
-    );
+  it('names a missing settings file in one line and exits 64, under either spelling (not Node’s exit 9)', () => {
+    for (const flag of ['--settings', '--env-file']) {
+      const missing = run(['pipes', 'check', flag, path.join(app, 'nope.env')]);
+      expect(missing.code, flag).toBe(64);
+      expect(missing.stderr.trim().split('\n'), flag).toEqual([
+        `cloudops: ${flag} ${path.join(app, 'nope.env')}: ENOENT (no such file; \`cloudops sandbox --write-env FILE\` writes one)`,
+      ]);
+    }
+  });
+
+  it('--debug prints a stack pointing at the TypeScript sources, from the installed package', () => {
+    const result = spawnSync(bin, ['pipes', 'check', '--debug'], {
+      cwd: app,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        CLOUDOPS_API_URL: 'http://127.0.0.1:9',
+        CLOUDOPS_KEY_ID: 'KEYID',
+        CLOUDOPS_KEY_SECRET: 'not-a-real-secret',
+        CLOUDOPS_ORGANIZATION_ID: '5ce9a2a3-619f-4978-9230-a7f56cb1bd8a',
+        CLOUDOPS_SERVICE_ID: '5ce9a2a3-619f-4978-9230-a7f56cb1bd8a',
+      },
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^ {4}at .*cli\/reach\.ts:\d+:\d+\)?$/m);
   });
 
   it('stops the sandbox started through npx when npx’s PID gets SIGTERM', async () => {

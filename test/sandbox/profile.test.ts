@@ -69,7 +69,7 @@ describe('sandbox profile', () => {
       [join(import.meta.dirname, '../../cli/cloudops.js'), 'sandbox', '--profile', 'live'],
       { encoding: 'utf8', timeout: 20_000 },
     );
-    expect(bad.status).toBe(2);
+    expect(bad.status).toBe(64);
     expect(bad.stderr).toContain('--profile expects current or spec, got "live"');
   });
 });

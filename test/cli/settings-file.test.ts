@@ -19,21 +19,21 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('--env-file', () => {
+/** `pipes check --json` with its state in the test folder and the settings from `file`. */
+const pipesCheck = (flag: string, file: string, state: string) =>
+  runCapture(['pipes', 'check', '--json', '--state-file', path.join(dir, state), flag, file]);
+
+/** The sandbox's connection settings as a file, as a person would write them. */
+function writeSettings(name: string): string {
+  const file = path.join(dir, name);
+  const lines = Object.entries(sandboxEnv(sandbox.info)).map(([k, v]) => `${k}=${v}`);
+  writeFileSync(file, `# written by the test\n${lines.join('\n')}\n`);
+  return file;
+}
+
+describe('--settings', () => {
   it('reads the connection settings from a file, for any command', async () => {
-    const file = path.join(dir, 'sandbox.env');
-    const lines = Object.entries(sandboxEnv(sandbox.info)).map(([k, v]) => `${k}=${v}`);
-    writeFileSync(file, `# written by the test\n${lines.join('\n')}\n`);
-    const state = path.join(dir, 'pipes.json');
-    const run = await runCapture([
-      'pipes',
-      'check',
-      '--json',
-      '--state-file',
-      state,
-      '--env-file',
-      file,
-    ]);
+    const run = await pipesCheck('--settings', writeSettings('sandbox.env'), 'pipes.json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect((JSON.parse(run.stdout) as { checked: number }).checked).toBe(
@@ -46,16 +46,35 @@ describe('--env-file', () => {
     writeFileSync(file, 'CLOUDOPS_API_URL=not a url\n');
     const set = { ...sandboxEnv(sandbox.info) };
     const run = await runCapture(
-      ['pipes', 'check', '--json', '--state-file', path.join(dir, 'p2.json'), `--env-file=${file}`],
+      ['pipes', 'check', '--json', '--state-file', path.join(dir, 'p2.json'), `--settings=${file}`],
       { env: set },
     );
     expect(run.code).toBe(0);
   });
 
-  it('names a missing file and exits 2', async () => {
-    const run = await runCapture(['--env-file', path.join(dir, 'nope.env'), 'pipes', 'check']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--env-file .*nope\.env: ENOENT/);
+  it('names a missing file in one line and exits 64 (a setup error, never "changes pending")', async () => {
+    const run = await runCapture(['--settings', path.join(dir, 'nope.env'), 'pipes', 'check']);
+    expect(run.code).toBe(64);
+    expect(run.stderr.trimEnd().split('\n')).toEqual([
+      `cloudops: --settings ${path.join(dir, 'nope.env')}: ENOENT (no such file; \`cloudops sandbox --write-env FILE\` writes one)`,
+    ]);
+    const folder = await runCapture(['pipes', 'check', '--settings', dir]);
+    expect(folder.code).toBe(64);
+    expect(folder.stderr).toContain(': EISDIR (a folder; give the settings file)');
+  });
+
+  it('still takes the old spelling --env-file where it reaches the CLI', async () => {
+    const run = await pipesCheck('--env-file', writeSettings('old-spelling.env'), 'p-old.json');
+    expect(run.code).toBe(0);
+    const missing = await runCapture(['pipes', 'check', '--env-file', path.join(dir, 'nope.env')]);
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toMatch(/^cloudops: --env-file .*nope\.env: ENOENT/);
+  });
+
+  it('leaves arguments after `--` to the command', async () => {
+    const run = await runCapture(['sandbox', '--', '--settings', path.join(dir, 'nope.env')]);
+    expect(run.stderr).not.toContain('ENOENT');
+    expect(run.code).toBe(64);
   });
 });
 
@@ -77,20 +96,12 @@ describe('cloudops sandbox --write-env', () => {
     };
   }
 
-  it('writes the settings `--env-file` reads, so other commands reach the sandbox with no exports', async () => {
+  it('writes the settings `--settings` reads, so other commands reach the sandbox with no exports', async () => {
     const file = path.join(dir, 'written.env');
     const sandbox = await serveWithEnvFile(file);
     try {
       expect(statSync(file).mode & 0o777).toBe(0o600);
-      const run = await runCapture([
-        'pipes',
-        'check',
-        '--json',
-        '--state-file',
-        path.join(dir, 'p3.json'),
-        '--env-file',
-        file,
-      ]);
+      const run = await pipesCheck('--settings', file, 'p3.json');
       expect(run.code).toBe(0);
       expect((JSON.parse(run.stdout) as { checked: number }).checked).toBeGreaterThan(0);
     } finally {
@@ -116,7 +127,7 @@ describe('cloudops sandbox --write-env', () => {
           '--json',
           '--via',
           via,
-          '--env-file',
+          '--settings',
           file,
         ]);
         expect(rotated.stderr, via).toBe('');
@@ -129,15 +140,7 @@ describe('cloudops sandbox --write-env', () => {
         body: JSON.stringify({ advanceMs: 3 * 86_400_000 }),
       });
       expect(advanced.status).toBe(200);
-      const after = await runCapture([
-        'pipes',
-        'check',
-        '--json',
-        '--state-file',
-        path.join(dir, 'p4.json'),
-        '--env-file',
-        file,
-      ]);
+      const after = await pipesCheck('--settings', file, 'p4.json');
       expect(after.stderr).toBe('');
       expect(after.code).toBe(0);
       expect((JSON.parse(after.stdout) as { errors: unknown[] }).errors).toEqual([]);
@@ -148,7 +151,7 @@ describe('cloudops sandbox --write-env', () => {
 
   it('checks the file can be written before it starts serving', async () => {
     const run = await runCapture(['sandbox', '--write-env', path.join(dir, 'no/such/dir/x.env')]);
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(64);
     expect(run.stderr).toMatch(
       /^cloudops sandbox: --write-env .*x\.env: folder .* does not exist$/m,
     );
@@ -156,7 +159,7 @@ describe('cloudops sandbox --write-env', () => {
 
   it('rejects a bad --faults spec in one line, before serving', async () => {
     const run = await runCapture(['sandbox', '--faults', 'rate=2']);
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(64);
     expect(run.stderr).toMatch(
       /^cloudops sandbox: --faults "rate=2": .*rate must be between 0 and 1$/m,
     );
