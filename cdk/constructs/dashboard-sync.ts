@@ -17,7 +17,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
 import type { syncDashboardsEnvShape } from '../../functions/sync-dashboards/config';
-import type { watchdogEnv } from '../../lib/pipes/config';
+import { WATCH_TABLE_VARIABLE } from '../../lib/watch/settings';
 import {
   grantCredentials,
   observabilityEnv,
@@ -49,12 +49,10 @@ export class DashboardSync extends Construct {
   readonly bucket: s3.Bucket;
   readonly sync: CloudOpsFunction;
   private readonly scheduleMode: 'repair' | 'report';
-  private readonly bus: events.IEventBus;
 
   constructor(scope: Construct, id: string, props: DashboardSyncProps) {
     super(scope, id);
     this.scheduleMode = props.scheduleMode;
-    this.bus = props.bus;
     this.bucket = new s3.Bucket(this, 'Bucket', {
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
@@ -152,24 +150,16 @@ export class DashboardSync extends Construct {
   }
 
   /**
-   * Report mode: drift is told through the watchdog's notifiers (the topic, the bus, Slack and
-   * the webhook when configured), its drift record kept in the watchdog's table. Repair mode
-   * needs none of it, so gets none of it.
+   * Report mode: drift is told through lib/watch (every configured destination of
+   * Notifications), its drift record kept in the watch table. Repair mode needs none of it,
+   * so gets none of it.
    */
   tellDrift(props: { table: dynamodb.ITable; notifications: Notifications }): void {
     if (this.scheduleMode !== 'report') return;
     const fn = this.sync.fn;
-    const env: EnvOf<typeof watchdogEnv> = {
-      CLOUDOPS_WATCHDOG_TABLE: props.table.tableName,
-      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: props.notifications.topic.topicArn,
-      CLOUDOPS_WATCHDOG_EVENT_BUS: this.bus.eventBusName,
-      ...props.notifications.destinationEnv(),
-    };
-    for (const [name, value] of Object.entries(env))
-      if (value !== undefined) fn.addEnvironment(name, String(value));
+    fn.addEnvironment(WATCH_TABLE_VARIABLE, props.table.tableName);
     props.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem');
-    props.notifications.grantPublish(fn);
-    props.notifications.grantReadDestinations(fn);
+    props.notifications.bind(fn);
   }
 
   bucketLogicalId(): string {

@@ -10,7 +10,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV, type EnvOf } from '../../lib/config';
 import type { rotationEnv } from '../../lib/keys/config';
-import type { sentinelEnv } from '../../functions/rotate-key/sentinel';
+import type { sentinelEnv } from '../../lib/keys/sentinel-entry';
 import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { functionSchedule } from './schedule';
@@ -108,7 +108,6 @@ export class KeyRotation extends Construct {
 
     const sentinelVars: EnvOf<typeof sentinelEnv> = {
       CLOUDOPS_KEY_SENTINEL_SECRET_IDS: keys.map((key) => key.secretArn).join(','),
-      CLOUDOPS_KEY_SENTINEL_TOPIC_ARN: props.notifications.topic.topicArn,
     };
     this.sentinel = new CloudOpsFunction(this, 'Sentinel', {
       folder: 'rotate-key',
@@ -125,7 +124,8 @@ export class KeyRotation extends Construct {
       } satisfies EnvOf<typeof rotationEnv> & EnvOf<typeof sentinelEnv>,
     });
     for (const key of keys) key.grantRead(this.sentinel.fn);
-    props.notifications.grantPublish(this.sentinel.fn);
+    // Key-expiry warnings go to the topic, where the alarms go.
+    props.notifications.bind(this.sentinel.fn, ['sns']);
     functionSchedule(this, 'SentinelSchedule', {
       fn: this.sentinel.fn,
       expression: props.sentinelSchedule,

@@ -1,11 +1,11 @@
 /**
- * The pipe watchdog: a schedule runs one pass; last-known pipe states live in DynamoDB;
- * notices go to the SNS topic, the cloudops bus (`Pipe State Changed`) and, when configured,
- * Slack and a webhook (their URLs and signing secret read from Secrets Manager at run time).
+ * The pipe watchdog: a schedule runs one pass; last-known pipe states live in DynamoDB (the
+ * watch table); notices go to every configured destination of Notifications (the SNS topic,
+ * the cloudops bus as `Pipe State Changed` and, when configured, Slack and a webhook whose
+ * secrets are read from Secrets Manager at run time).
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as events from 'aws-cdk-lib/aws-events';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -28,7 +28,6 @@ export interface PipeWatchdogProps extends FunctionDefaults {
   /** One pass at a time through reserved concurrency 1 (two overlapping passes would notify twice). */
   readonly reserveConcurrency: boolean;
   readonly notifications: Notifications;
-  readonly bus: events.IEventBus;
   readonly schedule: string;
   readonly scheduleDeadLetterQueue: sqs.IQueue;
 }
@@ -70,11 +69,6 @@ export class PipeWatchdog extends Construct {
     const env: EnvOf<typeof watchdogEnv> = {
       [WATCHDOG_ENV.queueUrl]: this.queue.queueUrl,
       CLOUDOPS_WATCHDOG_TABLE: this.table.tableName,
-      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: props.notifications.topic.topicArn,
-      CLOUDOPS_WATCHDOG_EVENT_BUS: props.bus.eventBusName,
-      // Slack / webhook URLs and the signing secret are read from Secrets Manager at run time
-      // (cached, re-read when a receiver rejects them): only the secret names are in env.
-      ...props.notifications.destinationEnv(),
     };
 
     this.watchdog = new CloudOpsFunction(this, 'Watchdog', {
@@ -90,9 +84,7 @@ export class PipeWatchdog extends Construct {
     const fn = this.watchdog.fn;
     this.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
     props.managementKey.grantRead(fn);
-    props.notifications.grantPublish(fn);
-    props.notifications.grantReadDestinations(fn);
-    props.bus.grantPutEventsTo(fn);
+    props.notifications.bind(fn);
 
     this.queue.grantSendMessages(fn);
 
@@ -109,9 +101,7 @@ export class PipeWatchdog extends Construct {
     const consumer = this.consumer.fn;
     this.table.grant(consumer, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
     props.managementKey.grantRead(consumer);
-    props.notifications.grantPublish(consumer);
-    props.notifications.grantReadDestinations(consumer);
-    props.bus.grantPutEventsTo(consumer);
+    props.notifications.bind(consumer);
     // What it did not reach before its deadline goes back to the queue.
     this.queue.grantSendMessages(consumer);
     consumer.addEventSource(

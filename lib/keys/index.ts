@@ -7,6 +7,5 @@ export * from './secret';
 export * from './stages';
 export * from './rotation';
 export * from './sentinel';
-export * from './sentinel-sns';
 export * from './deps';
 export * from './probe';

@@ -3,6 +3,7 @@ import { isForbidden } from '../api';
 import { staticCredentials } from '../credentials';
 import { silentLogger, type Logger } from '../log';
 import { managementKeySecret } from '../schemas';
+import { keyExpiryDedupKey, type KeyNotice } from '../watch/subjects/key';
 import { findKeyRecord } from './ownership';
 import type { RotationDeps } from './rotation';
 import { parseCurrent } from './secret';
@@ -10,8 +11,8 @@ import { AWSCURRENT, SecretVersions } from './stages';
 
 export type KeyExpiryStatus = 'ok' | 'expiring' | 'expired' | 'no-expiry';
 
-/** What the sentinel found; never carries a key secret. */
-export interface KeyExpiryNotice {
+/** What the sentinel found about one key; never carries a key secret. */
+export interface KeyExpiryCheck {
   secretId: string;
   status: KeyExpiryStatus;
   /** ISO time the AWSCURRENT key expires, or null (never). */
@@ -24,21 +25,12 @@ export interface KeyExpiryNotice {
   message: string;
 }
 
-/**
- * The smallest notifier the sentinel needs. lib/notify's Notifier is typed to pipe
- * notifications; an adapter can forward these through it.
- */
-export interface KeyExpiryNotifier {
-  send(notice: KeyExpiryNotice): Promise<void>;
-}
-
 export interface KeyExpiryCheckOptions {
   secrets: SecretsManagerClient;
   secretId: string;
   warnDays: number;
   /** Epoch milliseconds. */
   now: () => number;
-  notifier?: KeyExpiryNotifier;
   logger?: Logger;
   /**
    * Reads the key's record from the service, whose expireAt is the one the service enforces
@@ -53,10 +45,10 @@ export interface KeyExpiryCheckOptions {
 const DAY_MS = 86_400_000;
 
 /**
- * Warn when the AWSCURRENT key expires within `warnDays` (rotation is stuck: a working rotator
- * replaces it long before), has expired, or never expires. Notifies only when not ok.
+ * Whether the AWSCURRENT key expires within `warnDays` (rotation is stuck: a working rotator
+ * replaces it long before), has expired, or never expires.
  */
-export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<KeyExpiryNotice> {
+export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<KeyExpiryCheck> {
   const { secretId } = options;
   const versions = new SecretVersions(options.secrets, secretId);
   const current = parseCurrent(secretId, await versions.read(AWSCURRENT));
@@ -65,9 +57,9 @@ export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<Ke
   const fromRecord = await recordExpiry(options, current, log);
   const source = fromRecord === undefined ? 'secret-value' : 'key-record';
   const expireAt = fromRecord === undefined ? current.expireAt : fromRecord;
-  let notice: KeyExpiryNotice;
+  let check: KeyExpiryCheck;
   if (expireAt === null) {
-    notice = {
+    check = {
       secretId,
       status: 'no-expiry',
       expireAt,
@@ -87,15 +79,34 @@ export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<Ke
         : status === 'expired'
           ? `The key in ${secretId} (…${keySuffix}) expired at ${expireAt}: rotation is stuck`
           : `The key in ${secretId} (…${keySuffix}) expires ${expireAt}, in ${rounded} days (warning at ${options.warnDays}): rotation is stuck`;
-    notice = { secretId, status, expireAt, daysLeft: rounded, keySuffix, source, message };
+    check = { secretId, status, expireAt, daysLeft: rounded, keySuffix, source, message };
   }
-  if (notice.status === 'ok') {
-    log.info('key expiry ok', { secretId, expireAt: notice.expireAt, daysLeft: notice.daysLeft });
-    return notice;
+  if (check.status === 'ok') {
+    log.info('key expiry ok', { secretId, expireAt: check.expireAt, daysLeft: check.daysLeft });
+    return check;
   }
-  log.warn(notice.message, { secretId, status: notice.status });
-  await options.notifier?.send(notice);
-  return notice;
+  log.warn(check.message, { secretId, status: check.status });
+  return check;
+}
+
+/** The notice a check that is not ok gives (an expired key is critical); none when ok. */
+export function keyExpiryNotice(check: KeyExpiryCheck, now: number): KeyNotice | undefined {
+  if (check.status === 'ok') return undefined;
+  const at = new Date(now).toISOString();
+  return {
+    ...check,
+    status: check.status,
+    subject: 'key',
+    id: `${keyExpiryDedupKey(check.secretId)}/${check.status}/${now}`,
+    dedupKey: keyExpiryDedupKey(check.secretId),
+    resolves: false,
+    kind: 'key-expiry',
+    severity: check.status === 'expired' ? 'critical' : 'warning',
+    from: '',
+    to: check.status,
+    at,
+    since: at,
+  };
 }
 
 /** The expireAt of the key's record, or undefined when it cannot be read (then the value's). */

@@ -2,10 +2,7 @@ import * as z from 'zod';
 import { ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
 import { KNOWN_PIPE_STATES, type KnownPipeState } from '../schemas';
-
-import type { Severity } from '../notify/notification';
-
-export { SEVERITIES, type Severity } from '../notify/notification';
+import type { Severity } from '../watch/notice';
 
 export type PipeCategory =
   'healthy' | 'transitional' | 'degraded' | 'failed' | 'stopped' | 'unknown';

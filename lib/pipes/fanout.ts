@@ -9,12 +9,8 @@ import * as z from 'zod';
 import { ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
 import type { Logger } from '../log';
-import {
-  runWatchdog,
-  type WatchdogConfig,
-  type WatchdogDeps,
-  type WatchdogResult,
-} from './watchdog';
+import { runWatchdog, type WatchdogDeps, type WatchdogResult } from './watchdog';
+import type { WatchdogConfig } from './watchdog-config';
 
 export const watchdogBatchMessage = z.strictObject({
   /** One scheduled run: a service it finished is skipped when its message comes again. */

@@ -1,157 +1,45 @@
 /**
- * The watchdog's bookkeeping of what it must deliver: a record written with the notifications
- * it claimed (conditional on the version read, so of two runs one wins), then one lane per
- * notifier that sends whatever is queued and strikes that notifier off in the store as soon as
- * it took it, so a run killed later never makes a working notifier send it again.
+ * Delivery of what claims owe: one lane per notifier sends whatever is queued (a batching
+ * notifier in one call) and strikes that notifier off in the store as soon as it took it, so
+ * a run killed later never makes a working notifier send it again. What is still owed at the
+ * end is released for the next run, within the ledger's bounds.
  */
 import { CloudOpsError } from '../errors';
 import type { Logger } from '../log';
-import type { Notifier } from '../notify/types';
-import type { PipeNotification } from '../notify/notification';
+import type { Claim } from './claims';
 import {
   boundPending,
   markDelivered,
   releasePending,
   type DeliveryLimits,
   type DroppedDelivery,
-} from './deliver';
-import type { PendingDelivery } from './types';
+} from './ledger';
+import type { Notice } from './notices';
+import type { Notifier } from './notifiers/types';
 
-export interface Where {
-  serviceId: string;
-  pipeId?: string;
-}
-
-export interface Versioned {
-  version: number;
-  pending: PendingDelivery[];
-}
-
-export interface RecordIo<R> {
-  save(record: R): Promise<boolean>;
-  reload(): Promise<R | undefined>;
-}
-
-/** Same content, ignoring what changes on every run anyway. */
-function same<R extends Versioned>(a: R, b: R): boolean {
-  return (
-    JSON.stringify({ ...a, version: 0, lastSeenAt: 0 }) ===
-    JSON.stringify({ ...b, version: 0, lastSeenAt: 0 })
-  );
-}
-
-/** A record this run wrote; later changes to its pending list go through `update`. */
-export class Claim<R extends Versioned = Versioned> {
-  private current: R | undefined;
-  private queued: {
-    change: (pending: PendingDelivery[]) => PendingDelivery[];
-    done: (ok: boolean) => void;
-    failed: (error: unknown) => void;
-  }[] = [];
-  private flushing = false;
-
-  constructor(
-    readonly where: Where,
-    record: R,
-    private readonly io: RecordIo<R>,
-    /** This run's claimed entries at claim time. */
-    readonly claimed: readonly PendingDelivery[],
-  ) {
-    this.current = record;
-  }
-
-  /**
-   * Apply `change` to the stored pending list; resolves true once written. Changes queued
-   * while a write runs are written together; a version moved by another writer is re-read and
-   * the write retried.
-   */
-  update(change: (pending: PendingDelivery[]) => PendingDelivery[]): Promise<boolean> {
-    return new Promise<boolean>((done, failed) => {
-      this.queued.push({ change, done, failed });
-      if (!this.flushing) {
-        this.flushing = true;
-        void this.flush();
-      }
-    });
-  }
-
-  private async flush(): Promise<void> {
-    await Promise.resolve(); // let changes made in the same tick join this write
-    while (this.queued.length > 0) {
-      const batch = this.queued.splice(0);
-      try {
-        const ok = await this.write((p) => batch.reduce((acc, b) => b.change(acc), p));
-        for (const b of batch) b.done(ok);
-      } catch (error) {
-        for (const b of batch) b.failed(error);
-      }
-    }
-    this.flushing = false;
-  }
-
-  private async write(change: (pending: PendingDelivery[]) => PendingDelivery[]): Promise<boolean> {
-    for (let attempt = 0; this.current && attempt < 5; attempt++) {
-      const pending = change(this.current.pending);
-      if (JSON.stringify(pending) === JSON.stringify(this.current.pending)) return true;
-      const next = { ...this.current, pending, version: this.current.version + 1 };
-      if (await this.io.save(next)) {
-        this.current = next;
-        return true;
-      }
-      this.current = await this.io.reload();
-    }
-    return false;
-  }
-}
-
-/**
- * Write `candidate` unless nothing changed. Resolves the claim when the write won ('lost' when
- * another run wrote first, 'unchanged' when there was nothing to write).
- */
-export async function claimRecord<R extends Versioned>(
-  previous: R | undefined,
-  candidate: R,
-  io: RecordIo<R>,
-  where: Where,
-  runId: string,
-  logger: Logger,
-): Promise<Claim<R> | 'unchanged' | 'lost'> {
-  if (previous && same(previous, candidate)) return 'unchanged';
-  if (!(await io.save(candidate))) {
-    logger.info('another run claimed this change; leaving it to that run', { ...where });
-    return 'lost';
-  }
-  return new Claim(
-    where,
-    candidate,
-    io,
-    candidate.pending.filter((p) => p.claimedBy === runId),
-  );
-}
-
-export interface DeliveryError {
-  where: Where;
+export interface DeliveryError<W> {
+  where: W;
   notifier: string;
   message: string;
 }
 
-export interface DeliveryOptions {
+export interface DeliveryOptions<W> {
   runId: string;
   notifiers: readonly Notifier[];
   limits: DeliveryLimits;
   now: () => number;
   logger: Logger;
   signal?: AbortSignal;
-  onError(error: DeliveryError): void;
+  onError(error: DeliveryError<W>): void;
   /** A pending delivery given up (attempts, age or size): logged as an error and counted. */
-  onDropped(dropped: DroppedDelivery, where: Where): void;
-  /** A store write recording a delivery failed: the notification may be sent again. */
-  onStoreError(where: Where, message: string): void;
+  onDropped(dropped: DroppedDelivery, where: W): void;
+  /** A store write recording a delivery failed: the notice may be sent again. */
+  onStoreError(where: W, message: string): void;
 }
 
-interface Owed {
-  claim: Claim;
-  notifications: PipeNotification[];
+interface Owed<W> {
+  claim: Claim<W>;
+  notifications: Notice[];
 }
 
 /** Reject after `ms` even if the notifier ignores its abort signal. */
@@ -182,19 +70,19 @@ async function bounded<T>(
  * batching notifier in one `sendBatch`), records its successes at once, and loops. A notifier
  * that timed out is skipped for the rest of the run: its entries stay pending.
  */
-export class Delivery {
+export class Delivery<W> {
   private readonly lanes = new Map<
     string,
-    { queue: Owed[]; running?: Promise<void>; stalled?: string }
+    { queue: Owed<W>[]; running?: Promise<void>; stalled?: string }
   >();
-  private readonly claims: Claim[] = [];
+  private readonly claims: Claim<W>[] = [];
   private readonly writes = new Set<Promise<unknown>>();
 
-  constructor(private readonly o: DeliveryOptions) {
+  constructor(private readonly o: DeliveryOptions<W>) {
     for (const n of o.notifiers) this.lanes.set(n.name, { queue: [] });
   }
 
-  add(claims: readonly Claim[]): void {
+  add(claims: readonly Claim<W>[]): void {
     for (const claim of claims) {
       if (claim.claimed.length === 0) continue;
       this.claims.push(claim);
@@ -228,10 +116,10 @@ export class Delivery {
     });
   }
 
-  private fail(o: Owed, notifier: Notifier, message: string) {
+  private fail(o: Owed<W>, notifier: Notifier, message: string) {
     for (const n of o.notifications) {
       this.o.onError({ where: o.claim.where, notifier: notifier.name, message });
-      this.o.logger.warn('notification not delivered; it stays pending for the next run', {
+      this.o.logger.warn('notice not delivered; it stays pending for the next run', {
         notificationId: n.id,
         notifier: notifier.name,
         error: message,
@@ -239,7 +127,7 @@ export class Delivery {
     }
   }
 
-  private record(o: Owed, notifier: Notifier, ids: Set<string>) {
+  private record(o: Owed<W>, notifier: Notifier, ids: Set<string>) {
     if (ids.size === 0) return;
     const write = o.claim
       .update((p) => markDelivered(p, this.o.runId, notifier.name, ids))
@@ -248,20 +136,20 @@ export class Delivery {
           if (!ok)
             this.o.onStoreError(
               o.claim.where,
-              'could not record delivery; the notification may be sent again',
+              'could not record delivery; the notice may be sent again',
             );
         },
         (error: unknown) =>
           this.o.onStoreError(
             o.claim.where,
-            `could not record delivery; the notification may be sent again: ${(error as Error).message}`,
+            `could not record delivery; the notice may be sent again: ${(error as Error).message}`,
           ),
       );
     this.writes.add(write);
     void write.finally(() => this.writes.delete(write));
   }
 
-  private async send(notifier: Notifier, owed: Owed[], lane: { stalled?: string }) {
+  private async send(notifier: Notifier, owed: Owed<W>[], lane: { stalled?: string }) {
     const ms = this.o.limits.notifierTimeoutMs;
     const timedOut = (error: unknown) => {
       if (!/^no answer within/.test((error as Error).message)) return;

@@ -4,21 +4,23 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createEventBridgeNotifier,
-  createSlackNotifier,
-  createSnsNotifier,
-  createWebhookNotifier,
-  NotifyError,
-  snsSubject,
-} from '../../../lib/notify';
 import { pipeStateChangedDetail, pipeStateChangedEvent } from '../../../lib/events/schemas';
-import { pipeNotification, type PipeNotification } from '../../../lib/pipes/types';
 import { redactText } from '../../../lib/redact';
-import { startReceiver } from './receiver';
+import { createEventBridgeNotifier } from '../../../lib/watch/notifiers/eventbridge';
+import { createSlackNotifier } from '../../../lib/watch/notifiers/slack';
+import { createSnsNotifier } from '../../../lib/watch/notifiers/sns';
+import { NotifyError } from '../../../lib/watch/notifiers/types';
+import { createWebhookNotifier } from '../../../lib/watch/notifiers/webhook';
+import type { DashboardsNotice } from '../../../lib/watch/subjects/dashboards';
+import { pipeNotice, type PipeNotice } from '../../../lib/watch/subjects/pipe';
+import type { ServiceNotice } from '../../../lib/watch/subjects/service';
+import { startReceiver } from '../../support/receiver';
 
-const n: PipeNotification = {
+const n: PipeNotice = {
+  subject: 'pipe',
   id: 'org/svc/p1/transition/1',
+  dedupKey: 'pipe/org-1/svc-1/pipe-1/health',
+  resolves: false,
   kind: 'transition',
   severity: 'critical',
   organizationId: 'org-1',
@@ -30,6 +32,37 @@ const n: PipeNotification = {
   at: '2025-01-01T00:05:00.000Z',
   since: '2025-01-01T00:05:00.000Z',
   message: 'Pipe orders went from Running to Failed',
+};
+const drift: DashboardsNotice = {
+  subject: 'dashboards',
+  id: 'dashboards/prod/drift/transition/1',
+  dedupKey: 'dashboards/prod/drift',
+  resolves: false,
+  kind: 'transition',
+  severity: 'warning',
+  from: 'InSync',
+  to: 'Drifted',
+  at: '2025-01-01T00:05:00.000Z',
+  since: '2025-01-01T00:05:00.000Z',
+  message: 'Dashboards of prod drifted from s3://b/dashboards/: Plan: 0 to create, 1 to update',
+  owner: 'prod',
+  source: 's3://b/dashboards/',
+  markdown: '```diff\n~ dashboard "x"\n```',
+};
+const service: ServiceNotice = {
+  subject: 'service',
+  id: 'org-1/svc-1/-/idle/1',
+  dedupKey: 'service/org-1/svc-1/idle',
+  resolves: false,
+  kind: 'idle',
+  severity: 'info',
+  organizationId: 'org-1',
+  serviceId: 'svc-1',
+  from: '',
+  to: 'idle',
+  at: '2025-01-01T00:05:00.000Z',
+  since: '2025-01-01T00:05:00.000Z',
+  message: 'Service svc-1 is idle; its pipes are not checked until it is active again',
 };
 const noSleep = { sleep: async () => {}, timeoutMs: 500 };
 const closers: (() => Promise<void>)[] = [];
@@ -137,6 +170,26 @@ describe('slack notifier', () => {
     expect(payload.blocks[0]).toMatchObject({ type: 'header' });
     expect(redactText(`${r.url}/services/T1/B1/slacktokenvalue`)).not.toContain('slacktokenvalue');
   });
+  it('renders each subject its own way: a drift shows its plan and no link, a service no pipe', async () => {
+    const r = await receiver();
+    const slack = createSlackNotifier({
+      webhookUrl: `${r.url}/services/T1/B1/slacksubjecttoken`,
+      linkTemplate: 'https://console.example/{serviceId}/pipes/{pipeId}',
+      ...noSleep,
+    });
+    await slack.send(drift);
+    await slack.send(service);
+    const [d, sv] = r.received.map(
+      (x) => JSON.parse(x.body) as { blocks: { type: string; text?: { text: string } }[] },
+    );
+    expect(d.blocks[0].text?.text).toBe(
+      '[WARNING] dashboards of prod transition: InSync -> Drifted',
+    );
+    expect(d.blocks.some((b) => b.text?.text === drift.markdown)).toBe(true);
+    expect(d.blocks.some((b) => b.type === 'actions')).toBe(false);
+    expect(sv.blocks[0].text?.text).toBe('[INFO] service svc-1 idle: idle');
+    expect(JSON.stringify(sv.blocks)).not.toContain('*Pipe*');
+  });
 });
 
 describe('sns notifier', () => {
@@ -160,10 +213,17 @@ describe('sns notifier', () => {
     sns.restore();
   });
 
-  it('keeps the subject printable ASCII (an SNS rule)', () => {
-    expect(snsSubject({ ...n, pipeName: 'bestellungen-größe\n' })).toBe(
-      '[CRITICAL] pipe bestellungen-gr??e? transition: Running -> Failed',
-    );
+  it('keeps the subject printable ASCII (an SNS rule)', async () => {
+    const sns = mockClient(SNSClient);
+    sns.on(PublishCommand).resolves({ MessageId: 'm1' });
+    await createSnsNotifier({
+      client: new SNSClient({ region: 'us-east-1' }),
+      topicArn: 'arn:t',
+    }).send({ ...n, pipeName: 'bestellungen-größe\n' });
+    expect(sns).toHaveReceivedCommandWith(PublishCommand, {
+      Subject: '[CRITICAL] pipe bestellungen-gr??e? transition: Running -> Failed',
+    });
+    sns.restore();
   });
 
   it('wraps a failure in a NotifyError', async () => {
@@ -223,37 +283,44 @@ describe('eventbridge notifier', () => {
     eb.restore();
   });
 
-  it('a notification is a Pipe State Changed detail plus the watchdog fields', () => {
+  it('a pipe notice is a Pipe State Changed detail plus the notice fields', () => {
     const detailFields = Object.keys(pipeStateChangedDetail.shape);
-    const notificationFields = Object.keys(pipeNotification.shape);
-    expect(notificationFields).toEqual(expect.arrayContaining(detailFields));
-    // `about` and `markdown` are the dashboard drift notice's (report-mode sync).
-    expect(notificationFields.filter((f) => !detailFields.includes(f)).sort()).toEqual([
-      'about',
+    const noticeFields = Object.keys(pipeNotice.shape);
+    expect(noticeFields).toEqual(expect.arrayContaining(detailFields));
+    expect(noticeFields.filter((f) => !detailFields.includes(f)).sort()).toEqual([
+      'dedupKey',
       'id',
-      'markdown',
+      'resolves',
       'since',
+      'subject',
     ]);
-    expect(pipeStateChangedDetail.safeParse(pipeNotification.parse(n)).success).toBe(true);
+    expect(pipeStateChangedDetail.safeParse(pipeNotice.parse(n)).success).toBe(true);
   });
 
-  it('a dashboard drift notice goes as Dashboards Drifted, the notice (with its plan) as detail', async () => {
+  it('each subject picks its event: a drift is Dashboards Drifted (the notice, its plan, as detail); a service keeps Pipe State Changed', async () => {
     const eb = mockClient(EventBridgeClient);
-    eb.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'e1' }] });
-    const drift = {
-      ...n,
-      about: 'dashboards' as const,
-      pipeId: 'drift',
-      markdown: '```diff\n~ dashboard "x"\n```',
-    };
+    eb.on(PutEventsCommand).resolves({
+      FailedEntryCount: 0,
+      Entries: [{ EventId: 'e1' }, { EventId: 'e2' }],
+    });
     await createEventBridgeNotifier({
       client: new EventBridgeClient({ region: 'us-east-1' }),
-    }).send(drift);
-    const entry = eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries![0];
-    expect(entry.DetailType).toBe('Dashboards Drifted');
-    expect(JSON.parse(entry.Detail!)).toMatchObject({
-      about: 'dashboards',
-      markdown: drift.markdown,
+    }).sendBatch!([drift, service]);
+    const [first, second] = eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries!;
+    expect(first.DetailType).toBe('Dashboards Drifted');
+    expect(JSON.parse(first.Detail!)).toEqual(drift);
+    expect(second.DetailType).toBe('Pipe State Changed');
+    expect(JSON.parse(second.Detail!)).toEqual({
+      organizationId: 'org-1',
+      serviceId: 'svc-1',
+      pipeId: '',
+      pipeName: '',
+      from: '',
+      to: 'idle',
+      severity: 'info',
+      kind: 'idle',
+      at: service.at,
+      message: service.message,
     });
     eb.restore();
   });

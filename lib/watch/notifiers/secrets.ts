@@ -1,28 +1,35 @@
 /**
- * Slack and webhook destinations are secrets (a Slack URL carries its token; a webhook may
- * carry a signing secret). Deployed, they come from Secrets Manager through a cached
- * credential provider; locally they may be given as values. Either way they are registered for
- * redaction and re-read once when the receiver rejects them (rotated since the last read).
+ * Destinations that are secrets (a Slack URL carries its token; a webhook may carry a signing
+ * secret). Deployed, they come from Secrets Manager through a cached credential provider;
+ * locally they may be given as values. Either way they are registered for redaction and
+ * re-read once when the receiver rejects them (rotated since the last read).
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod';
-import { secretsManagerCredentials } from '../credentials/secrets-manager';
-import { staticCredentials } from '../credentials/static';
-import type { CredentialProvider } from '../credentials/types';
-import { registerSecret } from '../redact';
+import type * as z from 'zod';
+import { ConfigError } from '../../errors';
+import { secretsManagerCredentials } from '../../credentials/secrets-manager';
+import { staticCredentials } from '../../credentials/static';
+import type { CredentialProvider } from '../../credentials/types';
+import { registerSecret } from '../../redact';
 import { NotifyError } from './types';
-
-export const slackWebhookSecret = z.looseObject({ url: z.url() });
-export type SlackWebhookSecret = z.infer<typeof slackWebhookSecret>;
-
-export const webhookSecret = z.looseObject({
-  url: z.url(),
-  signingSecret: z.string().min(16, 'expected at least 16 characters').optional(),
-});
-export type WebhookSecret = z.infer<typeof webhookSecret>;
 
 /** Where a destination's secret comes from: a Secrets Manager secret, or a value (local runs). */
 export type SecretSource<T> = { secretId: string } | { value: T };
+
+/** A secret id or values in env, not both (which one would win is not obvious). */
+export function secretSource<T>(
+  variables: { secretId: string; values: readonly string[] },
+  secretId: string | undefined,
+  value: T | undefined,
+): SecretSource<T> | undefined {
+  if (secretId && value) {
+    throw new ConfigError(
+      `invalid configuration: set ${variables.secretId} or its values in env (${variables.values.join(', ')}), not both`,
+    );
+  }
+  if (secretId) return { secretId };
+  return value ? { value } : undefined;
+}
 
 export function secretProvider<S extends z.ZodType>(
   label: string,

@@ -1,6 +1,6 @@
 /**
- * SNS: subject + JSON body, with message attributes for subscription filters. The one SNS
- * publishing path: pipe notifications and key-expiry warnings both go through snsPublisher.
+ * SNS: the notice's title as subject, the notice as JSON body, and its subject's attributes
+ * (`severity`, `kind`, `subject`, ...) as message attributes for subscription filters.
  */
 import {
   PublishBatchCommand,
@@ -8,18 +8,23 @@ import {
   type PublishBatchCommandOutput,
   type SNSClient,
 } from '@aws-sdk/client-sns';
-import type { PipeNotification } from './notification';
-import { redactText } from '../redact';
-import { chunks, NotifyError, subjectOf, type BatchResult, type Notifier } from './types';
+import * as z from 'zod';
+import { chunks } from '../../batches';
+import { redactText } from '../../redact';
+import { renderNotice, type Notice } from '../notices';
+import { defineNotifier, NotifyError, type BatchResult, type Notifier } from './types';
 
 /** SNS subjects must be printable ASCII without line breaks, at most 100 characters. */
-export function cleanSubject(text: string): string {
+function cleanSubject(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 100);
 }
 
-export function snsSubject(n: Parameters<typeof subjectOf>[0]): string {
-  return cleanSubject(subjectOf(n));
-}
+const env = z.object({
+  CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: z
+    .string()
+    .startsWith('arn:', 'expected an SNS topic ARN')
+    .optional(),
+});
 
 export interface SnsNotifierOptions {
   client: SNSClient;
@@ -28,7 +33,7 @@ export interface SnsNotifierOptions {
   name?: string;
 }
 
-export interface SnsMessage {
+interface SnsMessage {
   subject: string;
   /** Sent as JSON. */
   body: unknown;
@@ -36,7 +41,7 @@ export interface SnsMessage {
   attributes: Record<string, string>;
 }
 
-export interface SnsPublisher {
+interface SnsPublisher {
   readonly name: string;
   publish(message: SnsMessage, signal?: AbortSignal): Promise<void>;
   /** PublishBatch, ≤ 10 entries and ≤ 256 KiB per call; one result per message, in order. */
@@ -77,7 +82,7 @@ function entryBytes(entry: Entry): number {
 /**
  * For a standard topic (the stack's): a FIFO topic would also need MessageGroupId per entry.
  */
-export function snsPublisher(options: SnsNotifierOptions): SnsPublisher {
+function snsPublisher(options: SnsNotifierOptions): SnsPublisher {
   const name = options.name ?? 'sns';
   const failed = (error: unknown) =>
     new NotifyError(`publish failed: ${redactText((error as Error).message)}`, {
@@ -152,18 +157,9 @@ function isInvalidEntry(error: unknown): boolean {
   return /^(InvalidParameter|BatchRequestTooLong)/.test((error as Error).name ?? '');
 }
 
-function messageOf(n: PipeNotification): SnsMessage {
-  return {
-    subject: subjectOf(n),
-    body: n,
-    attributes: {
-      severity: n.severity,
-      kind: n.kind,
-      serviceId: n.serviceId,
-      pipeId: n.pipeId,
-      ...(n.about ? { about: n.about } : {}),
-    },
-  };
+function messageOf(n: Notice): SnsMessage {
+  const rendered = renderNotice(n);
+  return { subject: rendered.title, body: n, attributes: rendered.attributes };
 }
 
 export function createSnsNotifier(options: SnsNotifierOptions): Notifier {
@@ -174,3 +170,10 @@ export function createSnsNotifier(options: SnsNotifierOptions): Notifier {
     sendBatch: (list, signal) => sns.publishBatch(list.map(messageOf), signal),
   };
 }
+
+export const snsNotifier = defineNotifier<typeof env, string>({
+  name: 'sns',
+  env,
+  settings: (e) => e.CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN,
+  create: (topicArn, clients) => createSnsNotifier({ client: clients.sns(), topicArn }),
+});

@@ -1,10 +1,19 @@
-/** EventBridge `Pipe State Changed` (source `cloudops`, detail per lib/events/schemas.ts). */
+/**
+ * EventBridge: one event per notice (source `cloudops`), its detail-type and detail as the
+ * notice's subject renders them (`Pipe State Changed` per lib/events/schemas.ts for a pipe).
+ */
 import type { EventBridgeClient, PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import { DASHBOARDS_DRIFTED, pipeEventDetail, type PipeNotification } from './notification';
-import { EVENT_SOURCE, PIPE_STATE_CHANGED } from '../events/schemas';
-import { putEvents, type Refusal } from '../events/put-events';
-import { redactText } from '../redact';
-import { NotifyError, type BatchResult, type Notifier } from './types';
+import * as z from 'zod';
+import { EVENT_SOURCE } from '../../events/schemas';
+import { putEvents, type Refusal } from '../../events/put-events';
+import { redactText } from '../../redact';
+import { renderNotice, type Notice } from '../notices';
+import { defineNotifier, NotifyError, type BatchResult, type Notifier } from './types';
+
+const env = z.object({
+  /** Bus name or ARN. */
+  CLOUDOPS_WATCHDOG_EVENT_BUS: z.string().min(1).optional(),
+});
 
 export interface EventBridgeNotifierOptions {
   client: EventBridgeClient;
@@ -16,14 +25,16 @@ export interface EventBridgeNotifierOptions {
 
 export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): Notifier {
   const name = options.name ?? 'eventbridge';
-  const entryOf = (n: PipeNotification): PutEventsRequestEntry => ({
-    Source: EVENT_SOURCE,
-    // A drift notice is not a pipe's state change: its own detail-type, the notice as detail.
-    DetailType: n.about === 'dashboards' ? DASHBOARDS_DRIFTED : PIPE_STATE_CHANGED,
-    Time: new Date(n.at),
-    EventBusName: options.eventBusName ?? 'default',
-    Detail: JSON.stringify(n.about === 'dashboards' ? n : pipeEventDetail(n)),
-  });
+  const entryOf = (n: Notice): PutEventsRequestEntry => {
+    const { event } = renderNotice(n);
+    return {
+      Source: EVENT_SOURCE,
+      DetailType: event.type,
+      Time: new Date(n.at),
+      EventBusName: options.eventBusName ?? 'default',
+      Detail: JSON.stringify(event.detail),
+    };
+  };
 
   // One NotifyError per refusal: a failed call fails each of its entries with the same error.
   const errorOf = (refusals: Map<Refusal, NotifyError>, refusal: Refusal): NotifyError => {
@@ -44,10 +55,7 @@ export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): 
     return error;
   };
 
-  async function sendBatch(
-    list: readonly PipeNotification[],
-    signal?: AbortSignal,
-  ): Promise<BatchResult> {
+  async function sendBatch(list: readonly Notice[], signal?: AbortSignal): Promise<BatchResult> {
     // Delivery is retried by the next watchdog run, so a refused entry is not sent again here.
     const results = await putEvents(options.client, list.map(entryOf), {
       signal,
@@ -66,3 +74,11 @@ export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): 
     },
   };
 }
+
+export const eventBridgeNotifier = defineNotifier<typeof env, string>({
+  name: 'eventbridge',
+  env,
+  settings: (e) => e.CLOUDOPS_WATCHDOG_EVENT_BUS,
+  create: (eventBusName, clients) =>
+    createEventBridgeNotifier({ client: clients.eventBridge(), eventBusName }),
+});

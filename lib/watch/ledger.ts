@@ -1,18 +1,29 @@
 /**
- * Pending deliveries, pure: notifications are written as pending (claimed by one run) before
+ * The deliver-once ledger, pure: notices are written as pending (claimed by one run) before
  * anything is sent, each notifier is struck off an entry as soon as it took it, and what is
  * left is released for the next run, within bounds (attempts, age, size).
  */
 import * as z from 'zod';
-import type { Notifier } from '../notify/types';
-import type { PendingDelivery, PipeNotification } from './types';
+import { notice, type Notice } from './notices';
+
+/** A notice not yet delivered to every notifier; claimed by one run at a time. */
+export const pendingDelivery = z.object({
+  /** Named `notification` in stored records (its name before subjects existed). */
+  notification: notice,
+  /** Notifier names still owed this notice. */
+  remaining: z.array(z.string()),
+  claimedBy: z.string().optional(),
+  claimedAt: z.number().optional(),
+  attempts: z.number().int().default(0),
+});
+export type PendingDelivery = z.infer<typeof pendingDelivery>;
 
 export const deliveryLimitsSchema = z.strictObject({
   /** One notifier's call (or one batch) may take this long; then it is skipped for the run. */
   notifierTimeoutMs: z.number().int().positive().default(10_000),
   /** A pending delivery is dropped (logged as an error, counted) after this many runs tried it. */
   maxAttempts: z.number().int().positive().default(10),
-  /** ...or once its notification is this old. */
+  /** ...or once its notice is this old. */
   maxAgeMs: z
     .number()
     .int()
@@ -38,14 +49,14 @@ export function claimPending(
 }
 
 export function newPending(
-  notifications: PipeNotification[],
-  notifiers: readonly Notifier[],
+  notices: readonly Notice[],
+  notifiers: readonly string[],
   runId: string,
   now: number,
 ): PendingDelivery[] {
-  return notifications.map((notification) => ({
-    notification,
-    remaining: notifiers.map((n) => n.name),
+  return notices.map((n) => ({
+    notification: n,
+    remaining: [...notifiers],
     claimedBy: runId,
     claimedAt: now,
     attempts: 0,
@@ -69,9 +80,9 @@ export function markDelivered(
 /** Strike off notifiers no longer configured (else the entry would never settle). */
 export function dropUnknownNotifiers(
   pending: PendingDelivery[],
-  notifiers: readonly Notifier[],
+  notifiers: readonly string[],
 ): PendingDelivery[] {
-  const names = new Set(notifiers.map((n) => n.name));
+  const names = new Set(notifiers);
   return pending.flatMap((p) => {
     const remaining = p.remaining.filter((name) => names.has(name));
     return remaining.length > 0 ? [{ ...p, remaining }] : [];
@@ -79,7 +90,7 @@ export function dropUnknownNotifiers(
 }
 
 export interface DroppedDelivery {
-  notification: PipeNotification;
+  notification: Notice;
   remaining: string[];
   reason: 'attempts' | 'age' | 'size';
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../lib/log';
-import { NotifyError, type Notifier } from '../../../lib/notify/types';
-import { Claim, Delivery, type Versioned } from '../../../lib/pipes/claims';
+import { Claim, type Versioned } from '../../../lib/watch/claims';
+import { Delivery } from '../../../lib/watch/delivery';
 import {
   boundPending,
   claimPending,
@@ -11,11 +11,16 @@ import {
   newPending,
   releasePending,
   type DeliveryLimits,
-} from '../../../lib/pipes/deliver';
-import type { PendingDelivery, PipeNotification } from '../../../lib/pipes/types';
+  type PendingDelivery,
+} from '../../../lib/watch/ledger';
+import { NotifyError, type Notifier } from '../../../lib/watch/notifiers/types';
+import type { PipeNotice } from '../../../lib/watch/subjects/pipe';
 
-const note = (id: string, at = '2025-01-01T00:00:00.000Z'): PipeNotification => ({
+const note = (id: string, at = '2025-01-01T00:00:00.000Z'): PipeNotice => ({
+  subject: 'pipe',
   id,
+  dedupKey: 'pipe/o/s/p/health',
+  resolves: false,
   kind: 'transition',
   severity: 'critical',
   organizationId: 'o',
@@ -57,7 +62,7 @@ function memoryRecord(pending: PendingDelivery[]) {
     reload: () => Promise.resolve(structuredClone(stored)),
   };
   const claim = new Claim(
-    { serviceId: 's' },
+    's',
     stored,
     io,
     pending.filter((p) => p.claimedBy === 'me'),
@@ -112,17 +117,16 @@ describe('pending deliveries (pure)', () => {
   });
 
   it('drops notifiers that are no longer configured', () => {
-    const a = notifier('a');
-    const pending = newPending([note('n1'), note('n2')], [a, notifier('removed')], 'me', 0);
+    const pending = newPending([note('n1'), note('n2')], ['a', 'removed'], 'me', 0);
     pending[1].remaining = ['removed'];
-    expect(dropUnknownNotifiers(pending, [a]).map((p) => [p.notification.id, p.remaining])).toEqual(
-      [['n1', ['a']]],
-    );
+    expect(
+      dropUnknownNotifiers(pending, ['a']).map((p) => [p.notification.id, p.remaining]),
+    ).toEqual([['n1', ['a']]]);
   });
 
   it('markDelivered strikes one notifier off this run’s entries only; release keeps the rest', () => {
     const pending = [
-      ...newPending([note('n1')], [notifier('a'), notifier('b')], 'me', 0),
+      ...newPending([note('n1')], ['a', 'b'], 'me', 0),
       { notification: note('n2'), remaining: ['a'], claimedBy: 'other', claimedAt: 0, attempts: 0 },
     ];
     const after = markDelivered(pending, 'me', 'a', new Set(['n1', 'n2']));
@@ -156,7 +160,7 @@ describe('delivery lanes', () => {
   it('sends claimed entries to the notifiers still owed; a failure stays pending for that notifier only', async () => {
     const [a, b] = [notifier('a'), notifier('b', true)];
     const pending = [
-      ...newPending([note('n1')], [a, b], 'me', 0),
+      ...newPending([note('n1')], [a.name, b.name], 'me', 0),
       { notification: note('n2'), remaining: ['a'], claimedBy: 'other', claimedAt: 0, attempts: 0 },
     ];
     const { records, errors } = await deliver([pending], [a, b]);
@@ -185,8 +189,8 @@ describe('delivery lanes', () => {
     const single = notifier('single');
     const { records, errors } = await deliver(
       [
-        newPending([note('n1'), note('n2')], [batcher, single], 'me', 0),
-        newPending([note('n3')], [batcher, single], 'me', 0),
+        newPending([note('n1'), note('n2')], [batcher.name, single.name], 'me', 0),
+        newPending([note('n3')], [batcher.name, single.name], 'me', 0),
       ],
       [batcher, single],
     );
@@ -206,7 +210,7 @@ describe('delivery lanes', () => {
     ]) {
       const batcher: Notifier = { name: 'b', send: () => Promise.resolve(), sendBatch };
       const { records, errors } = await deliver(
-        [newPending([note('n1'), note('n2')], [batcher], 'me', 0)],
+        [newPending([note('n1'), note('n2')], [batcher.name], 'me', 0)],
         [batcher],
       );
       expect(errors).toHaveLength(2);
@@ -225,8 +229,8 @@ describe('delivery lanes', () => {
     };
     await deliver(
       [
-        newPending([note('a1'), note('a2')], [slow], 'me', 0),
-        newPending([note('b1')], [slow], 'me', 0),
+        newPending([note('a1'), note('a2')], [slow.name], 'me', 0),
+        newPending([note('b1')], [slow.name], 'me', 0),
       ],
       [slow],
     );
@@ -244,7 +248,7 @@ describe('delivery lanes', () => {
     };
     const started = Date.now();
     const { records, errors } = await deliver(
-      [newPending([note('n1'), note('n2')], [sns, hanging], 'me', 0)],
+      [newPending([note('n1'), note('n2')], [sns.name, hanging.name], 'me', 0)],
       [sns, hanging],
       { notifierTimeoutMs: 50 },
     );
@@ -264,7 +268,10 @@ describe('delivery lanes', () => {
 
   it('gives up an entry after its attempts (a logged drop), so pending never grows forever', async () => {
     const down = notifier('a', true);
-    const pending = newPending([note('n1')], [down], 'me', 0).map((p) => ({ ...p, attempts: 2 }));
+    const pending = newPending([note('n1')], [down.name], 'me', 0).map((p) => ({
+      ...p,
+      attempts: 2,
+    }));
     const { records, dropped } = await deliver([pending], [down], { maxAttempts: 3 });
     expect(dropped).toEqual(['n1 attempts']);
     expect(records[0].stored().pending).toEqual([]);

@@ -1,16 +1,6 @@
 /** POST JSON with a timeout, retrying 5xx, 429 and network errors with backoff (injected sleep). */
 import fetch from 'node-fetch';
-import { NotifyError } from './types';
-
-export interface HttpPostOptions {
-  /** @default 5000 per attempt */
-  timeoutMs?: number;
-  /** @default 3 */
-  attempts?: number;
-  /** @default 200 (doubled per retry) */
-  backoffMs?: number;
-  sleep?: (ms: number) => Promise<void>;
-}
+import { NotifyError, type HttpPostOptions } from './types';
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -16,11 +16,16 @@ import {
 } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { chunks, createEventBridgeNotifier, createSnsNotifier } from '../../../lib/notify';
-import type { PipeNotification } from '../../../lib/pipes/types';
+import { chunks } from '../../../lib/batches';
+import { createEventBridgeNotifier } from '../../../lib/watch/notifiers/eventbridge';
+import { createSnsNotifier } from '../../../lib/watch/notifiers/sns';
+import type { PipeNotice } from '../../../lib/watch/subjects/pipe';
 
-const note = (i: number): PipeNotification => ({
+const note = (i: number): PipeNotice => ({
+  subject: 'pipe',
   id: `org/svc/pipe-${i}/transition/1`,
+  dedupKey: `pipe/org/svc/pipe-${i}/health`,
+  resolves: false,
   kind: 'transition',
   severity: i % 2 ? 'critical' : 'warning',
   organizationId: 'org-1',
@@ -54,7 +59,7 @@ const ebNotifier = () =>
 function snsAnswer(failPipes: string[] = []) {
   return (input: PublishBatchCommandInput): PublishBatchCommandOutput => {
     const entries = input.PublishBatchRequestEntries ?? [];
-    const fails = (m: string) => failPipes.includes((JSON.parse(m) as PipeNotification).pipeId);
+    const fails = (m: string) => failPipes.includes((JSON.parse(m) as PipeNotice).pipeId);
     return {
       $metadata: {},
       Successful: entries
@@ -88,7 +93,7 @@ describe('sns PublishBatch', () => {
       expect(call.TopicArn).toBe('arn:topic');
     }
     const entries = calls.flatMap((c) => c.PublishBatchRequestEntries!);
-    expect(entries.map((e) => JSON.parse(e.Message!) as PipeNotification)).toEqual(twelve);
+    expect(entries.map((e) => JSON.parse(e.Message!) as PipeNotice)).toEqual(twelve);
     expect(entries[3]).toMatchObject({
       Subject: '[CRITICAL] pipe orders-3 transition: Running -> Failed',
       MessageAttributes: {
@@ -140,12 +145,17 @@ describe('sns PublishBatch', () => {
     expect(results.map((r) => r !== undefined)).toEqual([false, true, false]);
   });
 
-  it('drops an empty attribute value (SNS refuses it): a self-watch notice has no pipe id', async () => {
+  it('drops an empty attribute value (SNS refuses it)', async () => {
     sns.on(PublishBatchCommand).callsFake(snsAnswer());
-    await snsNotifier().sendBatch!([{ ...note(0), pipeId: '', pipeName: '', kind: 'watchdog' }]);
+    await snsNotifier().sendBatch!([{ ...note(0), pipeId: '' }]);
     const [entry] =
       sns.commandCalls(PublishBatchCommand)[0].args[0].input.PublishBatchRequestEntries!;
-    expect(Object.keys(entry.MessageAttributes!).sort()).toEqual(['kind', 'serviceId', 'severity']);
+    expect(Object.keys(entry.MessageAttributes!).sort()).toEqual([
+      'kind',
+      'serviceId',
+      'severity',
+      'subject',
+    ]);
   });
 });
 
