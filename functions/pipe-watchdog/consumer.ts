@@ -10,7 +10,7 @@ import { watchdogEntry, type WatchdogEntryOptions } from '../../lib/pipes/entry'
 import { clientsMiddleware, clientsOf } from '../connect';
 import { deadlineFrom, lazyHandler, middySignal, type Deadline } from '../runtime';
 
-export interface PipeWatchdogConsumerOptions extends WatchdogEntryOptions {
+interface PipeWatchdogConsumerOptions extends WatchdogEntryOptions {
   /** @default deadlineFrom (functions/runtime.ts): the Lambda's remaining time less a margin */
   deadline?: (context: Context, signal?: AbortSignal) => Pick<Deadline, 'signal'>;
 }

@@ -13,9 +13,7 @@ import {
 import { clientsMiddleware, clientsOf } from '../connect';
 import { lazyHandler } from '../runtime';
 
-export type PipeWatchdogHandlerOptions = WatchdogEntryOptions;
-
-export function createHandler(options: PipeWatchdogHandlerOptions = {}) {
+export function createHandler(options: WatchdogEntryOptions = {}) {
   const entry = watchdogEntry(options);
   if (entry.fansOut) {
     return middy<unknown, PipeWatchdogSummary, Error, Context>().handler(

@@ -55,7 +55,7 @@ export interface DriftNoticeDeps {
   signal?: AbortSignal;
 }
 
-export interface DriftNoticeResult {
+interface DriftNoticeResult {
   state: typeof IN_SYNC | typeof DRIFTED;
   /** Notices this run claimed (sent, or pending for the next run when a notifier failed). */
   notifications: DashboardsNotice[];

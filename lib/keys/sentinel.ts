@@ -9,7 +9,7 @@ import type { RotationDeps } from './rotation';
 import { parseCurrent } from './secret';
 import { AWSCURRENT, SecretVersions } from './stages';
 
-export type KeyExpiryStatus = 'ok' | 'expiring' | 'expired' | 'no-expiry';
+type KeyExpiryStatus = 'ok' | 'expiring' | 'expired' | 'no-expiry';
 
 /** What the sentinel found about one key; never carries a key secret. */
 export interface KeyExpiryCheck {
@@ -25,7 +25,7 @@ export interface KeyExpiryCheck {
   message: string;
 }
 
-export interface KeyExpiryCheckOptions {
+interface KeyExpiryCheckOptions {
   secrets: SecretsManagerClient;
   secretId: string;
   warnDays: number;

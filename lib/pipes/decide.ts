@@ -33,8 +33,8 @@ export const policySchema = classifyOptionsSchema.extend({
     .positive()
     .default(30 * 86_400_000),
 });
-export type WatchdogPolicyInput = z.input<typeof policySchema>;
-export type WatchdogPolicy = z.output<typeof policySchema>;
+type WatchdogPolicyInput = z.input<typeof policySchema>;
+type WatchdogPolicy = z.output<typeof policySchema>;
 
 export function parsePolicy(input: WatchdogPolicyInput = {}): WatchdogPolicy {
   return parseOrThrow(policySchema, input, 'watchdog policy', 'invalid watchdog policy');
@@ -43,7 +43,7 @@ export function parsePolicy(input: WatchdogPolicyInput = {}): WatchdogPolicy {
 /** `gone`: the pipe was stored before but is absent from its service's listing. */
 export type Observation = ObservedPipe | { gone: true };
 
-export interface Decision {
+interface Decision {
   /** The record to store (without pending deliveries or version changes: the caller owns those). */
   next: PipeRecord;
   notifications: PipeNotice[];
@@ -153,7 +153,7 @@ function gone(previous: PipeRecord, now: number, policy: WatchdogPolicy): Decisi
   return { next, notifications: [notice(next, { ...told, message }, now)] };
 }
 
-export interface DecideContext {
+interface DecideContext {
   /** The service is listed for the first time: healthy new pipes are recorded silently. */
   baseline?: boolean;
 }

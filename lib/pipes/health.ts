@@ -13,7 +13,7 @@ export type ListingOutcome =
   /** 424: the service is idle (scaled to zero); its pipes cannot be read without waking it. */
   | { kind: 'idle'; message: string };
 
-export interface ServiceHealthOptions {
+interface ServiceHealthOptions {
   organizationId: string;
   serviceId: string;
   /** Announce a failure streak after this many consecutive failed runs. */

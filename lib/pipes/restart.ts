@@ -6,7 +6,7 @@ import type { PipeRecord } from './types';
 /** Only auto-restart streaming / object-storage pipes: a database (CDC) pipe needs a person. */
 const RESTARTABLE = new Set(['kafka', 'objectStorage', 'kinesis']);
 
-export interface RestartBudget {
+interface RestartBudget {
   /** At most this many start attempts per pipe inside `windowMs`. */
   maxAttempts: number;
   windowMs: number;

@@ -9,7 +9,7 @@ import type { WatchdogSettings } from './config';
 import { runWatchdog, type WatchdogDeps, type WatchdogResult } from './watchdog';
 import { parseWatchdogConfig } from './watchdog-config';
 
-export type WatchdogWiring = Omit<WatchdogDeps, 'now'> & {
+type WatchdogWiring = Omit<WatchdogDeps, 'now'> & {
   /** @default Date.now */
   now?: () => number;
 };

@@ -29,7 +29,7 @@ export interface ServicePlan {
   transitions: number;
 }
 
-export function wantedPipe(config: WatchdogConfig, pipeId: string): boolean {
+function wantedPipe(config: WatchdogConfig, pipeId: string): boolean {
   return (
     (!config.includePipes || config.includePipes.includes(pipeId)) &&
     !config.excludePipes.includes(pipeId)

@@ -4,7 +4,7 @@ import { parseOrThrow } from '../format-issues';
 import { deliveryLimitsSchema } from '../watch/ledger';
 import { policySchema } from './decide';
 
-export const watchdogConfigSchema = z.strictObject({
+const watchdogConfigSchema = z.strictObject({
   organizationId: z.string().min(1),
   serviceIds: z.array(z.string().min(1)).min(1),
   /** Only these pipe ids (all when absent). */

@@ -35,14 +35,14 @@ export type ConditionPolicyInput = z.input<typeof conditionPolicySchema>;
 export type ConditionPolicy = z.output<typeof conditionPolicySchema>;
 
 /** The problem last announced (drives reminders and the recovery). */
-export const announcedProblem = z.object({
+const announcedProblem = z.object({
   kind: z.string(),
   state: z.string(),
   severity: z.enum(SEVERITIES),
   /** When the problem began (ms epoch). */
   since: z.number(),
 });
-export type AnnouncedProblem = z.infer<typeof announcedProblem>;
+type AnnouncedProblem = z.infer<typeof announcedProblem>;
 
 /** What a subject's stored record keeps of its condition. Times are ms since the epoch. */
 export const watchedCondition = {
@@ -88,7 +88,7 @@ export function tell<R extends Watched, K extends string>(
 }
 
 /** A subject's own rules, placed among the common ones. */
-export interface ConditionHooks<R, K extends string> {
+interface ConditionHooks<R, K extends string> {
   /** Same state and no flapping to end: checked before the reminder (a pipe stuck in Setup). */
   unchanged?: (record: R) => Outcome<R, K> | undefined;
   /** A new state, not damped: checked before the verdict (an unknown state, told once). */

@@ -17,13 +17,13 @@ import {
 import type { Notice } from './notices';
 import type { Notifier } from './notifiers/types';
 
-export interface DeliveryError<W> {
+interface DeliveryError<W> {
   where: W;
   notifier: string;
   message: string;
 }
 
-export interface DeliveryOptions<W> {
+interface DeliveryOptions<W> {
   runId: string;
   notifiers: readonly Notifier[];
   limits: DeliveryLimits;

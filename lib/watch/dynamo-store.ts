@@ -21,7 +21,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { StoredRecord, WatchStore } from './store';
 
-export interface DynamoWatchStoreOptions {
+interface DynamoWatchStoreOptions {
   client: DynamoDBClient;
   tableName: string;
 }

@@ -20,7 +20,7 @@ import {
 import type { Notice } from './notices';
 import type { Notifier } from './notifiers/types';
 
-export interface WatchRunOptions {
+interface WatchRunOptions {
   notifiers: readonly Notifier[];
   /** Wall-clock milliseconds (injected: tests drive time). */
   now: () => number;
@@ -34,7 +34,7 @@ export interface WatchRunOptions {
 }
 
 /** Something that went wrong for one record; `where` names it in the caller's terms. */
-export interface WatchFailure<W> {
+interface WatchFailure<W> {
   stage: 'notify' | 'store' | 'dropped';
   where: W;
   notifier?: string;

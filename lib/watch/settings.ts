@@ -33,7 +33,7 @@ export const watchEnv = notifierEnv.extend({
   CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES: envMinutes.optional(),
   CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES: envMinutes.optional(),
 });
-export type WatchEnv = z.output<typeof watchEnv>;
+type WatchEnv = z.output<typeof watchEnv>;
 
 export interface WatchSettings {
   tableName: string | undefined;
@@ -60,7 +60,7 @@ export function watchSettingsOf(e: WatchEnv): WatchSettings {
   };
 }
 
-export function readWatchSettings(env?: Record<string, string | undefined>): WatchSettings {
+function readWatchSettings(env?: Record<string, string | undefined>): WatchSettings {
   return watchSettingsOf(readEnv(watchEnv, env));
 }
 

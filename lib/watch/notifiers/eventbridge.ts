@@ -15,7 +15,7 @@ const env = z.object({
   CLOUDOPS_WATCHDOG_EVENT_BUS: z.string().min(1).optional(),
 });
 
-export interface EventBridgeNotifierOptions {
+interface EventBridgeNotifierOptions {
   client: EventBridgeClient;
   /** @default 'default' */
   eventBusName?: string;

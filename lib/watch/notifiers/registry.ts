@@ -30,7 +30,7 @@ type Merged<U> = (U extends unknown ? (u: U) => void : never) extends (m: infer 
 export const notifierEnv = z.object(
   Object.assign({}, ...NOTIFIERS.map((n) => n.env.shape)) as Merged<Shapes>,
 );
-export type NotifierEnv = z.output<typeof notifierEnv>;
+type NotifierEnv = z.output<typeof notifierEnv>;
 
 /** A configured notifier, ready to be made (once per process: secrets stay cached in it). */
 export interface ConfiguredNotifier {

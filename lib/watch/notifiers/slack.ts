@@ -9,7 +9,7 @@ import { postJson } from './http';
 import { secretProvider, secretSource, sendToTarget, type SecretSource } from './secrets';
 import { defineNotifier, type HttpPostOptions, type Notifier } from './types';
 
-export const slackWebhookSecret = z.looseObject({ url: z.url() });
+const slackWebhookSecret = z.looseObject({ url: z.url() });
 type SlackWebhookSecret = z.infer<typeof slackWebhookSecret>;
 
 const env = z.object({
@@ -32,7 +32,7 @@ interface SlackSettings {
   linkTemplate?: string | undefined;
 }
 
-export interface SlackNotifierOptions extends HttpPostOptions {
+interface SlackNotifierOptions extends HttpPostOptions {
   /** The URL, or a provider of `{ url }` (a Secrets Manager secret, re-read when rejected). */
   webhookUrl: string | CredentialProvider<SlackWebhookSecret>;
   linkTemplate?: string | undefined;
@@ -65,7 +65,7 @@ function factText(fact: Fact): string {
   return describeChange(fact, { arrow: '→', mark: (s) => `*${s}*` });
 }
 
-export function slackPayload(n: Notice, linkTemplate?: string) {
+function slackPayload(n: Notice, linkTemplate?: string) {
   const rendered = renderNotice(n);
   const blocks: unknown[] = [
     { type: 'header', text: { type: 'plain_text', text: rendered.title } },

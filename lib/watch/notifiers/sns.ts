@@ -26,7 +26,7 @@ const env = z.object({
     .optional(),
 });
 
-export interface SnsNotifierOptions {
+interface SnsNotifierOptions {
   client: SNSClient;
   topicArn: string;
   /** @default 'sns' */

@@ -67,7 +67,7 @@ export interface NotifierClientSource {
 }
 
 /** A notifier's declaration (one file in lib/watch/notifiers, one line in registry.ts). */
-export interface NotifierDefinition<E extends z.ZodObject, S> {
+interface NotifierDefinition<E extends z.ZodObject, S> {
   readonly name: string;
   /** Its variables, parsed with every other setting by lib/config.ts's readEnv. */
   readonly env: E;

@@ -9,11 +9,11 @@ import { postJson } from './http';
 import { secretProvider, secretSource, sendToTarget, type SecretSource } from './secrets';
 import { defineNotifier, type HttpPostOptions, type Notifier } from './types';
 
-export const SIGNATURE_HEADER = 'X-Cloudops-Signature';
+const SIGNATURE_HEADER = 'X-Cloudops-Signature';
 
 const signingSecret = z.string().min(16, 'expected at least 16 characters');
 
-export const webhookSecret = z.looseObject({
+const webhookSecret = z.looseObject({
   url: z.url(),
   signingSecret: signingSecret.optional(),
 });
@@ -36,7 +36,7 @@ type WebhookTarget =
   | { url: string; signingSecret?: string | undefined }
   | { target: CredentialProvider<WebhookSecret> };
 
-export type WebhookNotifierOptions = HttpPostOptions &
+type WebhookNotifierOptions = HttpPostOptions &
   WebhookTarget & {
     /** @default 'webhook' */
     name?: string;

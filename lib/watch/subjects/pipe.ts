@@ -7,7 +7,7 @@ import {
 } from '../../events/schemas';
 import { noticeCore, titleOf, type RenderedNotice } from '../notice';
 
-export const PIPE_NOTICE_KINDS = [
+const PIPE_NOTICE_KINDS = [
   'transition',
   'reminder',
   'recovery',

@@ -7,8 +7,7 @@ import { PIPE_STATE_CHANGED } from '../../events/schemas';
 import { noticeCore, titleOf, type RenderedNotice } from '../notice';
 import { pipeEventDetail } from './pipe';
 
-export const SERVICE_NOTICE_KINDS = ['watchdog', 'recovery', 'idle', 'active'] as const;
-export type ServiceNoticeKind = (typeof SERVICE_NOTICE_KINDS)[number];
+const SERVICE_NOTICE_KINDS = ['watchdog', 'recovery', 'idle', 'active'] as const;
 
 export const serviceNotice = z.object({
   subject: z.literal('service'),
