@@ -8,7 +8,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ENV, type EnvOf } from '../../lib/config';
+import { ENV, type connectionEnv, type EnvOf } from '../../lib/config';
 import type { rotationEnv } from '../../lib/keys/config';
 import type { sentinelEnv } from '../../lib/keys/sentinel-entry';
 import { CloudOpsFunction, type FunctionDefaults } from './function';
@@ -118,10 +118,14 @@ export class KeyRotation extends Construct {
       logRetention: props.logRetention,
       logLevel: props.logLevel,
       environment: {
+        // Each key's record on the service holds the expiry it enforces.
+        [ENV.apiUrl]: props.apiUrl,
         ...sentinelVars,
         ...keyTiming,
         CLOUDOPS_KEY_EXPIRY_WARN_DAYS: String(props.keyExpiryWarnDays),
-      } satisfies EnvOf<typeof rotationEnv> & EnvOf<typeof sentinelEnv>,
+      } satisfies EnvOf<typeof connectionEnv> &
+        EnvOf<typeof rotationEnv> &
+        EnvOf<typeof sentinelEnv>,
     });
     for (const key of keys) key.grantRead(this.sentinel.fn);
     // Key-expiry warnings go to the topic, where the alarms go.

@@ -1,5 +1,5 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { isForbidden } from '../api';
+import { isForbidden, isUnauthorized } from '../api';
 import { staticCredentials } from '../credentials';
 import { silentLogger, type Logger } from '../log';
 import { managementKeySecret } from '../schemas';
@@ -55,6 +55,16 @@ export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<Ke
   const keySuffix = current.keyId.slice(-4);
   const log = options.logger ?? silentLogger;
   const fromRecord = await recordExpiry(options, current, log);
+  if (fromRecord === REFUSED)
+    return reported(log, {
+      secretId,
+      status: 'expired',
+      expireAt: current.expireAt,
+      daysLeft: 0,
+      keySuffix,
+      source: 'key-record',
+      message: `The key in ${secretId} (…${keySuffix}) is refused by the service (401): it has expired or was removed`,
+    });
   const source = fromRecord === undefined ? 'secret-value' : 'key-record';
   const expireAt = fromRecord === undefined ? current.expireAt : fromRecord;
   let check: KeyExpiryCheck;
@@ -81,13 +91,19 @@ export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<Ke
           : `The key in ${secretId} (…${keySuffix}) expires ${expireAt}, in ${rounded} days (warning at ${options.warnDays}): rotation is stuck`;
     check = { secretId, status, expireAt, daysLeft: rounded, keySuffix, source, message };
   }
-  if (check.status === 'ok') {
+  return reported(log, check);
+}
+
+function reported(log: Logger, check: KeyExpiryCheck): KeyExpiryCheck {
+  const { secretId, status } = check;
+  if (status === 'ok')
     log.info('key expiry ok', { secretId, expireAt: check.expireAt, daysLeft: check.daysLeft });
-    return check;
-  }
-  log.warn(check.message, { secretId, status: check.status });
+  else log.warn(check.message, { secretId, status });
   return check;
 }
+
+/** The service refused the checked key itself (401): past its expiry, or removed. */
+const REFUSED = Symbol('refused');
 
 /** The notice a check that is not ok gives (an expired key is critical); none when ok. */
 export function keyExpiryNotice(check: KeyExpiryCheck, now: number): KeyNotice | undefined {
@@ -109,12 +125,15 @@ export function keyExpiryNotice(check: KeyExpiryCheck, now: number): KeyNotice |
   };
 }
 
-/** The expireAt of the key's record, or undefined when it cannot be read (then the value's). */
+/**
+ * The expireAt of the key's record, undefined when it cannot be read (then the value's), or
+ * REFUSED when the key, listing with itself, is no longer accepted.
+ */
 async function recordExpiry(
   options: KeyExpiryCheckOptions,
   current: ReturnType<typeof parseCurrent>,
   log: Logger,
-): Promise<string | null | undefined> {
+): Promise<string | null | undefined | typeof REFUSED> {
   if (!options.connect) return undefined;
   const { secretId } = options;
   const lister =
@@ -134,6 +153,7 @@ async function recordExpiry(
     });
     return undefined;
   } catch (error) {
+    if (isUnauthorized(error) && options.adminSecretId === undefined) return REFUSED;
     if (!isForbidden(error)) throw error;
     log.warn('the key may not list keys (403): expiry read from the secret value', { secretId });
     return undefined;

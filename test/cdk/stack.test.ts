@@ -111,6 +111,7 @@ describe('functions', () => {
         stack.keyRotation.sentinel,
         known(connectionEnv, rotationEnv, sentinelEnv),
         [
+          'CLOUDOPS_API_URL',
           'CLOUDOPS_KEY_SENTINEL_SECRET_IDS',
           'CLOUDOPS_KEY_EXPIRY_WARN_DAYS',
           'CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN',

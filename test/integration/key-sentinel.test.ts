@@ -37,12 +37,13 @@ async function sandbox(): Promise<RotationSandbox> {
 }
 
 /**
- * The handler with the env the stack gives it (secret ids, warn days, its notifiers, no API
- * URL: expiry read from the secret values); `env` adds or removes ('') variables.
+ * The handler with the env the stack gives it (the API URL, secret ids, warn days, its
+ * notifiers); `env` adds or removes ('') variables.
  */
 function sentinel(rs: RotationSandbox, env: Record<string, string> = {}) {
   const handler = createSentinelHandler({
     env: {
+      CLOUDOPS_API_URL: rs.sb.info.apiUrl,
       CLOUDOPS_KEY_SENTINEL_SECRET_IDS: rs.secretId,
       CLOUDOPS_KEY_EXPIRY_WARN_DAYS: '7',
       CLOUDOPS_LOG_LEVEL: 'silent',
@@ -75,13 +76,13 @@ describe('key expiry sentinel (the deployed handler)', () => {
     const rs = await sandbox();
     await rs.rotate();
     const check = sentinel(rs);
-    expect(await check()).toMatchObject([{ status: 'ok', source: 'secret-value' }]);
+    expect(await check()).toMatchObject([{ status: 'ok', source: 'key-record' }]);
     expect(published()).toEqual([]);
     expect(hook.received).toEqual([]);
 
     rs.sb.clock.advance(24 * DAY); // rotation did not run: 6 days left
     const [stuck] = await check();
-    expect(stuck).toMatchObject({ status: 'expiring', source: 'secret-value' });
+    expect(stuck).toMatchObject({ status: 'expiring', source: 'key-record' });
     expect(stuck.message).toMatch(/rotation is stuck/);
     const [sent] = published();
     expect(sent).toMatchObject({
@@ -110,8 +111,11 @@ describe('key expiry sentinel (the deployed handler)', () => {
     const everything = JSON.stringify([published(), hook.received]);
     expect(everything).not.toContain(current.keySecret);
 
+    // Expired: the service refuses the key itself (401), which is the alarm.
     rs.sb.clock.advance(7 * DAY);
-    expect((await check())[0].status).toBe('expired');
+    const [expired] = await check();
+    expect(expired).toMatchObject({ status: 'expired', source: 'key-record' });
+    expect(expired.message).toMatch(/refused by the service \(401\)/);
     expect(published()[1].Subject).toMatch(/^\[CRITICAL\] API key expired: /);
   });
 
@@ -127,8 +131,7 @@ describe('key expiry sentinel (the deployed handler)', () => {
     const rs = await sandbox();
     await rs.rotate();
     const current = await rs.read('AWSCURRENT');
-    // With the API URL set, the key's record on the service is read.
-    const check = sentinel(rs, { CLOUDOPS_API_URL: rs.sb.info.apiUrl });
+    const check = sentinel(rs);
     const [fresh] = await check();
     expect(fresh).toMatchObject({ status: 'ok', expireAt: recordOf(rs, current).expireAt });
 
@@ -140,9 +143,9 @@ describe('key expiry sentinel (the deployed handler)', () => {
     expect(current.expireAt).not.toBe(cut.expireAt);
   });
 
-  it('notifies only through the notifiers configured for it', async () => {
+  it('without the API URL it reads the secret value; it notifies only through the notifiers configured', async () => {
     const rs = await sandbox();
-    const check = sentinel(rs, { CLOUDOPS_WATCHDOG_WEBHOOK_URL: '' });
+    const check = sentinel(rs, { CLOUDOPS_API_URL: '', CLOUDOPS_WATCHDOG_WEBHOOK_URL: '' });
     expect(await check()).toMatchObject([{ status: 'no-expiry', source: 'secret-value' }]);
     expect(published()).toHaveLength(1);
     expect(hook.received).toEqual([]);
