@@ -24,9 +24,9 @@ import {
   notifierEnv,
 } from '../../lib/watch/notifiers/registry';
 import { LocalWatchStore } from '../../lib/watch/store';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
+import type { Sandbox } from '../../sandbox/index';
 import { startReceiver } from '../support/receiver';
-import { clientFor, pipeOf } from './watchdog-helpers';
+import { clientFor, pipeOf, startWatchdogSandbox } from './watchdog-helpers';
 
 const sns = mockClient(SNSClient);
 const eb = mockClient(EventBridgeClient);
@@ -37,11 +37,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let pipeIds: string[];
 
 beforeAll(async () => {
-  sb = await startSandbox({
-    profile: 'spec',
-    port: 0,
-    rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
-  });
+  sb = await startWatchdogSandbox();
   client = clientFor(sb);
   receiver = await startReceiver();
   const template = sb.store.state.pipes.find((p) => p.serviceId === sb.info.serviceId)!;

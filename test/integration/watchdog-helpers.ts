@@ -4,7 +4,16 @@ import type { WatchdogNotice } from '../../lib/pipes/watchdog';
 import type { Notice } from '../../lib/watch/notices';
 import type { Notifier } from '../../lib/watch/notifiers/types';
 import { managementAuth } from '../../lib/schemas';
-import type { Sandbox } from '../../sandbox/index';
+import { startSandbox, type Sandbox } from '../../sandbox/index';
+
+/** The spec-profile sandbox the watchdog tests share, its rate limit out of the way. */
+export function startWatchdogSandbox(): Promise<Sandbox> {
+  return startSandbox({
+    profile: 'spec',
+    port: 0,
+    rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
+  });
+}
 
 export function clientFor(
   sb: Sandbox,

@@ -13,9 +13,9 @@ import { runWatchdog } from '../../lib/pipes/watchdog';
 import { parseWatchdogConfig } from '../../lib/pipes/watchdog-config';
 import type { Notice } from '../../lib/watch/notices';
 import type { Notifier } from '../../lib/watch/notifiers/types';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
+import type { Sandbox } from '../../sandbox/index';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
-import { clientFor } from './watchdog-helpers';
+import { clientFor, startWatchdogSandbox } from './watchdog-helpers';
 
 const HOUR = 3_600_000;
 let sb: Sandbox;
@@ -24,11 +24,7 @@ let dynamo: LocalDynamo;
 let doc: DynamoDBDocumentClient;
 
 beforeAll(async () => {
-  sb = await startSandbox({
-    profile: 'spec',
-    port: 0,
-    rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
-  });
+  sb = await startWatchdogSandbox();
   client = clientFor(sb);
   dynamo = await startLocalDynamo();
   doc = DynamoDBDocumentClient.from(dynamo.client);

@@ -15,7 +15,13 @@ import { LocalWatchStore, type WatchStore } from '../../lib/watch/store';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { startReceiver } from '../support/receiver';
-import { brief, clientFor, pipeOf, recordingNotifier } from './watchdog-helpers';
+import {
+  brief,
+  clientFor,
+  pipeOf,
+  recordingNotifier,
+  startWatchdogSandbox,
+} from './watchdog-helpers';
 
 const MIN = 60_000;
 let sb: Sandbox;
@@ -26,11 +32,7 @@ let storage: string; // service 1, Failed, object storage
 let postgres: string; // service 1, Provisioning, postgres
 
 beforeAll(async () => {
-  sb = await startSandbox({
-    profile: 'spec',
-    port: 0,
-    rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
-  });
+  sb = await startWatchdogSandbox();
   client = clientFor(sb);
   dynamo = await startLocalDynamo();
   [kafka, storage, , postgres] = sb.info.pipeIds as [string, string, string, string];
