@@ -242,7 +242,10 @@ describe('decide', () => {
   });
 
   it('rejects a typo in the policy', () => {
-    expect(() => parsePolicy({ reminderInterval: 5 } as never)).toThrow(/reminderInterval/);
+    const typo: unknown = { reminderInterval: 5 };
+    expect(() => parsePolicy(typo as Parameters<typeof parsePolicy>[0])).toThrow(
+      /reminderInterval/,
+    );
   });
 
   it('property: never more than one notification per observation, ids unique', () => {

@@ -1,6 +1,6 @@
 import 'aws-sdk-client-mock-vitest/extend';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -208,7 +208,7 @@ describe('sns notifier', () => {
       MessageAttributes: expect.objectContaining({
         severity: { DataType: 'String', StringValue: 'critical' },
         kind: { DataType: 'String', StringValue: 'transition' },
-      }) as never,
+      }) as PublishCommandInput['MessageAttributes'],
     });
     sns.restore();
   });
@@ -252,7 +252,7 @@ describe('eventbridge notifier', () => {
           Source: 'cloudops',
           DetailType: 'Pipe State Changed',
           EventBusName: 'bus',
-        }) as never,
+        }),
       ],
     });
     const detail = JSON.parse(
