@@ -17,7 +17,7 @@ export interface RecordIo<R> {
   reload(): Promise<R | undefined>;
 }
 
-/** Same content, ignoring what changes on every run anyway. */
+/** Same content, ignoring what changes on every run anyway (the version, a `lastSeenAt`). */
 function same<R extends Versioned>(a: R, b: R): boolean {
   return (
     JSON.stringify({ ...a, version: 0, lastSeenAt: 0 }) ===
