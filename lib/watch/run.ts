@@ -57,7 +57,7 @@ export class WatchRun<W, N extends Notice = Notice> {
   constructor(private readonly o: WatchRunOptions) {
     this.runId = o.runId ?? randomUUID();
     this.names = o.notifiers.map((n) => n.name);
-    this.leaseMs = o.leaseMs ?? 5 * 60_000;
+    this.leaseMs = o.leaseMs ?? 5 * 60_000; // well beyond a watchdog run (2-minute Lambda timeout)
     this.limits = o.limits ?? deliveryLimitsSchema.parse({});
     this.delivery = new Delivery<W>({
       runId: this.runId,
