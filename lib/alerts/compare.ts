@@ -1,5 +1,6 @@
 /** Alert fields as cloudops declares them, read back from the service, and compared. */
 import { alertLinks, wireSource, type Alert, type CreateAlertBody } from '../schemas';
+import type { TileAlertDeclaration } from './desired';
 import { stripMarker } from './marker';
 
 /** The declarable fields, normalized so "absent", null and "" compare equal. */
@@ -88,5 +89,24 @@ export function bodyOfAlert(alert: Alert): CreateAlertBody | undefined {
     ...(f.dashboardId ? { dashboardId: f.dashboardId } : {}),
     ...(f.tileId ? { tileId: f.tileId } : {}),
     ...(f.savedSearchId ? { savedSearchId: f.savedSearchId } : {}),
+  };
+}
+
+/**
+ * The fields a person declares on a tile alert, as a plan shows them old -> new (links left
+ * out: a tile alert is matched by its tile, so they are equal). The marker is not shown.
+ */
+export function alertShape(a: TileAlertDeclaration | Alert): Record<string, unknown> {
+  const channel = a.channel ?? undefined;
+  return {
+    name: a.name ?? '',
+    threshold: a.threshold,
+    thresholdMax: a.thresholdMax ?? undefined,
+    thresholdType: a.thresholdType,
+    interval: a.interval,
+    channel: channel
+      ? { type: channel.type, ...(channel.webhookId ? { webhookId: channel.webhookId } : {}) }
+      : undefined,
+    message: stripMarker(a.message ?? undefined),
   };
 }

@@ -12,7 +12,7 @@
  * has a `sourceId`) and fields the file cannot express (extras the service adds) are not
  * compared, so whole comparable tiles can be diffed directly.
  */
-import { diffValues, type FieldChange } from './diff';
+import { diffValues, stableStringify, type FieldChange } from '../diff';
 import type { Dashboard, Tile, TileWrite } from '../schemas';
 import type { DesiredTile } from './types';
 
@@ -286,13 +286,4 @@ export function fingerprint(d: Dashboard): string {
     tags: normalizeTags(d.tags),
     tiles: d.tiles.map((t) => ({ id: t.id, ...normalizeTile(t) })),
   });
-}
-
-/** JSON with object keys sorted, so key order never reads as a difference. */
-export function stableStringify(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
 }

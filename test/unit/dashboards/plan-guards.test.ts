@@ -5,10 +5,10 @@
  * request count of planDashboards), so these stay fast.
  */
 import { describe, expect, it } from 'vitest';
+import { alertShape } from '../../../lib/alerts/compare';
 import { withMarker as alertMarker } from '../../../lib/alerts/marker';
 import { ALERTS_TAG, identityTag, markerTags, withMarker } from '../../../lib/dashboards/ownership';
 import {
-  alertShape,
   computePlan,
   matchTiles,
   planDashboards,
