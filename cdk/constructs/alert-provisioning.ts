@@ -15,7 +15,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { VERSION_TABLE_KEY } from '../../lib/alerts/versions';
 import type { EnvOf } from '../../lib/config';
-import type { provisionAlertsEnv } from '../../functions/provision-alerts/config';
+import type { provisionAlertsEnv } from '../../lib/alerts/config';
 import {
   grantCredentials,
   observabilityEnv,
