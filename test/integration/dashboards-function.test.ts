@@ -10,7 +10,8 @@ import type { Context } from 'aws-lambda';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
+import { type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { sandboxEnv, secretsManagerClientFromEnv } from '../../cli/connect';
 import { createHandler as provisionHandler } from '../../functions/provision-alerts/handler';
 import { createHandler } from '../../functions/sync-dashboards/handler';
@@ -293,9 +294,10 @@ describe('sync-dashboards function in open-source mode', () => {
     const secretsManager = new Proxy(real, {
       get(target, property, receiver) {
         if (property !== 'send') return Reflect.get(target, property, receiver) as unknown;
-        return (command: unknown) => {
-          if (command instanceof GetSecretValueCommand) read.push(String(command.input.SecretId));
-          return target.send(command as never);
+        // The functions read their secrets with GetSecretValue only.
+        return (command: GetSecretValueCommand) => {
+          read.push(String(command.input.SecretId));
+          return target.send(command);
         };
       },
     });

@@ -536,7 +536,7 @@ describe('requests and bodies', () => {
 
     const declares = backend([]);
     const w = want('a', 'A', [tile('t', { alerts: [fileAlert('hot')] })]);
-    expect((await planDashboards([w], declares as never)).alertsRead).toBe(true);
+    expect((await planDashboards([w], declares)).alertsRead).toBe(true);
     expect(declares.calls).toEqual(['list', 'listAlerts']);
 
     const tagged = backend([dash('d1', 'A', [...markerTags('a'), ALERTS_TAG])]);
