@@ -50,7 +50,7 @@ export class CreateNotConfirmedError extends CloudOpsError {
  * True when a failed POST may have been applied all the same. Definite failures: a 4xx other
  * than 429 (refused), and any error that is not an API or transport error (nothing was sent).
  */
-export function outcomeUnknown(error: unknown): boolean {
+function outcomeUnknown(error: unknown): boolean {
   if (error instanceof TransportError) return true;
   if (!(error instanceof ApiError)) return false;
   return !(error.status >= 400 && error.status < 500 && error.status !== 429);

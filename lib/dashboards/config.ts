@@ -25,7 +25,7 @@ export const syncDashboardsEnvShape = z.object({
   CLOUDOPS_ALERTS_VERSION_TABLE: z.string().min(1).optional(),
 });
 
-export const syncDashboardsEnv = syncDashboardsEnvShape.loose().transform((env) => ({
+const syncDashboardsEnv = syncDashboardsEnvShape.loose().transform((env) => ({
   bucket: env.CLOUDOPS_DASHBOARDS_BUCKET,
   prefix: env.CLOUDOPS_DASHBOARDS_PREFIX,
   /** On the schedule: `repair` applies drift away, `report` only logs (and tells) the plan. */

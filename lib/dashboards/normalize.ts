@@ -60,7 +60,7 @@ export interface NormalTile {
 export type QueryForm = 'series' | 'config' | 'none';
 
 /** `series` names the tile's query in plans, whatever form it is written in. */
-export const TILE_FIELDS = ['x', 'y', 'w', 'h', 'asRatio', 'series'] as const;
+const TILE_FIELDS = ['x', 'y', 'w', 'h', 'asRatio', 'series'] as const;
 export type TileField = (typeof TILE_FIELDS)[number];
 
 type Loose = Record<string, unknown>;
@@ -110,7 +110,7 @@ const SERIES_DISPLAY: Record<string, string> = {
 };
 
 /** The series form, read the way the service converts it into its config form. */
-export function seriesToComparable(list: readonly unknown[]): ComparableQuery {
+function seriesToComparable(list: readonly unknown[]): ComparableQuery {
   const series = list.filter(isRecord);
   const first = series[0];
   if (!first) return { displayType: '' };
@@ -154,7 +154,7 @@ export function seriesToComparable(list: readonly unknown[]): ComparableQuery {
 }
 
 /** The config form (read-back of the current service, or a file tile written in config form). */
-export function configToComparable(config: Loose): ComparableQuery {
+function configToComparable(config: Loose): ComparableQuery {
   const displayType = str(config.displayType) ?? '';
   if (displayType === 'markdown')
     return compact({ displayType, markdown: str(config.markdown) ?? str(config.content) });
@@ -219,9 +219,6 @@ export function normalizeTile(t: AnyTile): NormalTile {
     series: query,
   };
 }
-
-/** Alias with the name the planner of the config days uses. */
-export const comparableTile = normalizeTile;
 
 export function normalizeTags(tags: readonly string[]): string[] {
   return [...new Set(tags)].sort();
