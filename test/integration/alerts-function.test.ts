@@ -3,8 +3,7 @@
  * Secrets Manager over HTTP, the version table in DynamoDB (dynalite, the real SDK client), the
  * alerts in the sandbox.
  */
-import type { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
-import { type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEnv, secretsManagerClientFromEnv } from '../../cli/connect';
