@@ -8,3 +8,7 @@ export * from './versions-dynamo';
 export * from './plan';
 export * from './provision';
 export * from './batch';
+export * from './ledger';
+export * from './tile-plan';
+export * from './tile-apply';
+export * from './write';
