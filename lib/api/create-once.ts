@@ -5,7 +5,7 @@
  * is absent. A list that keeps failing ends the create: not knowing whether the first POST
  * landed, a second one could duplicate it.
  */
-import { CloudOpsError, type ErrorOptions } from '../errors';
+import { CloudOpsError } from '../errors';
 import { systemClock, type Clock } from './clock';
 import { ApiError, TransportError } from './errors';
 
@@ -39,11 +39,6 @@ export interface CreatedOnce<T> {
 /** Every POST had an unknown outcome and no re-list showed the object. */
 export class CreateNotConfirmedError extends CloudOpsError {
   override name = 'CreateNotConfirmedError';
-  readonly attempts: number;
-  constructor(message: string, options: ErrorOptions & { attempts: number }) {
-    super(message, options);
-    this.attempts = options.attempts;
-  }
 }
 
 /**
@@ -75,7 +70,7 @@ export async function createOnce<T>(options: CreateOnceOptions<T>): Promise<Crea
       if (attempt >= attempts) {
         throw new CreateNotConfirmedError(
           `create not confirmed after ${attempts} attempt(s): ${messageOf(error)}`,
-          { cause: error, attempts },
+          { cause: error },
         );
       }
     }
