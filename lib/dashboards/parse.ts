@@ -34,7 +34,7 @@ export const FILE_LIMITS = {
   maxDepth: 32,
 } as const;
 
-export function isJsonFile(file: string): boolean {
+function isJsonFile(file: string): boolean {
   return file.toLowerCase().endsWith('.json');
 }
 
