@@ -1,6 +1,8 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { readConnectionEnv } from '../../lib/config';
-import { readRotationConfig, rotationDeps, type RotationDeps } from '../../lib/keys';
+import { readRotationConfig } from '../../lib/keys/config';
+import { rotationDeps } from '../../lib/keys/deps';
+import type { RotationDeps } from '../../lib/keys/rotation';
 import { createLogger } from '../../lib/log';
 
 /** Production wiring from env (read once per container, through lib/config.ts). */

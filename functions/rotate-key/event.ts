@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import * as z from 'zod';
 import { parseOrThrow } from '../../lib/format-issues';
-import { ROTATION_STEPS } from '../../lib/keys';
+import { ROTATION_STEPS } from '../../lib/keys/rotation';
 
 /** The event Secrets Manager sends a rotation function. */
 export const rotationEvent = z.object({

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { runRotationStep, type RotationDeps } from '../../lib/keys';
+import { runRotationStep, type RotationDeps } from '../../lib/keys/rotation';
 import { silentLogger } from '../../lib/log';
 import { NOT_CONFIGURED_RESPONSE } from '../connect';
 import { lazyHandler, notConfiguredMiddleware } from '../runtime';
