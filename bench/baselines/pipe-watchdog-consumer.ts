@@ -1,6 +1,6 @@
 /**
- * Baseline of pipe-watchdog: the credential secret, one DynamoDB query through the document
- * client, and one SNS Publish and one EventBridge PutEvents (the stack configures both
+ * Baseline of pipe-watchdog-consumer: the credential secret, one DynamoDB query through the
+ * document client, and one SNS Publish and one EventBridge PutEvents (the stack configures both
  * notifiers, and the seeded failed pipes make the function notify on its first run).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
