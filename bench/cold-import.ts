@@ -1,10 +1,12 @@
 /**
  * Cold import counted in instructions, where wall time on a shared 2-core machine is noise:
  * valgrind's callgrind counts what a fresh `node` (the deployed major) executes to import a
- * bundle, all threads together (V8 moves compile and GC work between them). The count of the
- * same process importing an empty module is subtracted: what is left is the import itself
- * (read, compile and evaluate the bundle, plus its source map when the stack's NODE_OPTIONS
- * asks for one). Children get an explicit environment, nothing inherited.
+ * bundle, all threads together. V8 runs with --predictable: without it, time-based heuristics
+ * (background compile and GC) moved the count of one bundle by up to 4 % between runs on a
+ * loaded machine; with it, three runs agree to 0.001 % and the total stays within 1 % of a
+ * default run's. The count of the same process importing an empty module is subtracted: what
+ * is left is the import itself (read, compile and evaluate the bundle, plus its source map when
+ * the stack's NODE_OPTIONS asks for one). Children get an explicit environment, nothing inherited.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,6 +54,7 @@ export function importCounter(
         `--callgrind-out-file=${out}`,
         '--log-file=/dev/null',
         node,
+        '--predictable',
         runner,
         bundle,
       ],
