@@ -11,7 +11,7 @@ import { SourceMap, type SourceMapPayload } from 'node:module';
 import path from 'node:path';
 
 /** Every `index.mjs:<line>:<column>` in `trace` replaced by `<source>:<line>:<column>`. */
-export function decodeStackTrace(trace: string, map: SourceMap, root = process.cwd()): string {
+function decodeStackTrace(trace: string, map: SourceMap, root = process.cwd()): string {
   return trace.replace(/[^\s(]*index\.mjs:(\d+):(\d+)/g, (frame, line: string, column: string) => {
     const origin = map.findOrigin(Number(line), Number(column));
     if (!('fileName' in origin)) return frame;
@@ -33,7 +33,7 @@ function readablePath(source: string, root: string): string {
   return parts.join('/');
 }
 
-export function readSourceMap(file: string): SourceMap {
+function readSourceMap(file: string): SourceMap {
   const mapFile = statSync(file).isDirectory() ? path.join(file, 'index.mjs.map') : file;
   return new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')) as SourceMapPayload);
 }
