@@ -22,10 +22,10 @@ export interface RequestLogEntry {
 }
 
 /** Entries kept; older ones are dropped (counted) so a long-lived sandbox stays bounded. */
-export const MAX_LOG_ENTRIES = 10_000;
+const MAX_LOG_ENTRIES = 10_000;
 
 /** Reading the log after it dropped entries: a reader would otherwise count too few requests. */
-export class RequestLogTruncatedError extends Error {
+class RequestLogTruncatedError extends Error {
   constructor(
     readonly total: number,
     readonly dropped: number,
