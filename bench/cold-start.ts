@@ -218,7 +218,7 @@ function worldValues(w: World): Record<string, string> {
  * (NODE_OPTIONS included, if the stack sets it), deployed resources and connection settings
  * replaced by this world's. A variable the bench cannot give a local value fails the run.
  */
-export function stackEnv(
+function stackEnv(
   name: FunctionName,
   template: Record<string, unknown>,
   w: World,

@@ -14,13 +14,13 @@ import { RUNTIME } from '../cdk/constructs/function';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** The newest 24.x on npm when measured; Lambda's nodejs24.x tracks the latest 24 minor. */
-export const DEPLOYED_NODE_VERSION = '24.21.0';
+const DEPLOYED_NODE_VERSION = '24.21.0';
 
 export type NodeRuntime =
   { ok: true; binary: string; version: string } | { ok: false; version: string; reason: string };
 
 /** The deployed runtime's major, from the stack (`nodejs24.x` -> 24). */
-export function deployedMajor(): number {
+function deployedMajor(): number {
   const major = /^nodejs(\d+)\.x$/.exec(RUNTIME.name)?.[1];
   if (!major) throw new Error(`bench: cannot read a Node major from runtime ${RUNTIME.name}`);
   return Number(major);
