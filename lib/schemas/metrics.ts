@@ -67,8 +67,6 @@ export const CDC_METRICS = {
   networkReceiveBytes: { metric: 'ClickPipes_CDC_NetworkReceiveBytes', kind: 'gauge' },
 } as const;
 
-export type MetricKind = 'counter' | 'gauge';
-
 /** A finite number: NaN and ±Inf on the wire read as "no reading". */
 const reading = z.number().optional();
 
