@@ -18,20 +18,13 @@ import {
 import { caught } from '../../support/caught';
 import { IDLE, ORGANIZATION, RUNNING, SERVICE as SAMPLE_SERVICE } from '../metrics/samples';
 import { cannedServerPerTest, fail, ok, type Canned, type CannedServer } from './canned-server';
-import { fakeClock, managementCredentials, ORG, pipeRecord, PIPE, SERVICE } from './fixtures';
+import { cannedClientOptions, fakeClock, ORG, pipeRecord, PIPE, SERVICE } from './fixtures';
 
 let server: CannedServer;
 const clients = cannedServerPerTest((s) => (server = s));
 
 function client(overrides: Partial<ManagementClientOptions> = {}) {
-  const c = createManagementClient({
-    baseUrl: server.url,
-    credentials: managementCredentials(),
-    rateLimit: false,
-    clock: fakeClock(),
-    random: () => 0,
-    ...overrides,
-  });
+  const c = createManagementClient({ ...cannedClientOptions(server.url), ...overrides });
   clients.push(c);
   return c;
 }
