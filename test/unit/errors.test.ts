@@ -8,8 +8,8 @@ import * as config from '../../lib/config';
 import * as dashboardApply from '../../lib/dashboards/apply';
 import * as dashboardLoad from '../../lib/dashboards/load';
 import * as errors from '../../lib/errors';
-import * as keyErrors from '../../lib/keys/errors';
 import * as prometheus from '../../lib/metrics/prometheus';
+import * as keyErrors from '../../lib/keys/errors';
 import * as notifyTypes from '../../lib/notify/types';
 import { REDACTED, registerSecret } from '../../lib/redact';
 
