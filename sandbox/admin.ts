@@ -4,6 +4,7 @@ import type { FaultKind, FaultSpec, Faults } from './faults';
 import { jsonReply } from './http';
 import type { Reply } from './http';
 import { parseJsonBody } from './management/surface';
+import { metricsAdminRoutes } from './metrics/routes';
 import type { RequestLog } from './request-log';
 import { matchRoute, route } from './router';
 import type { Store } from './store';
@@ -100,6 +101,7 @@ export function createAdmin(deps: AdminDeps, secretsManagerState: () => unknown)
       d.setServiceState(params.serviceId, state);
       return d.store.service(params.serviceId);
     }),
+    ...metricsAdminRoutes,
     route<AdminHandler>('GET', '/_sandbox/faults', (d) => ({ spec: d.faults.current() ?? null })),
     route<AdminHandler>('DELETE', '/_sandbox/faults', (d) => {
       d.faults.clear();

@@ -8,6 +8,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { MetricsState } from './metrics/state';
 import type { SandboxProfile } from './profiles/names';
 import type { Alert, Dashboard, IpAccessEntry, KeyRole, KeyState, Pipe } from '../lib/schemas';
 
@@ -115,6 +116,8 @@ export interface SandboxState {
   /** Current profile: the organization's roles and what each permits. */
   roleCatalog?: (AssignedRole & { grants: KeyRole[] })[];
   tokens: TokenRow[];
+  /** The metrics endpoint's pipe flows (absent until a flow or pipe state first changes). */
+  metrics?: MetricsState;
   seed: SeedInfo;
   /** The Secrets Manager emulator's own state (opaque here). */
   secretsManager?: unknown;
