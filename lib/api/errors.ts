@@ -168,6 +168,44 @@ export function asServiceIdle(error: unknown, serviceId: string): unknown {
 }
 
 /**
+ * Deleting a webhook answered 409: an alert still uses it. The service refuses rather than leave
+ * the alert without a channel; a planner names the webhook and repoints or deletes its alerts first.
+ */
+export class WebhookInUseError extends ApiError {
+  override name = 'WebhookInUseError';
+  readonly webhookId: string;
+
+  constructor(message: string, options: ErrorOptions & ApiErrorDetails & { webhookId: string }) {
+    super(message, options);
+    this.webhookId = options.webhookId;
+  }
+
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+/** A 409 on a webhook delete becomes a WebhookInUseError; anything else is left as it is. */
+export function asWebhookInUse(error: unknown, webhookId: string): unknown {
+  if (!(error instanceof ApiError) || error.status !== 409 || error instanceof WebhookInUseError)
+    return error;
+  return new WebhookInUseError(
+    `webhook ${webhookId} is still used by an alert: ${error.method} ${error.path} answered 409` +
+      `${error.apiMessage ? ` (${error.apiMessage})` : ''}; repoint or delete its alerts first`,
+    {
+      method: error.method,
+      path: error.path,
+      status: error.status,
+      code: error.code,
+      apiMessage: error.apiMessage,
+      requestId: error.requestId,
+      webhookId,
+      cause: error,
+    },
+  );
+}
+
+/**
  * The server answered with a redirect. None is ever followed: the credential would go with the
  * request to wherever Location points (another port of the same host gets the Basic header),
  * and an answer from another host is not API data. Names the status and Location's host only

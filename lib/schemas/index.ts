@@ -4,3 +4,6 @@ export * from './key';
 export * from './alert';
 export * from './dashboard';
 export * from './secrets';
+export * from './webhook';
+export * from './saved-search';
+export * from './source';
