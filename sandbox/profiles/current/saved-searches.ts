@@ -1,0 +1,121 @@
+/**
+ * Saved searches of the current service (August 2026: CRUD on the management API; `/api/v2` as
+ * the open-source router serves it). Deleting one deletes every alert on it.
+ */
+import * as z from 'zod';
+import { badRequest, notFound } from '../../errors';
+import { objectId } from '../../ids';
+import type { SavedSearchRow, Store } from '../../store';
+import { deleteAlertRows } from './rows';
+import { parseOr400 } from './validate';
+
+const IN_CONDITION = /^\s*\S.*?\s+IN\s*\(.*\)\s*$/is;
+
+const savedSearchBody = z.object({
+  name: z.string().trim().min(1),
+  sourceId: z.string().regex(/^[0-9a-f]{24}$/, 'Invalid ObjectId'),
+  select: z.string().optional(),
+  where: z.string().optional(),
+  whereLanguage: z.enum(['lucene', 'sql']).optional(),
+  orderBy: z.string().optional(),
+  tags: z.array(z.string().max(32)).max(50).optional(),
+  filters: z
+    .array(
+      z.object({
+        type: z.literal('sql').optional(),
+        condition: z
+          .string()
+          .max(10_000)
+          .regex(IN_CONDITION, 'must be in the form <column> IN (...)'),
+      }),
+    )
+    .optional(),
+});
+
+const rowsOf = (store: Store): SavedSearchRow[] => (store.state.savedSearches ??= []);
+
+/** A search as both APIs show it (a row from an older state file gets the defaults). */
+export function savedSearchView(store: Store, row: SavedSearchRow): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries({
+      id: row.id,
+      name: row.name,
+      sourceId: row.sourceId,
+      select: row.select ?? '',
+      where: row.where ?? '',
+      whereLanguage: row.whereLanguage ?? 'lucene',
+      orderBy: row.orderBy,
+      tags: row.tags ?? [],
+      filters: row.filters,
+      teamId: store.service(row.serviceId)?.team,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    }).filter(([, v]) => v !== undefined),
+  );
+}
+
+export function listSavedSearches(store: Store, serviceId: string): SavedSearchRow[] {
+  return rowsOf(store).filter((s) => s.serviceId === serviceId);
+}
+
+export function findSavedSearch(store: Store, serviceId: string, id: string): SavedSearchRow {
+  const row = listSavedSearches(store, serviceId).find((s) => s.id === id);
+  if (!row) throw notFound('Saved search not found');
+  return row;
+}
+
+/** Every field a write sets: PUT is a full replace, so an omitted one is reset. */
+function fieldsOf(store: Store, serviceId: string, body: unknown) {
+  const input = parseOr400('Body', savedSearchBody, body);
+  if (!store.state.sources.some((s) => s.id === input.sourceId && s.serviceId === serviceId))
+    throw badRequest('sourceId must be an existing source id');
+  return {
+    name: input.name,
+    sourceId: input.sourceId,
+    select: input.select ?? '',
+    where: input.where ?? '',
+    whereLanguage: input.whereLanguage ?? 'lucene',
+    orderBy: input.orderBy,
+    tags: input.tags ?? [],
+    filters: input.filters?.map((f) => ({ type: f.type ?? 'sql', condition: f.condition })),
+  };
+}
+
+export function createSavedSearch(store: Store, serviceId: string, body: unknown, now: number) {
+  const at = new Date(now).toISOString();
+  const row: SavedSearchRow = {
+    id: objectId(now),
+    serviceId,
+    ...fieldsOf(store, serviceId, body),
+    createdAt: at,
+    updatedAt: at,
+  };
+  rowsOf(store).push(row);
+  store.changed();
+  return row;
+}
+
+export function updateSavedSearch(
+  store: Store,
+  serviceId: string,
+  id: string,
+  body: unknown,
+  now: number,
+) {
+  const row = findSavedSearch(store, serviceId, id);
+  const fields = fieldsOf(store, serviceId, body);
+  delete row.orderBy;
+  delete row.filters;
+  Object.assign(row, fields, { updatedAt: new Date(now).toISOString() });
+  if (row.orderBy === undefined) delete row.orderBy;
+  if (row.filters === undefined) delete row.filters;
+  store.changed();
+  return row;
+}
+
+export function deleteSavedSearch(store: Store, serviceId: string, id: string): void {
+  const row = findSavedSearch(store, serviceId, id);
+  store.state.savedSearches = rowsOf(store).filter((s) => s !== row);
+  deleteAlertRows(store.state, (a) => a.savedSearchId === row.id);
+  store.changed();
+}
