@@ -41,7 +41,7 @@ export function toPage<T>(items: readonly T[], meta: unknown): Page<T> {
 }
 
 /** Reads the page at `offset` (0 = the first). */
-export type PageReader<T> = (offset: number) => Promise<Page<T>>;
+type PageReader<T> = (offset: number) => Promise<Page<T>>;
 
 /**
  * Every item of a list, page by page. Another page is asked while `meta.total` is not reached, or,

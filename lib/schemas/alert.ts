@@ -52,10 +52,9 @@ export const alertChannel = z.looseObject({
   webhookId: z.string().optional(),
   emailRecipients: z.array(z.string()).optional(),
 });
-export type AlertChannel = z.infer<typeof alertChannel>;
 
 /** A channel in a write: the two documented types carry what they need. */
-export const alertChannelWrite = alertChannel.superRefine((channel, ctx) => {
+const alertChannelWrite = alertChannel.superRefine((channel, ctx) => {
   if (channel.type === 'webhook' && !channel.webhookId)
     ctx.addIssue({
       code: 'custom',
@@ -82,10 +81,10 @@ export const alertChannelWrite = alertChannel.superRefine((channel, ctx) => {
 });
 
 /**
- * Read-only state. PENDING (the condition holds, fewer than `numConsecutiveWindows` windows in a
- * row so far) is new in the management API in August 2026; other strings stay valid.
+ * Read-only state: ALERT, OK, INSUFFICIENT_DATA, DISABLED, and PENDING (the condition holds, fewer
+ * than `numConsecutiveWindows` windows in a row so far; in the management API since August 2026).
+ * Other strings stay valid.
  */
-export const ALERT_STATES = ['ALERT', 'OK', 'INSUFFICIENT_DATA', 'DISABLED', 'PENDING'] as const;
 export const alertState = z.string();
 
 const link = z.string().nullable().optional();

@@ -60,16 +60,16 @@ export const series = z.looseObject({
 });
 
 /** A number tile's conditional colour: the last rule that matches wins. */
-export const colorRule = z.looseObject({
+const colorRule = z.looseObject({
   operator: z.string(),
   value: z.unknown(),
   color: z.string(),
   label: z.string().optional(),
 });
 /** A sparkline behind a number tile's value (`line` | `area`). */
-export const backgroundChart = z.looseObject({ type: z.string(), color: z.string().optional() });
+const backgroundChart = z.looseObject({ type: z.string(), color: z.string().optional() });
 /** A link out of a tile; the contract documents `{ type: "external", urlTemplate }`. */
-export const tileOnClick = z.looseObject({ type: z.string(), urlTemplate: z.string().optional() });
+const tileOnClick = z.looseObject({ type: z.string(), urlTemplate: z.string().optional() });
 
 /**
  * A tile's `config` form (what the current service answers for every tile). Only
@@ -90,7 +90,6 @@ export const tileConfig = z.looseObject({
   orderBy: lenient(z.string()),
   onClick: lenient(tileOnClick),
 });
-export type TileConfig = z.infer<typeof tileConfig>;
 
 const readTile = z.looseObject({
   id: z.string().min(1),
@@ -119,7 +118,7 @@ export type Tile = z.infer<typeof readTile>;
  * A dashboard filter as read: `{ id?, type, name, expression, sourceId, appliesToSourceIds?, ... }`
  * (the sources a filter applies to, new in August 2026; absent = the filter's own source).
  */
-export const dashboardFilter = z.looseObject({
+const dashboardFilter = z.looseObject({
   type: lenient(z.string()),
   name: lenient(z.string()),
   expression: lenient(z.string()),
@@ -172,7 +171,7 @@ const selectItemWrite = z.looseObject({
  * The fields cloudops writes are typed so a wrong shape fails before the request; the rest pass
  * as given (the dry-run validate judges them).
  */
-export const tileConfigWrite = z.looseObject({
+const tileConfigWrite = z.looseObject({
   displayType: z.string().min(1).optional(),
   configType: z.string().optional(),
   sourceId: z.string().optional(),
@@ -202,7 +201,6 @@ export const tileConfigWrite = z.looseObject({
     .optional(),
   markdown: z.string().optional(),
 });
-export type TileConfigWrite = z.input<typeof tileConfigWrite>;
 
 /**
  * A tile in a write, in either form (`series` or `config`); `id` present for an existing tile
@@ -225,7 +223,7 @@ export type TileWrite = z.input<typeof tileWrite>;
  * A dashboard filter in a write; `appliesToSourceIds` names the sources it also applies to. Typed
  * as the read (a read dashboard can be written back); what a write needs is checked.
  */
-export const dashboardFilterWrite = z
+const dashboardFilterWrite = z
   .looseObject({
     type: z.string().min(1).optional(),
     name: z.string().optional(),
@@ -264,11 +262,10 @@ export const dashboardValidateBody = z.object(dashboardWriteFields);
 export type DashboardValidateBody = z.input<typeof dashboardValidateBody>;
 
 /** One problem the dry run found: `path` dot-separated (`""` = the dashboard itself). */
-export const validationIssue = z.object({
+const validationIssue = z.object({
   path: z.string().catch(''),
   message: z.string().catch('(no message)'),
 });
-export type ValidationIssue = z.infer<typeof validationIssue>;
 
 const normalized = lenientNullable(z.looseObject({}));
 
@@ -276,7 +273,7 @@ const normalized = lenientNullable(z.looseObject({}));
  * What a dry-run validate means: `valid`, `invalid` with its issues, or `unavailable` (the
  * service answered without `valid`: it could not judge, which is not a refusal).
  */
-export const dashboardValidation = z.discriminatedUnion('outcome', [
+const dashboardValidation = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('valid'), normalized }),
   z.object({ outcome: z.literal('invalid'), errors: z.array(validationIssue), normalized }),
   z.object({ outcome: z.literal('unavailable'), reason: z.string() }),

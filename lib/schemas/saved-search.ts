@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { lenient } from './common';
 
-export const WHERE_LANGUAGES = ['lucene', 'sql'] as const;
+const WHERE_LANGUAGES = ['lucene', 'sql'] as const;
 
 /** `<column> IN (...)`, the one filter form a saved-search write takes. */
-export const IN_CONDITION = /^\s*\S.*?\s+IN\s*\(.*\)\s*$/is;
+const IN_CONDITION = /^\s*\S.*?\s+IN\s*\(.*\)\s*$/is;
 
 /**
  * A saved search as read. Stored filters may be of type `lucene` or `sql_ast` besides `sql`
@@ -25,7 +25,7 @@ export const savedSearch = z.looseObject({
 });
 export type SavedSearch = z.infer<typeof savedSearch>;
 
-export const savedSearchFilterWrite = z.object({
+const savedSearchFilterWrite = z.object({
   type: z.literal('sql').optional(),
   condition: z.string().regex(IN_CONDITION, 'must have the form <column> IN (...)'),
 });

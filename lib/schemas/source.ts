@@ -2,8 +2,7 @@ import * as z from 'zod';
 import { lenient } from './common';
 
 /** `promql` is new in August 2026 on the management API (`/api/v2` had it before). */
-export const SOURCE_KINDS = ['log', 'trace', 'metric', 'session', 'promql'] as const;
-export type SourceKind = (typeof SOURCE_KINDS)[number];
+const SOURCE_KINDS = ['log', 'trace', 'metric', 'session', 'promql'] as const;
 
 const from = z.looseObject({
   databaseName: lenient(z.string()),

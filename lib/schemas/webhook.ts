@@ -2,11 +2,10 @@ import * as z from 'zod';
 import { lenient } from './common';
 
 /** What a create or update may name; reads may also show `slack_api` and `pagerduty_api`. */
-export const WEBHOOK_SERVICES = ['slack', 'incidentio', 'generic'] as const;
-export type WebhookService = (typeof WEBHOOK_SERVICES)[number];
+const WEBHOOK_SERVICES = ['slack', 'incidentio', 'generic'] as const;
 
 /** The fields `slack` refuses: it posts a fixed payload to its URL. */
-export const SLACK_REFUSES = ['body', 'headers', 'queryParams'] as const;
+const SLACK_REFUSES = ['body', 'headers', 'queryParams'] as const;
 
 /**
  * A webhook as read: `{ id, name, service, url?, description?, body?, createdAt, updatedAt }`.
