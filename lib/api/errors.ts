@@ -46,6 +46,18 @@ export class ApiError extends CloudOpsError {
   }
 }
 
+/** What an ApiError carries, to build a more specific one from it. */
+function detailsOf(error: ApiError): ApiErrorDetails {
+  return {
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    code: error.code,
+    apiMessage: error.apiMessage,
+    requestId: error.requestId,
+  };
+}
+
 /** An ApiError whose message says what the server answered. */
 export function apiError(details: ErrorOptions & ApiErrorDetails): ApiError {
   return new ApiError(describeApiError(details), details);
@@ -154,16 +166,7 @@ export function asServiceIdle(error: unknown, serviceId: string): unknown {
   return new ServiceIdleError(
     `service ${serviceId} is idle: ${error.method} ${error.path} answered ${error.status}; ` +
       'its pipes cannot be checked until it is active',
-    {
-      method: error.method,
-      path: error.path,
-      status: error.status,
-      code: error.code,
-      apiMessage: error.apiMessage,
-      requestId: error.requestId,
-      serviceId,
-      serviceState: 'idle',
-    },
+    { ...detailsOf(error), serviceId, serviceState: 'idle' },
   );
 }
 
@@ -192,16 +195,7 @@ export function asWebhookInUse(error: unknown, webhookId: string): unknown {
   return new WebhookInUseError(
     `webhook ${webhookId} is still used by an alert: ${error.method} ${error.path} answered 409` +
       `${error.apiMessage ? ` (${error.apiMessage})` : ''}; repoint or delete its alerts first`,
-    {
-      method: error.method,
-      path: error.path,
-      status: error.status,
-      code: error.code,
-      apiMessage: error.apiMessage,
-      requestId: error.requestId,
-      webhookId,
-      cause: error,
-    },
+    { ...detailsOf(error), webhookId, cause: error },
   );
 }
 

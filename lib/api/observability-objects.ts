@@ -53,6 +53,22 @@ async function listAll<T extends { id?: unknown }>(
   return readAllPages((offset) => a.page(path, item, offset, opts));
 }
 
+type WriteMethod = 'POST' | 'PUT';
+
+/** A create or update: the body checked against `write` before it is sent, the answer read by `read`. */
+function writer<W extends z.ZodType, R>(
+  a: ObjectsAccess,
+  write: W,
+  read: z.ZodType<R>,
+  beforeSend: (valid: z.output<W>) => void = () => undefined,
+) {
+  return (method: WriteMethod, path: ApiPath, body: z.input<W>, opts?: CallOptions): Promise<R> => {
+    const valid = validateBody(write, body, method, path);
+    beforeSend(valid);
+    return a.call({ method, path, body: valid, schema: read }, opts);
+  };
+}
+
 /** The service answered with no verdict, or does not serve the route: it cannot judge. */
 function unavailable(error: unknown, path: ApiPath): DashboardValidation | undefined {
   // A path the gateway does not serve answers a non-JSON 404 ("Cannot POST"): an older service
@@ -118,16 +134,7 @@ function registerWriteOnly(body: z.output<typeof webhookWrite>): void {
 }
 
 function webhookOperations(a: ObjectsAccess) {
-  const write = async (
-    method: 'POST' | 'PUT',
-    path: ApiPath,
-    body: WebhookWrite,
-    opts?: CallOptions,
-  ) => {
-    const valid = validateBody(webhookWrite, body, method, path);
-    registerWriteOnly(valid);
-    return a.call({ method, path, body: valid, schema: webhook }, opts);
-  };
+  const write = writer(a, webhookWrite, webhook, registerWriteOnly);
   return {
     listWebhooks: (opts?: CallOptions): Promise<Webhook[]> => listAll(a, 'webhooks', webhook, opts),
     /** Not idempotent: a repeated POST makes a second webhook (or a 400 for a duplicate name). */
@@ -152,21 +159,7 @@ function webhookOperations(a: ObjectsAccess) {
 }
 
 function savedSearchOperations(a: ObjectsAccess) {
-  const write = async (
-    method: 'POST' | 'PUT',
-    path: ApiPath,
-    body: SavedSearchWrite,
-    opts?: CallOptions,
-  ) =>
-    a.call(
-      {
-        method,
-        path,
-        body: validateBody(savedSearchWrite, body, method, path),
-        schema: savedSearch,
-      },
-      opts,
-    );
+  const write = writer(a, savedSearchWrite, savedSearch);
   return {
     listSavedSearches: (opts?: CallOptions): Promise<SavedSearch[]> =>
       listAll(a, 'saved-searches', savedSearch, opts),
@@ -190,16 +183,7 @@ function savedSearchOperations(a: ObjectsAccess) {
 }
 
 function sourceOperations(a: ObjectsAccess) {
-  const write = async (
-    method: 'POST' | 'PUT',
-    path: ApiPath,
-    body: SourceWrite,
-    opts?: CallOptions,
-  ) =>
-    a.call(
-      { method, path, body: validateBody(sourceWrite, body, method, path), schema: dataSource },
-      opts,
-    );
+  const write = writer(a, sourceWrite, dataSource);
   return {
     /** Not paginated: the answer is the whole list. */
     listSources: async (opts?: CallOptions): Promise<DataSource[]> =>

@@ -273,7 +273,7 @@ const normalized = lenientNullable(z.looseObject({}));
  * What a dry-run validate means: `valid`, `invalid` with its issues, or `unavailable` (the
  * service answered without `valid`: it could not judge, which is not a refusal).
  */
-const dashboardValidation = z.discriminatedUnion('outcome', [
+export const dashboardValidation = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('valid'), normalized }),
   z.object({ outcome: z.literal('invalid'), errors: z.array(validationIssue), normalized }),
   z.object({ outcome: z.literal('unavailable'), reason: z.string() }),

@@ -11,18 +11,22 @@ import { parseOr400 } from './validate';
 
 const IN_CONDITION = /^\s*\S.*?\s+IN\s*\(.*\)\s*$/is;
 
+/** What a write stores for an omitted field; a row from an older state file shows them too. */
+const WRITE_DEFAULTS = { select: '', where: '', whereLanguage: 'lucene', tags: [] };
+
 const savedSearchBody = z.object({
   name: z.string().trim().min(1),
   sourceId: z.string().regex(/^[0-9a-f]{24}$/, 'Invalid ObjectId'),
-  select: z.string().optional(),
-  where: z.string().optional(),
-  whereLanguage: z.enum(['lucene', 'sql']).optional(),
+  // An omitted field is stored as its default (WRITE_DEFAULTS; PUT is a full replace).
+  select: z.string().default(WRITE_DEFAULTS.select),
+  where: z.string().default(WRITE_DEFAULTS.where),
+  whereLanguage: z.enum(['lucene', 'sql']).default('lucene'),
   orderBy: z.string().optional(),
-  tags: z.array(z.string().max(32)).max(50).optional(),
+  tags: z.array(z.string().max(32)).max(50).default([]),
   filters: z
     .array(
       z.object({
-        type: z.literal('sql').optional(),
+        type: z.literal('sql').default('sql'),
         condition: z
           .string()
           .max(10_000)
@@ -34,24 +38,10 @@ const savedSearchBody = z.object({
 
 const rowsOf = (store: Store): SavedSearchRow[] => (store.state.savedSearches ??= []);
 
-/** A search as both APIs show it (a row from an older state file gets the defaults). */
+/** A search as both APIs show it. */
 export function savedSearchView(store: Store, row: SavedSearchRow): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries({
-      id: row.id,
-      name: row.name,
-      sourceId: row.sourceId,
-      select: row.select ?? '',
-      where: row.where ?? '',
-      whereLanguage: row.whereLanguage ?? 'lucene',
-      orderBy: row.orderBy,
-      tags: row.tags ?? [],
-      filters: row.filters,
-      teamId: store.service(row.serviceId)?.team,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-    }).filter(([, v]) => v !== undefined),
-  );
+  const { serviceId, ...stored } = row;
+  return { ...WRITE_DEFAULTS, ...stored, teamId: store.service(serviceId)?.team };
 }
 
 export function listSavedSearches(store: Store, serviceId: string): SavedSearchRow[] {
@@ -69,16 +59,7 @@ function fieldsOf(store: Store, serviceId: string, body: unknown) {
   const input = parseOr400('Body', savedSearchBody, body);
   if (!store.state.sources.some((s) => s.id === input.sourceId && s.serviceId === serviceId))
     throw badRequest('sourceId must be an existing source id');
-  return {
-    name: input.name,
-    sourceId: input.sourceId,
-    select: input.select ?? '',
-    where: input.where ?? '',
-    whereLanguage: input.whereLanguage ?? 'lucene',
-    orderBy: input.orderBy,
-    tags: input.tags ?? [],
-    filters: input.filters?.map((f) => ({ type: f.type ?? 'sql', condition: f.condition })),
-  };
+  return input;
 }
 
 export function createSavedSearch(store: Store, serviceId: string, body: unknown, now: number) {
@@ -104,11 +85,10 @@ export function updateSavedSearch(
 ) {
   const row = findSavedSearch(store, serviceId, id);
   const fields = fieldsOf(store, serviceId, body);
+  // The two optional fields go unless given again (a full replace).
   delete row.orderBy;
   delete row.filters;
   Object.assign(row, fields, { updatedAt: new Date(now).toISOString() });
-  if (row.orderBy === undefined) delete row.orderBy;
-  if (row.filters === undefined) delete row.filters;
   store.changed();
   return row;
 }
