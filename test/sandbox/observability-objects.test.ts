@@ -12,6 +12,7 @@ import {
 import type { Sandbox } from '../../sandbox/index';
 import { caught } from '../support/caught';
 import { startTestSandbox } from '../support/sandbox';
+import { admin, mgmt } from '../support/sandbox-http';
 import { sandboxClients, type SandboxClients } from '../support/sandbox-clients';
 
 let sb: Sandbox;
@@ -124,6 +125,36 @@ describe.each([0, 1])('backend %#', (index) => {
     await b.deleteWebhook(hook.id);
     await b.deleteSource(source.id!);
     expect((await b.listWebhooks()).map((w) => w.id)).not.toContain(hook.id);
+  });
+});
+
+describe('the sandbox keeps write-only fields to itself', () => {
+  it('GET /_sandbox/state names a webhook header but never shows its value', async () => {
+    // Raw HTTP: the client would register the value as a secret, and this process's redaction
+    // would then mask it whatever the sandbox did.
+    const secret = 'state-view-header-secret-77';
+    const created = await mgmt(
+      sb,
+      'POST',
+      `/services/${sb.info.serviceId}/observability/webhooks`,
+      {
+        name: 'state view',
+        service: 'generic',
+        url: 'https://hooks.example/in/state',
+        headers: { 'X-Api-Key': secret },
+        queryParams: { sig: secret },
+      },
+    );
+    expect(created.status).toBe(200);
+    const res = await admin(sb, 'GET', '/state');
+    expect(res.text).not.toContain(secret);
+    const row = (res.json as { webhooks: { name: string }[] }).webhooks.find(
+      (w) => w.name === 'state view',
+    );
+    expect(row).toMatchObject({
+      headers: { 'X-Api-Key': '[REDACTED]' },
+      queryParams: { sig: '[REDACTED]' },
+    });
   });
 });
 
