@@ -5,3 +5,6 @@ export * from './alert';
 export * from './dashboard';
 export * from './secrets';
 export * from './metrics';
+export * from './webhook';
+export * from './saved-search';
+export * from './source';
