@@ -19,6 +19,9 @@ const flag = {
   format: 'text (default; colour on a terminal unless NO_COLOR), markdown (a PR comment), json',
 } as const;
 
+export const REMOTE_VALIDATE_HELP =
+  "skip the service's dry-run validate of the dashboards the plan writes (offline use)";
+
 const string = { type: 'string' } as const;
 const strings = { type: 'string', multiple: true } as const;
 const boolean = { type: 'boolean' } as const;
@@ -34,6 +37,7 @@ const planOptions = {
   adopt: boolean,
   json: boolean,
   format: string,
+  'no-remote-validate': boolean,
 };
 const planHelp = {
   dir: flag.dir,
@@ -45,6 +49,7 @@ const planHelp = {
   adopt: flag.adopt,
   json: flag.json,
   format: flag.format,
+  'no-remote-validate': REMOTE_VALIDATE_HELP,
 };
 
 const EXIT_CODES =
@@ -72,8 +77,9 @@ export const dashboardsHelp: CommandHelp = {
         'cloudops dashboards plan --dir DIR [--out FILE] [--format text|markdown|json] [--detailed-exitcode]\n' +
         '                         [--owner ID] [--service ID] [--target KEY]... [--prune] [--adopt] [--var NAME=VALUE]...',
       summary:
-        'Show what apply would change: validates every file (before any request), reads the service\n' +
-        'and prints per dashboard what changes, old -> new, tile alerts included.\n' +
+        'Show what apply would change: validates every file (before any request), reads the service,\n' +
+        'has it dry-run validate every dashboard the plan would write (errors as file:line field) and\n' +
+        'prints per dashboard what changes, old -> new, tile alerts included.\n' +
         `${EXIT_CODES}\n` +
         'With --detailed-exitcode: 2 when changes are pending (dashboards or alerts), for CI checks.',
       options: { ...planOptions, out: string, 'detailed-exitcode': boolean },

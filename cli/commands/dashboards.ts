@@ -24,23 +24,12 @@ import { ValidationError } from '../../lib/errors';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import type { CliIO, Command } from '../io';
 import { assertWritable } from '../output';
+import { EXIT } from '../exit';
 import { collectVars } from '../vars';
+import { REMOTE_VALIDATE_HELP } from './dashboards-help';
 import { pullDashboards } from './dashboards-pull';
 import { servicesFromEnv, type DashboardServices } from './dashboards-services';
 import { runDashboardsValidate } from './dashboards-validate';
-
-/** Exit codes of `cloudops dashboards` (documented in --help and README.md). */
-export const DASHBOARDS_EXIT = {
-  ok: 0,
-  /** Invalid files, a failed/aborted/conflicting dashboard, a stale saved plan. */
-  failure: 1,
-  /** plan --detailed-exitcode: changes (dashboards or alerts) are pending. */
-  changes: 2,
-  /** A mistake in how the command was called: never the changes-pending code. */
-  usage: 64,
-  /** Interrupted (Ctrl-C): the output lists what was applied and what was not. */
-  interrupted: 130,
-} as const;
 
 const spec = {
   usage:
@@ -83,6 +72,7 @@ const spec = {
     name: { type: 'string', multiple: true },
     var: { type: 'string', multiple: true },
     events: { type: 'string' },
+    'no-remote-validate': { type: 'boolean' },
   },
   help: {
     dir: 'directory of dashboard files (.yaml, .yml, .json), searched recursively',
@@ -103,6 +93,7 @@ const spec = {
     var: 'value for a ${NAME} placeholder (repeatable)',
     events:
       'apply: also write the `Dashboard Synced` events (what the function sends to EventBridge) to FILE',
+    'no-remote-validate': REMOTE_VALIDATE_HELP,
   },
   positionals: 2,
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>;
@@ -137,7 +128,7 @@ export const dashboardsCommand: Command & {
       io.err(
         `cloudops dashboards: ${error.message}\nRun \`cloudops dashboards --help\` for usage.`,
       );
-      return DASHBOARDS_EXIT.usage;
+      return EXIT.usage;
     }
   },
 };
@@ -154,12 +145,12 @@ async function runDashboards(
   const { values, positionals } = parseCommand(spec, argv);
   if (values.help) {
     io.out(formatHelp(spec));
-    return DASHBOARDS_EXIT.ok;
+    return EXIT.ok;
   }
   const [action, planFile] = positionals;
   if (action === 'schema') {
     io.out(JSON.stringify(dashboardFileJsonSchema(), null, 2));
-    return DASHBOARDS_EXIT.ok;
+    return EXIT.ok;
   }
   if (action !== 'plan' && action !== 'apply' && action !== 'pull') {
     throw new UsageError(
@@ -216,16 +207,16 @@ function checkFlags(action: string, planFile: string | undefined, values: Values
 function failureCode(error: unknown, format: Format, io: CliIO, signal: AbortSignal): number {
   if (signal.aborted) {
     io.err('Interrupted before any write; nothing was applied.');
-    return DASHBOARDS_EXIT.interrupted;
+    return EXIT.interrupted;
   }
   if (error instanceof DashboardFilesError) {
     if (format === 'json') io.out(JSON.stringify({ ok: false, errors: error.fileIssues }, null, 2));
     io.err(error.message);
-    return DASHBOARDS_EXIT.failure;
+    return EXIT.failure;
   }
   if (error instanceof StalePlanError || error instanceof ValidationError) {
     io.err(`cloudops dashboards: ${error.message}`);
-    return DASHBOARDS_EXIT.failure;
+    return EXIT.failure;
   }
   throw error;
 }
@@ -255,7 +246,7 @@ async function pull(
   });
   for (const w of written) io.out(`wrote ${w.file} ("${w.name}")`);
   io.out(`Pulled ${written.length} dashboard(s) from service ${serviceId} into ${values.dir}.`);
-  return DASHBOARDS_EXIT.ok;
+  return EXIT.ok;
 }
 
 /** One service's sync (the orchestration of lib/dashboards sync.ts), planned. */
@@ -297,6 +288,8 @@ async function planServices(
       owner,
       targets: values.target ?? [],
       declaredElsewhere: declared,
+      remoteValidate: !values['no-remote-validate'],
+      files: directorySource(values.dir!),
       signal,
     });
     runs.push({ service: g.service, sync });
@@ -324,9 +317,9 @@ async function printPlan(
         `Saved the plan to ${values.out}: apply it with \`cloudops dashboards apply ${values.out}\`.`,
       );
   }
-  if (plans.some((p) => p.plan.counts.conflict > 0)) return DASHBOARDS_EXIT.failure;
+  if (plans.some((p) => p.plan.counts.conflict > 0)) return EXIT.failure;
   const pending = plans.some((p) => p.plan.pending);
-  return values['detailed-exitcode'] && pending ? DASHBOARDS_EXIT.changes : DASHBOARDS_EXIT.ok;
+  return values['detailed-exitcode'] && pending ? EXIT.changes : EXIT.ok;
 }
 
 /**
@@ -346,14 +339,14 @@ async function confirmAndApply(
   if (!values['auto-approve']) {
     printPlans(io, plans, 'text', color);
     const conflicts = plans.some((p) => p.plan.counts.conflict > 0);
-    if (!plans.some((p) => p.plan.pending) && !conflicts) return DASHBOARDS_EXIT.ok;
+    if (!plans.some((p) => p.plan.pending) && !conflicts) return EXIT.ok;
     const names = plans.map((p) => p.service);
     const answer = await ask(
       `Apply these changes to ${names.length > 1 ? 'services' : 'service'} ${names.join(', ')}? Only "yes" applies: `,
     );
     if (answer.trim() !== 'yes') {
       io.err('Apply cancelled; nothing was written.');
-      return DASHBOARDS_EXIT.failure;
+      return EXIT.failure;
     }
   } else if (format === 'text') {
     printPlans(io, plans, 'text', color);
@@ -443,8 +436,8 @@ function finishApply(
     const events = applied.flatMap((a) => a.events);
     writeFileSync(eventsFile, JSON.stringify(events, null, 2) + '\n');
   }
-  if (applied.some((a) => a.result.interrupted)) return DASHBOARDS_EXIT.interrupted;
-  return applied.every((a) => a.result.ok) ? DASHBOARDS_EXIT.ok : DASHBOARDS_EXIT.failure;
+  if (applied.some((a) => a.result.interrupted)) return EXIT.interrupted;
+  return applied.every((a) => a.result.ok) ? EXIT.ok : EXIT.failure;
 }
 
 /** `apply PLANFILE`: every service's part is checked before any of them is written. */

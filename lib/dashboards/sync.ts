@@ -25,6 +25,7 @@ import {
   type Plan,
   type PlanOptions,
 } from './plan';
+import { validateRemotely } from './remote-validate';
 import { orAbsent, resolveNames, type NameDirectory } from './resolve';
 import type { DesiredDashboard, FileIssue, SourceFile } from './types';
 
@@ -49,6 +50,13 @@ export interface ServiceSyncOptions extends PlanOptions {
    * sends provision-alerts nothing. @default 'all'
    */
   readonly events?: 'all' | 'changed';
+  /**
+   * Before any write, the service's dry-run validate judges every dashboard the plan creates
+   * or updates (`--no-remote-validate` turns it off for offline use). @default true
+   */
+  readonly remoteValidate?: boolean;
+  /** Where the files come from: places the service's refusals on their lines. */
+  readonly files?: { readonly label: string; read(file: string): Promise<string> };
 }
 
 export interface SyncHooks {
@@ -79,6 +87,18 @@ export async function planServiceSync(
   const plan = options.ledger
     ? await planWithLedger(desired, options, options.ledger, unsettled, call)
     : await planDashboards(desired, options.backend, options, call);
+  // The service's own check, between the plan and the first write (remote-validate.ts).
+  if (options.remoteValidate !== false) {
+    const checked = await validateRemotely(plan, options.backend, {
+      label: options.files?.label ?? 'the dashboard files',
+      ...(options.files ? { readFile: (f: string) => options.files!.read(f) } : {}),
+      call,
+    });
+    if (checked.unavailable) {
+      plan.notes.push(checked.unavailable);
+      options.logger?.warn('dashboard validation unavailable', { reason: checked.unavailable });
+    }
+  }
   return serviceSync(plan, options, unsettled);
 }
 
@@ -249,7 +269,7 @@ export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome>
         }),
         files: [],
       };
-  const sync = await planServiceSync(desired, options);
+  const sync = await planServiceSync(desired, { files: options.source, ...options });
   if (written) await checkWrittenWebhookIds(sync.plan, files, webhooks, options.source.label);
   if (options.mode === 'plan') return { plan: sync.plan };
   const { result, events } = await sync.apply(options);
