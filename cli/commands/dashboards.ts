@@ -289,6 +289,7 @@ async function planServices(
       targets: values.target ?? [],
       declaredElsewhere: declared,
       remoteValidate: !values['no-remote-validate'],
+      rateLimit: services.rateLimit,
       files: directorySource(values.dir!),
       signal,
     });

@@ -19,7 +19,9 @@ import {
   type AlertTile,
 } from '../alerts/tile-plan';
 import { alertLinks, type Alert, type Dashboard, type DashboardWrite, type Tile } from '../schemas';
+import type { RateLimitConfig } from '../api/rate-limiter';
 import type { FieldChange } from '../diff';
+import { planCost, type PlanCost } from './cost';
 import { normalizeTags, tileChanges, tileWrite } from './normalize';
 import {
   ALERTS_TAG,
@@ -104,6 +106,8 @@ export interface PlanOptions {
    * not reported as matching nothing here.
    */
   readonly declaredElsewhere?: readonly string[];
+  /** The key's rate limit, for the plan's cost. @default the management key's, 10 per 10 s */
+  readonly rateLimit?: Pick<RateLimitConfig, 'limit' | 'windowMs'>;
 }
 
 export interface Plan {
@@ -118,6 +122,8 @@ export interface Plan {
   owner: string;
   /** True when the alert list was read (alert changes are then complete). */
   alertsRead: boolean;
+  /** What the apply costs (absent in a plan saved by an older cloudops). */
+  cost?: PlanCost;
 }
 
 type PlanBackend = Pick<ObservabilityBackend, 'listDashboards' | 'listAlerts'>;
@@ -234,7 +240,7 @@ export function computePlan(
       else notes.push(`owned dashboard "${d.name}" (${d.id}) has no file; --prune deletes it`);
     }
   }
-  return summarize(changes, notes, owner, alerts !== undefined);
+  return summarize(changes, notes, owner, alerts !== undefined, options.rateLimit);
 }
 
 function summarize(
@@ -242,6 +248,7 @@ function summarize(
   notes: string[],
   owner: string,
   alertsRead: boolean,
+  rateLimit?: PlanOptions['rateLimit'],
 ): Plan {
   const counts: Record<DashboardAction, number> = {
     create: 0,
@@ -258,7 +265,8 @@ function summarize(
   const pending =
     counts.create + counts.update + counts.delete > 0 ||
     alertCounts.create + alertCounts.update + alertCounts.delete > 0;
-  return { changes, counts, alertCounts, notes, pending, owner, alertsRead };
+  const cost = planCost({ counts, alertCounts }, rateLimit);
+  return { changes, counts, alertCounts, notes, pending, owner, alertsRead, cost };
 }
 
 /** The identity a tile's alerts are marked with: its key, else its name. */
