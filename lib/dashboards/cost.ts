@@ -8,7 +8,10 @@ import { MANAGEMENT_RATE_LIMIT, type RateLimitConfig } from '../api/rate-limiter
 type RateLimit = Pick<RateLimitConfig, 'limit' | 'windowMs'>;
 
 export interface PlanCost {
-  /** Requests the apply makes: one per dashboard written or deleted, one per alert written. */
+  /**
+   * Requests the apply makes: one per dashboard written or deleted, one per alert written, and
+   * one list after creates.
+   */
   requests: number;
   /** About how long they take at `rateLimit`, the first window's burst included. */
   seconds: number;
@@ -23,7 +26,9 @@ interface Counted {
 export function planCost(plan: Counted, rateLimit: RateLimit = MANAGEMENT_RATE_LIMIT): PlanCost {
   const { create, update, delete: del } = plan.counts;
   const a = plan.alertCounts;
-  const requests = create + update + del + a.create + a.update + a.delete;
+  // After creates, one list finds what a concurrent apply created too (converge.ts).
+  const relist = create > 0 ? 1 : 0;
+  const requests = create + relist + update + del + a.create + a.update + a.delete;
   // `limit` go at once, then one window per further `limit`.
   const windows = requests === 0 ? 0 : Math.floor((requests - 1) / Math.max(1, rateLimit.limit));
   return { requests, seconds: Math.ceil((windows * rateLimit.windowMs) / 1000), rateLimit };

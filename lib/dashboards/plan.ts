@@ -198,14 +198,12 @@ export function computePlan(
     const tag = identityTag(want.key);
     claimed.add(tag);
     const [mine, ...duplicates] = owned.get(tag) ?? [];
-    for (const dup of duplicates) {
-      if (options.prune)
-        changes.push(deleteChange(dup, `duplicate of "${want.key}" (keeping ${mine.id})`));
-      else
-        notes.push(
-          `dashboard "${dup.name}" (${dup.id}) duplicates "${want.key}"; --prune deletes it`,
-        );
-    }
+    // Never pruned while the key's file exists: a copy made by hand carries the same tags,
+    // and an extra of a concurrent apply is removed by the run that made it (converge.ts).
+    for (const dup of duplicates)
+      notes.push(
+        `dashboard "${dup.name}" (${dup.id}) carries the key "${want.key}" too (kept: ${mine.id}); not deleted while its file exists: delete it by hand if it is a copy`,
+      );
     const other = foreign.get(tag);
     if (!mine && other) {
       changes.push(conflictChange(want, other));

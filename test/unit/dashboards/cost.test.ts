@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { costLine, planCost } from '../../../lib/dashboards/cost';
 
-const counts = (create: number, alerts = 0) => ({
-  counts: { create, update: 0, delete: 0 },
+const counts = (update: number, alerts = 0) => ({
+  counts: { create: 0, update, delete: 0 },
   alertCounts: { create: alerts, update: 0, delete: 0 },
 });
 
@@ -14,6 +14,14 @@ describe('planCost', () => {
     expect(planCost(counts(11))).toMatchObject({ requests: 11, seconds: 10 });
     expect(planCost(counts(20, 5))).toMatchObject({ requests: 25, seconds: 20 });
     expect(planCost(counts(250), { limit: 100, windowMs: 60_000 }).seconds).toBe(120);
+  });
+
+  it('creates add one list, which finds what a concurrent apply created too', () => {
+    const plan = {
+      counts: { create: 3, update: 1, delete: 0 },
+      alertCounts: counts(0).alertCounts,
+    };
+    expect(planCost(plan).requests).toBe(5);
   });
 
   it('says it in one line with the rate it assumed', () => {

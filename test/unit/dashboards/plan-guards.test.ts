@@ -99,18 +99,22 @@ describe('notes and choices of computePlan', () => {
     expect(computePlan([want('a', 'A')], [], { targets: [] }).changes).toHaveLength(1);
   });
 
-  it('owned duplicates of one key: the lowest id is kept; prune deletes the others, else a note', () => {
+  it('owned duplicates of one key: the lowest id is kept; even prune never deletes the others while the file exists', () => {
     const d2 = dash('d2', 'A copy', markerTags('a'));
     const d1 = dash('d1', 'A', markerTags('a'));
-    const noted = computePlan([want('a', 'A')], [d2, d1]);
-    expect(noted.changes.map((c) => [c.action, c.id])).toEqual([['unchanged', 'd1']]);
-    expect(noted.notes).toEqual(['dashboard "A copy" (d2) duplicates "a"; --prune deletes it']);
-    const pruned = computePlan([want('a', 'A')], [d2, d1], { prune: true });
-    expect(pruned.changes.map((c) => [c.action, c.id, c.reason])).toEqual([
-      ['delete', 'd2', 'duplicate of "a" (keeping d1)'],
-      ['unchanged', 'd1', undefined],
+    const note =
+      'dashboard "A copy" (d2) carries the key "a" too (kept: d1); not deleted while its file exists: delete it by hand if it is a copy';
+    for (const prune of [false, true]) {
+      const plan = computePlan([want('a', 'A')], [d2, d1], { prune });
+      expect(plan.changes.map((c) => [c.action, c.id])).toEqual([['unchanged', 'd1']]);
+      expect(plan.notes).toEqual([note]);
+    }
+    // Its file gone, prune deletes both.
+    const orphaned = computePlan([], [d2, d1], { prune: true });
+    expect(orphaned.changes.map((c) => [c.action, c.id])).toEqual([
+      ['delete', 'd1'],
+      ['delete', 'd2'],
     ]);
-    expect(pruned.notes).toEqual([]);
   });
 
   it("another owner's dashboard with the key is a conflict naming the first of them", () => {
