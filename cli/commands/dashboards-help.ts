@@ -22,6 +22,9 @@ const flag = {
 export const REMOTE_VALIDATE_HELP =
   "skip the service's dry-run validate of the dashboards the plan writes (offline use)";
 
+export const ALLOW_DELETE_ALL_HELP =
+  'with --prune: allow deleting every owned dashboard when the files declare none';
+
 const string = { type: 'string' } as const;
 const strings = { type: 'string', multiple: true } as const;
 const boolean = { type: 'boolean' } as const;
@@ -38,6 +41,7 @@ const planOptions = {
   json: boolean,
   format: string,
   'no-remote-validate': boolean,
+  'allow-delete-all': boolean,
 };
 const planHelp = {
   dir: flag.dir,
@@ -50,6 +54,7 @@ const planHelp = {
   json: flag.json,
   format: flag.format,
   'no-remote-validate': REMOTE_VALIDATE_HELP,
+  'allow-delete-all': ALLOW_DELETE_ALL_HELP,
 };
 
 const EXIT_CODES =

@@ -4,6 +4,7 @@ import {
   DashboardFilesError,
   dashboardFileJsonSchema,
   DEFAULT_OWNER,
+  DEFAULT_OWNER_WARNING,
   directorySource,
   loadDashboardGroups,
   OWNER_ID,
@@ -26,7 +27,7 @@ import type { CliIO, Command } from '../io';
 import { assertWritable } from '../output';
 import { EXIT } from '../exit';
 import { collectVars } from '../vars';
-import { REMOTE_VALIDATE_HELP } from './dashboards-help';
+import { ALLOW_DELETE_ALL_HELP, REMOTE_VALIDATE_HELP } from './dashboards-help';
 import { pullDashboards } from './dashboards-pull';
 import { servicesFromEnv, type DashboardServices } from './dashboards-services';
 import { runDashboardsValidate } from './dashboards-validate';
@@ -73,6 +74,7 @@ const spec = {
     var: { type: 'string', multiple: true },
     events: { type: 'string' },
     'no-remote-validate': { type: 'boolean' },
+    'allow-delete-all': { type: 'boolean' },
   },
   help: {
     dir: 'directory of dashboard files (.yaml, .yml, .json), searched recursively',
@@ -94,6 +96,7 @@ const spec = {
     events:
       'apply: also write the `Dashboard Synced` events (what the function sends to EventBridge) to FILE',
     'no-remote-validate': REMOTE_VALIDATE_HELP,
+    'allow-delete-all': ALLOW_DELETE_ALL_HELP,
   },
   positionals: 2,
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>;
@@ -266,6 +269,7 @@ async function planServices(
   signal: AbortSignal,
   connect: () => DashboardServices,
 ): Promise<ServiceRun[]> {
+  if (values.prune && owner === DEFAULT_OWNER) io.err(`warning: ${DEFAULT_OWNER_WARNING}`);
   const groups = await loadDashboardGroups(directorySource(values.dir!), {
     vars: collectVars(io.env, values.var ?? []),
     configuredServices: () => connect().ids,
@@ -284,6 +288,7 @@ async function planServices(
     const sync = await planServiceSync(g.dashboards, {
       backend: services.backendFor(g.service),
       prune: values.prune ?? false,
+      allowDeleteAll: values['allow-delete-all'] ?? false,
       adopt: values.adopt ?? false,
       owner,
       targets: values.target ?? [],

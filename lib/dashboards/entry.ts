@@ -21,6 +21,7 @@ import { watchFromEnv } from '../watch/settings';
 import type { ApplyStatus } from './apply';
 import { readSyncDashboardsSettings, type SyncDashboardsSettings } from './config';
 import { noticeDrift, type DriftNoticeDeps } from './drift-notice';
+import { DEFAULT_OWNER, DEFAULT_OWNER_WARNING } from './ownership';
 import type { DashboardAction, Plan } from './plan';
 import { publishEvents } from './publish';
 import { s3Source } from './s3-source';
@@ -116,6 +117,7 @@ async function runSync(
   }
   const mode: 'plan' | 'apply' =
     trigger.kind === 'schedule' && settings.scheduleMode === 'report' ? 'plan' : 'apply';
+  if (settings.prune && settings.owner === DEFAULT_OWNER) logger.warn(DEFAULT_OWNER_WARNING);
   const { plan, apply, events } = await syncDashboards({
     source: s3Source(deps.s3, settings.bucket, settings.prefix),
     backend: io.backend,
@@ -123,6 +125,7 @@ async function runSync(
     vars: settings.vars,
     ...(deps.service !== undefined ? { service: deps.service } : {}),
     prune: settings.prune,
+    allowDeleteAll: settings.allowDeleteAll,
     adopt: settings.adopt,
     owner: settings.owner,
     ...(io.signal ? { signal: io.signal } : {}),

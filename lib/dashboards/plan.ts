@@ -21,6 +21,7 @@ import {
 import { alertLinks, type Alert, type Dashboard, type DashboardWrite, type Tile } from '../schemas';
 import type { RateLimitConfig } from '../api/rate-limiter';
 import type { FieldChange } from '../diff';
+import { ValidationError } from '../errors';
 import { planCost, type PlanCost } from './cost';
 import { normalizeTags, tileChanges, tileWrite } from './normalize';
 import {
@@ -106,6 +107,11 @@ export interface PlanOptions {
    * not reported as matching nothing here.
    */
   readonly declaredElsewhere?: readonly string[];
+  /**
+   * With prune, allow a plan that deletes every owned dashboard because the files declare none
+   * (an emptied bucket or folder looks exactly like that). @default false
+   */
+  readonly allowDeleteAll?: boolean;
   /** The key's rate limit, for the plan's cost. @default the management key's, 10 per 10 s */
   readonly rateLimit?: Pick<RateLimitConfig, 'limit' | 'windowMs'>;
 }
@@ -231,6 +237,8 @@ export function computePlan(
     changes.push(target ? diffChange(want, target, adopted, owner, alerts) : createChange(want));
   }
 
+  if (options.prune && desired.length === 0 && owned.size > 0 && !options.allowDeleteAll)
+    throw new EmptySourcePruneError([...owned.values()].flat().length, owner);
   for (const [tag, list] of owned) {
     if (claimed.has(tag) || (targetTags && !targetTags.has(tag))) continue;
     for (const d of list) {
@@ -239,6 +247,16 @@ export function computePlan(
     }
   }
   return summarize(changes, notes, owner, alerts !== undefined, options.rateLimit);
+}
+
+/** Prune over a source that declares no dashboard: refused before any write. */
+export class EmptySourcePruneError extends ValidationError {
+  override name = 'EmptySourcePruneError';
+  constructor(owned: number, owner: string) {
+    super(
+      `the files declare no dashboard, so --prune would delete all ${owned} dashboard(s) of owner "${owner}"; refused (an emptied folder or bucket looks the same). To delete them all, pass --allow-delete-all (function: CLOUDOPS_DASHBOARDS_ALLOW_DELETE_ALL=true)`,
+    );
+  }
 }
 
 function summarize(

@@ -2,18 +2,22 @@
  * Two applies on one owner at once (the CLI's and the Lambda's, the same orchestration) end with
  * one dashboard per key: the run whose creates came later removes the copies it can prove it
  * made (the ids its own creates answered). A dashboard copied by hand, tags included, is never
- * deleted while its key's file exists, prune or not.
+ * deleted while its key's file exists, prune or not. A source that declares no dashboard never
+ * prunes them all without being told to.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardsCommand } from '../../cli/commands/dashboards';
 import { sandboxEnv } from '../../cli/connect';
+import type { CliIO } from '../../cli/io';
 import { servicesFromEnv, type DashboardServices } from '../../cli/commands/dashboards-services';
 import type { ObservabilityBackend } from '../../lib/api';
 import {
   directorySource,
+  EmptySourcePruneError,
   identityTag,
   loadDashboards,
   planServiceSync,
@@ -24,17 +28,19 @@ import { startTestSandbox } from '../support/sandbox';
 
 let sb: Sandbox;
 let services: DashboardServices;
+let env: Record<string, string>;
 let backend: ObservabilityBackend;
 let dir: string;
 
 beforeAll(async () => {
   sb = await startTestSandbox({ profile: 'current' });
-  services = servicesFromEnv({
+  env = {
     ...sandboxEnv(sb.info),
     CLOUDOPS_OBSERVABILITY_MODE: 'managed',
     CLOUDOPS_MANAGEMENT_RATE_LIMIT: '100000/1s',
     CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '100000/1s',
-  });
+  };
+  services = servicesFromEnv(env);
   backend = services.backendFor(services.defaultService);
   dir = await mkdtemp(path.join(tmpdir(), 'cloudops-concurrent-'));
   for (const key of ['alpha', 'beta'])
@@ -97,5 +103,58 @@ describe('concurrent applies on one owner converge', () => {
     expect(pruned.plan.notes).toEqual([
       `dashboard "alpha (copy)" (${copy.id}) carries the key "alpha" too (kept: ${original.id}); not deleted while its file exists: delete it by hand if it is a copy`,
     ]);
+  });
+});
+
+describe('prune over a source that declares no dashboard', () => {
+  it('is refused before any write; allowDeleteAll deletes them', async () => {
+    const before = sb.store.state.dashboards.filter((d) => d.tags.includes('cloudops')).length;
+    expect(before).toBeGreaterThan(0);
+    // Every file now names another service: this one's source declares nothing.
+    for (const file of await readdir(dir))
+      await writeFile(
+        path.join(dir, file),
+        `services: ["00000000-0000-4000-8000-000000000000"]\nname: gone\ntiles: []\n`,
+      );
+    const run = (allowDeleteAll: boolean) =>
+      syncDashboards({
+        source: directorySource(dir),
+        backend,
+        mode: 'apply',
+        service: services.defaultService,
+        prune: true,
+        allowDeleteAll,
+      });
+    sb.requestLog.clear();
+    const refused = await run(false).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(EmptySourcePruneError);
+    expect((refused as Error).message).toContain(
+      `--prune would delete all 3 dashboard(s) of owner "default"; refused`,
+    );
+    expect(sb.requestLog.entries().filter((e) => e.method !== 'GET')).toEqual([]);
+    expect(sb.store.state.dashboards.filter((d) => d.tags.includes('cloudops'))).toHaveLength(
+      before,
+    );
+
+    const allowed = await run(true);
+    expect(allowed.apply!.ok).toBe(true);
+    expect(sb.store.state.dashboards.filter((d) => d.tags.includes('cloudops'))).toEqual([]);
+  });
+});
+
+describe('the default owner', () => {
+  it('an apply that prunes as "default" warns that other deployments on it prune each other', async () => {
+    const cli = async (...argv: string[]) => {
+      let err = '';
+      const io: CliIO = { out: () => undefined, err: (t) => void (err += t), env, isTTY: false };
+      const code = await dashboardsCommand.runWith(argv, io, new AbortController().signal);
+      return { code, err };
+    };
+    const shared = await cli('plan', '--dir', dir, '--prune');
+    expect(shared.err).toContain('warning: pruning as owner "default": every deployment');
+    expect((await cli('plan', '--dir', dir, '--prune', '--owner', 'team-a')).err).not.toContain(
+      'warning',
+    );
+    expect((await cli('plan', '--dir', dir)).err).not.toContain('warning');
   });
 });
