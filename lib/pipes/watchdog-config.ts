@@ -15,7 +15,11 @@ const watchdogConfigSchema = z.strictObject({
   /** Progress from the metrics endpoint: stalled, quiet, erroring. */
   progress: progressPolicySchema.prefault({}),
   /** The metrics endpoint not served: list the pipes instead, and ask the metrics again after this. */
-  metricsRetryMs: z.number().int().positive().default(3_600_000),
+  metricsRetryMs: z
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3_600_000),
   /** Notify after this many consecutive runs that could not list a service. */
   selfWatchAfterFailures: z.number().int().positive().default(3),
   autoRestart: z
