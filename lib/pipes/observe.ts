@@ -10,6 +10,7 @@
  * - a running service whose full answer carries no pipe metric at all: the next run lists.
  * So a run costs S requests for S services, never both calls every run.
  */
+import { UnexpectedResponseError } from '../api/errors';
 import type { Pipe } from '../schemas';
 import type { PipeReading, ServiceReading } from '../schemas/metrics';
 import type { ListingOutcome } from './health';
@@ -24,6 +25,11 @@ export function chooseSource(service: ServiceRecord | undefined, now: number): O
   if (service?.listingDue) return 'listing';
   const unserved = service?.metricsUnservedUntil;
   return unserved !== undefined && now < unserved ? 'listing' : 'metrics';
+}
+
+/** The gateway's HTML 404 for a path it does not serve: no metrics endpoint (the spec's snapshot). */
+export function metricsUnserved(error: unknown): boolean {
+  return error instanceof UnexpectedResponseError && error.status === 404;
 }
 
 /** What one run learnt of a service. */

@@ -26,7 +26,6 @@ export const PROGRESS_COUNTERS = {
     errors: PIPE_METRICS.errors.metric,
   },
 } as const;
-export type ProgressCounter = keyof typeof PROGRESS_COUNTERS;
 
 /** One metrics reading of a pipe. Every value is optional: every metric is. */
 export const progressReading = z.object({

@@ -6,7 +6,7 @@
  * Claims and delivery are lib/watch's.
  */
 import { randomUUID } from 'node:crypto';
-import { isServiceIdle, UnexpectedResponseError } from '../api/errors';
+import { isServiceIdle } from '../api/errors';
 import { silentLogger, type Logger } from '../log';
 import type { Pipe, PipeStateCommand } from '../schemas';
 import type { ServiceReading } from '../schemas/metrics';
@@ -18,7 +18,7 @@ import type { PipeNotice } from '../watch/subjects/pipe';
 import type { ServiceNotice } from '../watch/subjects/service';
 import type { ServiceRecord } from './types';
 import { emfLine, type MetricsSink, type RunMetrics } from './metrics';
-import { chooseSource, type ServiceObservation } from './observe';
+import { chooseSource, metricsUnserved, type ServiceObservation } from './observe';
 import { loadService, pipeIo, serviceIo } from './records';
 import { planService, type PipeStep } from './service-plan';
 import type { WatchdogConfig } from './watchdog-config';
@@ -248,11 +248,6 @@ async function observe(
     pass.logger.warn('could not read the pipes', { serviceId, error });
     return { kind: 'failed', message };
   }
-}
-
-/** The gateway's HTML 404 for a path it does not serve: no metrics endpoint here (the spec's). */
-function metricsUnserved(error: unknown): boolean {
-  return error instanceof UnexpectedResponseError && error.status === 404;
 }
 
 async function restart(pass: Pass, where: Required<Where>): Promise<void> {
