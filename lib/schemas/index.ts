@@ -4,3 +4,4 @@ export * from './key';
 export * from './alert';
 export * from './dashboard';
 export * from './secrets';
+export * from './activity';

@@ -10,12 +10,13 @@ import { matchRoute } from '../router';
 import type { Route, RouteMatch } from '../router';
 import type { Store } from '../store';
 import type { ManagementHandler } from './context';
+import { activityRoutes } from './activities';
 import { keyRoutes } from './keys';
 import { pipeRoutes } from './pipes';
 import type { Profile } from '../profiles';
 
 function managementRoutes(profile: Profile): Route<ManagementHandler>[] {
-  return [...keyRoutes, ...pipeRoutes, ...profile.managementObservabilityRoutes];
+  return [...keyRoutes, ...activityRoutes, ...pipeRoutes, ...profile.managementObservabilityRoutes];
 }
 
 export interface SurfaceRequest {
@@ -148,6 +149,8 @@ export function createManagementSurface(deps: ManagementSurfaceDeps) {
           now,
           profile,
           query: req.query,
+          remoteAddress: req.remoteAddress,
+          userAgent: String(req.headers['user-agent'] ?? ''),
         });
         const envelope =
           result === undefined
