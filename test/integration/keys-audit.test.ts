@@ -1,0 +1,130 @@
+/**
+ * Keys you can account for, on the sandbox, through the CLI: the audit gates on the never-expiring
+ * admin key and the unused key; after `keys adopt` + one rotation + `keys revoke` it passes.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxEnv } from '../../cli/connect';
+import { createManagementClient } from '../../lib/api';
+import { staticCredentials } from '../../lib/credentials';
+import { managementKeySecret } from '../../lib/schemas';
+import { runCapture } from '../support/cli';
+import { admin } from '../support/sandbox-http';
+import { DAY, startRotationSandbox, type RotationSandbox } from './rotation-harness';
+
+let rs: RotationSandbox;
+let dir: string;
+beforeAll(async () => {
+  rs = await startRotationSandbox(undefined, 'current');
+  dir = mkdtempSync(join(tmpdir(), 'keys-audit-'));
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await rs.close();
+});
+
+/** The operator's settings: the sandbox's seed admin key, as a person would have it at first. */
+const env = () => ({
+  ...sandboxEnv(rs.sb.info),
+  CLOUDOPS_LOG_LEVEL: 'silent',
+});
+
+/** A developer key nobody has used for 120 days. */
+async function unusedKey(): Promise<string> {
+  const seed = await rs.read('AWSCURRENT');
+  const api = createManagementClient({
+    baseUrl: rs.sb.info.apiUrl,
+    credentials: staticCredentials('seed', seed, managementKeySecret),
+    rateLimit: false,
+  });
+  const made = await api.createKey({
+    name: 'ci-reporting',
+    assignedRoleIds: [rs.sb.info.roleIds!.Developer],
+    expireAt: new Date(rs.sb.clock.now() + 365 * DAY).toISOString(),
+  });
+  api.close();
+  const aged = await admin(rs.sb, 'PATCH', `/keys/${made.key.id}`, {
+    createdAt: new Date(rs.sb.clock.now() - 120 * DAY).toISOString(),
+    usedAt: null,
+  });
+  expect(aged.status).toBe(200);
+  return made.key.id;
+}
+
+describe('cloudops keys audit: from findings to a clean bill', () => {
+  it('gates on the never-expiring admin key and the unused key, and passes once they are dealt with', async () => {
+    const seed = await rs.read('AWSCURRENT');
+    const unusedId = await unusedKey();
+
+    const before = await runCapture(['keys', 'audit', '--fail-on', 'high'], { env: env() });
+    expect(before.stderr).toBe('');
+    expect(before.code).toBe(2);
+    expect(before.stdout).toMatch(
+      new RegExp(
+        `HIGH +key sandbox-admin \\(…${seed.keyId.slice(-4)}\\) never expires and holds the admin role\\n +what to do: bring it under rotation: cloudops keys adopt`,
+      ),
+    );
+    expect(before.stdout).toMatch(
+      new RegExp(
+        `MEDIUM +key ci-reporting \\(…\\w{4}\\) has never been used since it was made \\S+ \\(120 days ago\\)\\n +what to do: revoke it: cloudops keys revoke ${unusedId}`,
+      ),
+    );
+    // Who made the admin key, from the organization's activities.
+    expect(before.stdout).toMatch(
+      /key sandbox-admin \(…\w{4}\) was made outside rotation by user email: owner@example\.com at \S+ from 203\.0\.113\.7/,
+    );
+
+    const secretFile = join(dir, 'key-secret');
+    writeFileSync(secretFile, `${seed.keySecret}\n`, { mode: 0o600 });
+    const adopt = await runCapture(
+      [
+        'keys',
+        'adopt',
+        '--key-id',
+        seed.keyId,
+        '--secret-id',
+        rs.secretId,
+        '--key-secret-file',
+        secretFile,
+      ],
+      { env: env() },
+    );
+    expect(adopt.stderr).toBe('');
+    expect(adopt.code).toBe(0);
+    expect(adopt.stdout).toContain(`adopted key …${seed.keyId.slice(-4)}`);
+
+    const rotate = await runCapture(['keys', 'rotate', '--secret-id', rs.secretId], {
+      env: { ...env(), CLOUDOPS_KEY_LIFETIME: '30d', CLOUDOPS_KEY_GRACE_PERIOD: '1d' },
+    });
+    expect(rotate.stderr).toBe('');
+    expect(rotate.code).toBe(0);
+
+    // From now on the operator works with the rotated key, through the secret.
+    const rotated = { ...env(), CLOUDOPS_KEY_SECRET_ID: rs.secretId };
+    const revoke = await runCapture(['keys', 'revoke', unusedId], { env: rotated });
+    expect(revoke.stderr).toBe('');
+    expect(revoke.code).toBe(0);
+    expect(revoke.stdout).toMatch(/key ci-reporting \(…\w{4}\) disabled; it expires \S+Z/);
+
+    const after = await runCapture(['keys', 'audit', '--fail-on', 'high'], { env: rotated });
+    expect(after.stderr).toBe('');
+    expect(after.code).toBe(0);
+    expect(after.stdout).not.toMatch(/^HIGH/m);
+    expect(after.stdout).toMatch(/LOW +key ci-reporting \(…\w{4}\) is disabled but not deleted/);
+
+    const list = await runCapture(['keys', 'list', '--json'], { env: rotated });
+    expect(list.code).toBe(0);
+    const keys = (JSON.parse(list.stdout) as { keys: { name: string; managedBy: string }[] }).keys;
+    const secretName = 'cloudops/sandbox/management-key';
+    expect(keys.find((k) => k.name === 'sandbox-admin')?.managedBy).toBe(
+      `${secretName} (retiring)`,
+    );
+    expect(keys.find((k) => k.name.startsWith('cloudops-rotated-'))?.managedBy).toBe(
+      `${secretName} (current)`,
+    );
+    for (const run of [before, adopt, rotate, revoke, after, list])
+      expect(run.stdout).not.toContain(seed.keySecret);
+  });
+});
