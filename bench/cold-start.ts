@@ -217,13 +217,14 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
     }),
   },
   'key-sentinel': {
-    // The seeded key has no expiry: the sentinel reads it and publishes a notice.
+    // The seeded key has no expiry: the sentinel reads its record and publishes a notice.
     event: () => Promise.resolve(scheduled()),
     baselineEvent: (w) => ({ secretId: w.sb.info.keySecretId, topicArn: TOPIC_ARN }),
     env: (w) => ({
+      CLOUDOPS_API_URL: w.sb.info.apiUrl,
       CLOUDOPS_KEY_SECRET_ID: w.sb.info.keySecretId,
       CLOUDOPS_KEY_EXPIRY_WARN_DAYS: '14',
-      CLOUDOPS_KEY_SENTINEL_TOPIC_ARN: TOPIC_ARN,
+      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC_ARN,
       CLOUDOPS_KEY_LIFETIME: '90d',
       CLOUDOPS_KEY_GRACE_PERIOD: '1d',
     }),

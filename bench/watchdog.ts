@@ -21,9 +21,10 @@ import { createInterface } from 'node:readline';
 import fetch from 'node-fetch';
 import { createManagementClient, type FetchLike, type RateLimitConfig } from '../lib/api';
 import { staticCredentials } from '../lib/credentials';
-import type { Notifier } from '../lib/notify/types';
-import { LocalStateStore } from '../lib/pipes/store';
-import { parseWatchdogConfig, runWatchdog } from '../lib/pipes/watchdog';
+import { runWatchdog } from '../lib/pipes/watchdog';
+import { parseWatchdogConfig } from '../lib/pipes/watchdog-config';
+import type { Notifier } from '../lib/watch/notifiers/types';
+import { LocalWatchStore } from '../lib/watch/store';
 import { managementAuth, type Pipe } from '../lib/schemas';
 import { startSandbox, type SandboxInfo } from '../sandbox/index';
 import type { Capture } from './capture';
@@ -204,7 +205,7 @@ export async function benchWatchdog(
     });
     const counter: Notifier = { name: 'count', send: () => Promise.resolve() };
     const config = parseWatchdogConfig({ organizationId: info.organizationId, serviceIds });
-    const store = new LocalStateStore();
+    const store = new LocalWatchStore();
     const windows = Math.ceil(services / LIMIT.limit);
     const bareFloorMs = (windows - 1) * LIMIT.windowMs;
     const rawPasses: {

@@ -45,13 +45,13 @@ export class CloudOpsStack extends Stack {
       keyUsers,
       adminSecret: config.adminSecret,
     });
-    this.notifications = new Notifications(this, 'Notifications', {
-      slackWebhookSecretName: config.slackWebhookSecretName,
-      webhookSecretName: config.webhookSecretName,
-    });
     this.bus = new events.EventBus(this, 'Bus', {
       description:
         'cloudops events: Dashboard Synced, Alert Provision Requested, Pipe State Changed',
+    });
+    this.notifications = new Notifications(this, 'Notifications', {
+      bus: this.bus,
+      secretNames: { slack: config.slackWebhookSecretName, webhook: config.webhookSecretName },
     });
     const scheduleDeadLetterQueue = deadLetterQueue(
       this,
@@ -112,7 +112,6 @@ export class CloudOpsStack extends Stack {
       managementKey: keys.watchdog!,
       reserveConcurrency: config.reservedConcurrency,
       notifications: this.notifications,
-      bus: this.bus,
       schedule: config.watchdogSchedule,
       scheduleDeadLetterQueue,
       tuning: config.watchdogTuning,

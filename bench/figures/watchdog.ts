@@ -1,5 +1,5 @@
 /**
- * Issue 11's watchdog figures, measured through the two Lambda handlers (the scheduled one
+ * The watchdog's figures, measured through the two Lambda handlers (the scheduled one
  * enqueues, the consumer checks), with real event shapes: the Scheduler event, SQS records from
  * a loopback SQS (bench/sqs-stub.ts) played as the event source (batch size 1), real HTTP to an
  * in-process sandbox at the real limit (10 requests per 10 s per key), DynamoDB on dynalite,

@@ -19,7 +19,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
 import type { syncDashboardsEnvShape } from '../../functions/sync-dashboards/config';
-import type { watchdogEnv } from '../../lib/pipes/config';
+import { WATCH_TABLE_VARIABLE } from '../../lib/watch/settings';
 import { EMITTED_DETAIL_TYPES } from '../../lib/events/trust';
 import {
   grantCredentials,
@@ -62,12 +62,10 @@ export class DashboardSync extends Construct {
   /** The upload of the named folder, when one is named. */
   readonly deployment?: s3deploy.BucketDeployment;
   private readonly scheduleMode: 'repair' | 'report';
-  private readonly bus: events.IEventBus;
 
   constructor(scope: Construct, id: string, props: DashboardSyncProps) {
     super(scope, id);
     this.scheduleMode = props.scheduleMode;
-    this.bus = props.bus;
     this.bucket = new s3.Bucket(this, 'Bucket', {
       // SSE-KMS with the AWS managed key: no key policy to keep, readable by whoever may read the bucket.
       encryption: s3.BucketEncryption.KMS_MANAGED,
@@ -176,25 +174,16 @@ export class DashboardSync extends Construct {
   }
 
   /**
-   * Report mode: drift is told through the watchdog's notifiers (the topic, the bus, Slack and
-   * the webhook when configured), its drift record kept in the watchdog's table. Repair mode
-   * needs none of it, so gets none of it.
+   * Report mode: drift is told through lib/watch (every configured destination of
+   * Notifications), its drift record kept in the watch table. Repair mode needs none of it,
+   * so gets none of it.
    */
   tellDrift(props: { table: dynamodb.ITable; notifications: Notifications }): void {
     if (this.scheduleMode !== 'report') return;
     const fn = this.sync.fn;
-    const env: EnvOf<typeof watchdogEnv> = {
-      CLOUDOPS_WATCHDOG_TABLE: props.table.tableName,
-      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: props.notifications.topic.topicArn,
-      CLOUDOPS_WATCHDOG_EVENT_BUS: this.bus.eventBusName,
-      ...props.notifications.destinationEnv(),
-    };
-    for (const [name, value] of Object.entries(env))
-      if (value !== undefined) fn.addEnvironment(name, String(value));
+    fn.addEnvironment(WATCH_TABLE_VARIABLE, props.table.tableName);
     props.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem');
-    grantPutOwnEvents(this.bus, fn, EMITTED_DETAIL_TYPES.syncReport);
-    props.notifications.grantPublish(fn);
-    props.notifications.grantReadDestinations(fn);
+    props.notifications.bind(fn, { detailTypes: EMITTED_DETAIL_TYPES.syncReport });
   }
 
   bucketLogicalId(): string {

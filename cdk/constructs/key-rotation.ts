@@ -8,10 +8,10 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ENV, type EnvOf } from '../../lib/config';
+import { ENV, type connectionEnv, type EnvOf } from '../../lib/config';
 import type { rotationEnv } from '../../lib/keys/config';
 import { formatDuration } from '../../lib/keys/duration';
-import type { sentinelEnv } from '../../functions/rotate-key/sentinel';
+import type { sentinelEnv } from '../../lib/keys/sentinel-entry';
 import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { functionSchedule } from './schedule';
@@ -96,7 +96,6 @@ export class KeyRotation extends Construct {
 
     const sentinelVars: EnvOf<typeof sentinelEnv> = {
       CLOUDOPS_KEY_SENTINEL_SECRET_IDS: keys.map((key) => key.secretArn).join(','),
-      CLOUDOPS_KEY_SENTINEL_TOPIC_ARN: props.notifications.topic.topicArn,
     };
     this.sentinel = new CloudOpsFunction(this, 'Sentinel', {
       folder: 'rotate-key',
@@ -107,13 +106,18 @@ export class KeyRotation extends Construct {
       logRetention: props.logRetention,
       logLevel: props.logLevel,
       environment: {
+        // Each key's record on the service holds the expiry it enforces.
+        [ENV.apiUrl]: props.apiUrl,
         ...sentinelVars,
         ...keyTiming,
         CLOUDOPS_KEY_EXPIRY_WARN_DAYS: String(props.keyExpiryWarnDays),
-      } satisfies EnvOf<typeof rotationEnv> & EnvOf<typeof sentinelEnv>,
+      } satisfies EnvOf<typeof connectionEnv> &
+        EnvOf<typeof rotationEnv> &
+        EnvOf<typeof sentinelEnv>,
     });
     for (const key of keys) key.grantRead(this.sentinel.fn);
-    props.notifications.grantPublish(this.sentinel.fn);
+    // Key-expiry warnings go to the topic, where the alarms go.
+    props.notifications.bind(this.sentinel.fn, { only: ['sns'] });
     functionSchedule(this, 'SentinelSchedule', {
       fn: this.sentinel.fn,
       expression: props.sentinelSchedule,

@@ -1,48 +1,63 @@
 /**
- * Where people hear about things: one KMS-encrypted SNS topic (watchdog notices, key-expiry
- * warnings and every alarm), plus the optional Slack and webhook destinations, whose URLs live
- * in secrets the deployer creates beforehand (see cdk/README.md).
+ * Where people hear about things, one destination per notifier of lib/watch's registry: one
+ * KMS-encrypted SNS topic (every notice and every alarm), the cloudops event bus, and each
+ * notifier that reads a secret (Slack, the webhook) whose secret the deployer created
+ * beforehand (see cdk/README.md). `bind` gives a function exactly the destinations it
+ * notifies through: their env and their grants, nothing else.
  */
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
-import type { watchdogEnv } from '../../lib/pipes/config';
+import { grantPutOwnEvents } from './events';
+import { NOTIFIERS, type notifierEnv, type NotifierName } from '../../lib/watch/notifiers/registry';
 
-interface NotificationsProps {
-  /** Existing secret `{ "url": "https://hooks.slack.com/..." }`. */
-  readonly slackWebhookSecretName?: string | undefined;
-  /** Existing secret `{ "url": "https://...", "signingSecret": "<16+ chars>" }`. */
-  readonly webhookSecretName?: string | undefined;
+export interface NotificationsProps {
+  /** The cloudops bus (the EventBridge notifier's destination). */
+  readonly bus: events.IEventBus;
+  /**
+   * Existing secrets of the notifiers that read one, by notifier: Slack
+   * `{ "url": "https://hooks.slack.com/..." }`, webhook `{ "url", "signingSecret"? }`.
+   * A notifier with no secret named here is not configured.
+   */
+  readonly secretNames?: Partial<Record<NotifierName, string | undefined>>;
+}
+
+/** One notifier's destination: the env that configures it and the grant it needs. */
+interface Destination {
+  readonly notifier: NotifierName;
+  readonly env: EnvOf<typeof notifierEnv>;
+  grant(grantee: iam.IGrantable, detailTypes: readonly string[]): void;
+}
+
+interface BindOptions {
+  /** Only these notifiers (default: every configured one). */
+  readonly only?: readonly NotifierName[];
+  /** The detail-types the function's notices are put on the bus as: the only ones it may put. */
+  readonly detailTypes?: readonly string[];
 }
 
 export class Notifications extends Construct {
   readonly key: kms.Key;
   readonly topic: sns.Topic;
-  readonly slackWebhookSecret?: secretsmanager.ISecret;
-  readonly webhookSecret?: secretsmanager.ISecret;
+  /** The configured destinations, in the registry's order. */
+  private readonly destinations: Destination[];
 
   /**
-   * Env naming the Slack / webhook secrets: the watchdog reads them at run time, so their
-   * values are never resolved into the template or the Lambda environment.
+   * Notify through `only` these notifiers (default: every configured one). Secrets are named
+   * in env and read at run time, so their values never reach the template or the environment.
    */
-  destinationEnv(): EnvOf<typeof watchdogEnv> {
-    return {
-      ...(this.slackWebhookSecret
-        ? { CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: this.slackWebhookSecret.secretName }
-        : {}),
-      ...(this.webhookSecret
-        ? { CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID: this.webhookSecret.secretName }
-        : {}),
-    };
-  }
-
-  grantReadDestinations(grantee: iam.IGrantable): void {
-    this.slackWebhookSecret?.grantRead(grantee);
-    this.webhookSecret?.grantRead(grantee);
+  bind(fn: lambda.Function, { only, detailTypes = [] }: BindOptions = {}): void {
+    for (const d of this.destinations) {
+      if (only && !only.includes(d.notifier)) continue;
+      for (const [name, value] of Object.entries(d.env)) if (value) fn.addEnvironment(name, value);
+      d.grant(fn, detailTypes);
+    }
   }
 
   /** sns:Publish on the topic and the two KMS calls publishing to an encrypted topic needs. */
@@ -115,19 +130,40 @@ export class Notifications extends Construct {
         conditions: fromOurAlarms,
       }),
     );
-    if (props.slackWebhookSecretName) {
-      this.slackWebhookSecret = secretsmanager.Secret.fromSecretNameV2(
-        this,
-        'SlackWebhookSecret',
-        props.slackWebhookSecretName,
-      );
-    }
-    if (props.webhookSecretName) {
-      this.webhookSecret = secretsmanager.Secret.fromSecretNameV2(
-        this,
-        'WebhookSecret',
-        props.webhookSecretName,
-      );
-    }
+    // The notifiers with a destination of their own; every other one reads a secret.
+    const own: Partial<Record<NotifierName, Destination>> = {
+      sns: {
+        notifier: 'sns',
+        env: { CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: this.topic.topicArn },
+        grant: (grantee) => this.grantPublish(grantee),
+      },
+      eventbridge: {
+        notifier: 'eventbridge',
+        env: { CLOUDOPS_WATCHDOG_EVENT_BUS: props.bus.eventBusName },
+        grant: (grantee, detailTypes) => {
+          if (detailTypes.length === 0) {
+            throw new Error(
+              'the EventBridge notifier is bound only with the detail-types it may put',
+            );
+          }
+          grantPutOwnEvents(props.bus, grantee, detailTypes);
+        },
+      },
+    };
+    this.destinations = NOTIFIERS.flatMap((n): Destination[] => {
+      const destination = own[n.name];
+      if (destination) return [destination];
+      const secretName = props.secretNames?.[n.name];
+      const variable = 'secretIdVariable' in n ? n.secretIdVariable : undefined;
+      if (!secretName || !variable) return [];
+      const secret = secretsmanager.Secret.fromSecretNameV2(this, `${n.name}Secret`, secretName);
+      return [
+        {
+          notifier: n.name,
+          env: { [variable]: secret.secretName },
+          grant: (grantee) => secret.grantRead(grantee),
+        },
+      ];
+    });
   }
 }

@@ -1,11 +1,11 @@
 /**
- * The pipe watchdog: a schedule runs one pass; last-known pipe states live in DynamoDB;
- * notices go to the SNS topic, the cloudops bus (`Pipe State Changed`) and, when configured,
- * Slack and a webhook (their URLs and signing secret read from Secrets Manager at run time).
+ * The pipe watchdog: a schedule runs one pass; last-known pipe states live in DynamoDB (the
+ * watch table); notices go to every configured destination of Notifications (the SNS topic,
+ * the cloudops bus as `Pipe State Changed` and, when configured, Slack and a webhook whose
+ * secrets are read from Secrets Manager at run time).
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as events from 'aws-cdk-lib/aws-events';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -14,7 +14,6 @@ import type { EnvOf } from '../../lib/config';
 import { WATCHDOG_ENV, type watchdogEnv } from '../../lib/pipes/config';
 import { EMITTED_DETAIL_TYPES } from '../../lib/events/trust';
 import { managementEnv, type ConnectionSettings } from './connection';
-import { grantPutOwnEvents } from './events';
 import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { deadLetterQueue } from './queues';
@@ -30,7 +29,6 @@ interface PipeWatchdogProps extends FunctionDefaults {
   /** One pass at a time through reserved concurrency 1 (two overlapping passes would notify twice). */
   readonly reserveConcurrency: boolean;
   readonly notifications: Notifications;
-  readonly bus: events.IEventBus;
   readonly schedule: string;
   readonly scheduleDeadLetterQueue: sqs.IQueue;
   /** The deployer's tunables (CLOUDOPS_WATCHDOG_*, cdk/config.ts WATCHDOG_CONTEXT_KEYS). */
@@ -77,11 +75,6 @@ export class PipeWatchdog extends Construct {
       ...props.tuning,
       [WATCHDOG_ENV.queueUrl]: this.queue.queueUrl,
       CLOUDOPS_WATCHDOG_TABLE: this.table.tableName,
-      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: props.notifications.topic.topicArn,
-      CLOUDOPS_WATCHDOG_EVENT_BUS: props.bus.eventBusName,
-      // Slack / webhook URLs and the signing secret are read from Secrets Manager at run time
-      // (cached, re-read when a receiver rejects them): only the secret names are in env.
-      ...props.notifications.destinationEnv(),
     };
 
     this.watchdog = new CloudOpsFunction(this, 'Watchdog', {
@@ -97,9 +90,7 @@ export class PipeWatchdog extends Construct {
     const fn = this.watchdog.fn;
     this.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
     props.managementKey.grantRead(fn);
-    props.notifications.grantPublish(fn);
-    props.notifications.grantReadDestinations(fn);
-    grantPutOwnEvents(props.bus, fn, EMITTED_DETAIL_TYPES.watchdog);
+    props.notifications.bind(fn, { detailTypes: EMITTED_DETAIL_TYPES.watchdog });
 
     this.queue.grantSendMessages(fn);
 
@@ -116,9 +107,7 @@ export class PipeWatchdog extends Construct {
     const consumer = this.consumer.fn;
     this.table.grant(consumer, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
     props.managementKey.grantRead(consumer);
-    props.notifications.grantPublish(consumer);
-    props.notifications.grantReadDestinations(consumer);
-    grantPutOwnEvents(props.bus, consumer, EMITTED_DETAIL_TYPES.watchdog);
+    props.notifications.bind(consumer, { detailTypes: EMITTED_DETAIL_TYPES.watchdog });
     // What it did not reach before its deadline goes back to the queue.
     this.queue.grantSendMessages(consumer);
     consumer.addEventSource(

@@ -1,10 +1,10 @@
-import { describeChange } from '../../lib/notify/notification';
-import { redactText } from '../../lib/redact';
-import { createNotifiers } from '../../lib/notify/build';
 import { readWatchdogSettings } from '../../lib/pipes/config';
 import { runWatchdogFromSettings, watchdogClientSettings } from '../../lib/pipes/run';
-import { LocalStateStore } from '../../lib/pipes/store';
 import type { WatchdogResult } from '../../lib/pipes/watchdog';
+import { redactText } from '../../lib/redact';
+import { describeChange } from '../../lib/watch/notice';
+import { createNotifiers } from '../../lib/watch/notifiers/registry';
+import { LocalWatchStore } from '../../lib/watch/store';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { cliLogger, connectFromEnv, secretsManagerClientFromEnv } from '../connect';
 import type { CliIO, Command } from '../io';
@@ -30,7 +30,7 @@ const spec = {
 function render(result: WatchdogResult): string {
   const lines = result.notifications.map((n) => {
     const change = describeChange(n);
-    const pipe = n.pipeId ? `${n.pipeName} (${n.pipeId})` : `service ${n.serviceId}`;
+    const pipe = n.subject === 'pipe' ? `${n.pipeName} (${n.pipeId})` : `service ${n.serviceId}`;
     return `[${n.severity.toUpperCase()}] ${n.kind} ${pipe}${change ? `: ${change}` : ''} — ${n.message}`;
   });
   for (const e of result.errors) {
@@ -64,7 +64,7 @@ export async function runPipesCheck(
   try {
     result = await runWatchdogFromSettings(settings, {
       api: connection.clients.requireManagement(),
-      store: new LocalStateStore(values['state-file'] ?? DEFAULT_STATE_FILE),
+      store: new LocalWatchStore(values['state-file'] ?? DEFAULT_STATE_FILE),
       notifiers: createNotifiers(settings.notifiers, { secretsManager }),
       logger,
       signal,

@@ -7,7 +7,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { versionScope } from '../../lib/alerts/versions';
@@ -17,9 +17,8 @@ import type { RateLimiterRegistry } from '../../lib/api/rate-limiter';
 import { primaryServiceId, readConnectionEnv, requiredConnectionSettings } from '../../lib/config';
 import { runSyncFunction, type SyncFunctionSummary } from '../../lib/dashboards/function-run';
 import { createLogger } from '../../lib/log';
-import { createNotifiers, type NotifierClients } from '../../lib/notify/build';
-import { readWatchdogNotifySettings } from '../../lib/pipes/config';
-import { DynamoStateStore } from '../../lib/pipes/dynamo-store';
+import type { NotifierClients } from '../../lib/watch/notifiers/types';
+import { watchFromEnv } from '../../lib/watch/settings';
 import { clientsMiddleware, clientsOf } from '../connect';
 import { deadlineFrom, lazyHandler, middySignal } from '../runtime';
 import { readSyncDashboardsSettings } from './config';
@@ -100,28 +99,18 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
 }
 
 /**
- * Report mode tells drift through the watchdog's notifiers, settings and state table (its
- * CLOUDOPS_WATCHDOG_* variables); without a table or a notifier it only logs.
+ * Report mode tells drift through lib/watch (its table, notifiers and policy from the watch
+ * variables the stack sets); without a table or a notifier it only logs.
  */
 function driftWiring(options: SyncDashboardsHandlerOptions, mode: 'repair' | 'report') {
   if (mode !== 'report') return undefined;
-  const notify = readWatchdogNotifySettings(options.env);
-  if (!notify.tableName) return undefined;
-  const notifiers = createNotifiers(notify.notifiers, {
+  const watch = watchFromEnv(options.env, {
     ...options.notify,
-    secretsManager: options.secretsManager ?? new SecretsManagerClient({}),
+    ...(options.secretsManager ? { secretsManager: options.secretsManager } : {}),
+    dynamo: options.dynamo ?? new DynamoDBClient({}),
   });
-  if (notifiers.length === 0) return undefined;
   const now = options.now;
-  return {
-    store: new DynamoStateStore({
-      client: options.dynamo ?? new DynamoDBClient({}),
-      tableName: notify.tableName,
-    }),
-    notifiers,
-    policy: notify.policy,
-    ...(now ? { now: () => now().getTime() } : {}),
-  };
+  return watch && { ...watch, ...(now ? { now: () => now().getTime() } : {}) };
 }
 
 /** The Lambda entry point; settings are read on the first invocation (importing is free). */

@@ -3,56 +3,70 @@
  * dashboards drift from their files (the plan in markdown), reminds while the drift lasts and
  * says when it is gone.
  *
- * The watchdog's machinery does it, so the rules are the same: the deployment's dashboards are
- * one watched record (state InSync or Drifted) that lib/pipes decide() moves (reminders after
- * its reminder interval, flap damping, recovery), stored and claimed in the watchdog's store
- * (of two overlapping runs one notifies), and delivered through the watchdog's notifiers with
- * its pending-delivery bookkeeping (a notifier that fails is retried on the next run).
+ * lib/watch does it, so the rules are those of every watched condition: the deployment's
+ * dashboards are one watched record (InSync or Drifted) moved by lib/watch's condition rules
+ * (reminders, flap damping, recovery), claimed in the watch store (of two overlapping runs one
+ * notifies) and delivered once through the notifiers (one that fails is retried next run).
  */
-import { randomUUID } from 'node:crypto';
+import * as z from 'zod';
+import { parseOrThrow } from '../format-issues';
 import type { Logger } from '../log';
-import type { Notifier } from '../notify/types';
-import type { PipeNotification } from '../notify/notification';
-import { claimRecord, Delivery, type Where } from '../pipes/claims';
-import { decide, parsePolicy, type WatchdogPolicyInput } from '../pipes/decide';
 import {
-  boundPending,
-  claimPending,
-  deliveryLimitsSchema,
-  dropUnknownNotifiers,
-  newPending,
-} from '../pipes/deliver';
-import type { StateStore } from '../pipes/store';
-import type { PipeRecord } from '../pipes/types';
+  conditionPolicySchema,
+  followCondition,
+  tell,
+  watchedCondition,
+  type ConditionPolicy,
+  type ConditionPolicyInput,
+  type Outcome,
+  type Told,
+} from '../watch/condition';
+import { pendingDelivery } from '../watch/ledger';
+import type { Notifier } from '../watch/notifiers/types';
+import { WatchRun } from '../watch/run';
+import { recordIo, type WatchStore } from '../watch/store';
+import { driftDedupKey, type DashboardsNotice } from '../watch/subjects/dashboards';
 import type { Plan } from './plan';
 import { renderPlanMarkdown, summaryLine } from './render';
 
-export const IN_SYNC = 'InSync';
-export const DRIFTED = 'Drifted';
-/** The record's organization: never a real organization id (those are UUIDs). */
-export const DRIFT_ORGANIZATION = 'dashboards';
-const DRIFT_RECORD = 'drift';
-/** A run's hold on pending notices (a crashed run's are retaken after this). */
-const LEASE_MS = 5 * 60_000;
+const IN_SYNC = 'InSync';
+const DRIFTED = 'Drifted';
 /** The plan in a notice is cut here: it is stored with pending notices (DynamoDB: 400 KB an item). */
 const MARKDOWN_CHARS = 16_000;
 
+/**
+ * The drift record: `dashboards#<owner>` / `drift` in the watch store, where the sync kept it
+ * when it posed as a pipe (the fields it had then are read and dropped).
+ */
+const driftRecord = z.object({
+  ...watchedCondition,
+  pending: z.array(pendingDelivery).default([]),
+  version: z.number().int().nonnegative(),
+});
+type DriftRecord = z.output<typeof driftRecord>;
+
 export interface DriftNoticeDeps {
-  store: StateStore;
+  store: WatchStore;
   notifiers: readonly Notifier[];
-  /** The watchdog's reminder and flap settings (its state lists are replaced here). */
-  policy?: WatchdogPolicyInput;
+  /** Reminder and flap settings (the watch settings every watcher shares). */
+  policy?: ConditionPolicyInput;
   logger: Logger;
   now?: () => number;
   signal?: AbortSignal;
 }
 
-export interface DriftNoticeResult {
+interface DriftNoticeResult {
   state: typeof IN_SYNC | typeof DRIFTED;
   /** Notices this run claimed (sent, or pending for the next run when a notifier failed). */
-  notifications: PipeNotification[];
+  notifications: DashboardsNotice[];
   /** Notifier failures (`notifier: message`); the notices stay pending. */
   errors: string[];
+}
+
+interface Where {
+  owner: string;
+  source: string;
+  service?: string;
 }
 
 /**
@@ -61,103 +75,84 @@ export interface DriftNoticeResult {
  */
 export async function noticeDrift(
   plan: Plan,
-  where: { owner: string; source: string; service?: string },
+  where: Where,
   deps: DriftNoticeDeps,
 ): Promise<DriftNoticeResult> {
-  const now = (deps.now ?? Date.now)();
-  const runId = randomUUID();
-  const policy = parsePolicy({
-    ...deps.policy,
-    // Drift is a warning while it lasts; nothing else is a state of this record.
-    healthy: [IN_SYNC],
-    degraded: [DRIFTED],
-    transitional: [],
-    failed: [],
-    stopped: [],
-    expectedStopped: [],
-  });
-  const ids = { organizationId: DRIFT_ORGANIZATION, serviceId: where.owner, pipeId: DRIFT_RECORD };
+  const clock = deps.now ?? Date.now;
+  const now = clock();
+  const policy = parseOrThrow(conditionPolicySchema, deps.policy ?? {}, 'drift policy');
   const state = plan.pending ? DRIFTED : IN_SYNC;
-  const previous = await deps.store.getPipe(ids.organizationId, ids.serviceId, ids.pipeId);
-  // The first run records "in sync" silently; a drift is told from the first run on.
-  const decision = decide(
-    previous,
-    { ...ids, pipeName: `dashboards of ${where.owner}`, state },
-    now,
-    policy,
-    { baseline: true },
-  );
-  const notifications = decision.notifications.map((n) => reword(n, plan, where));
-  const limits = deliveryLimitsSchema.parse({});
-  const carried = dropUnknownNotifiers(
-    claimPending(previous?.pending ?? [], runId, now, LEASE_MS),
-    deps.notifiers,
-  );
-  const bounded = boundPending(
-    [...carried, ...newPending(notifications, deps.notifiers, runId, now)],
-    now,
-    limits,
-  );
-  const errors: string[] = [];
-  for (const d of bounded.dropped)
-    errors.push(`gave up delivering ${d.notification.id} (${d.reason})`);
-  const candidate: PipeRecord = {
-    ...decision.next,
-    pending: bounded.pending,
-    version: previous ? previous.version + 1 : 0,
-  };
-  const whereKey: Where = { serviceId: where.owner, pipeId: DRIFT_RECORD };
-  const claim = await claimRecord(
-    previous,
-    candidate,
-    {
-      save: (r) => deps.store.savePipe(r),
-      reload: () => deps.store.getPipe(ids.organizationId, ids.serviceId, ids.pipeId),
-    },
-    whereKey,
-    runId,
-    deps.logger,
-  );
-  if (typeof claim === 'string') return { state, notifications: [], errors };
-  const delivery = new Delivery({
-    runId,
+  const io = recordIo(deps.store, driftRecord, `dashboards#${where.owner}`, 'drift');
+  const previous = await io.reload();
+  const { next, told } = decideDrift(previous, state, now, policy);
+  const run = new WatchRun<string, DashboardsNotice>({
     notifiers: deps.notifiers,
-    limits,
-    now: () => (deps.now ?? Date.now)(),
+    now: clock,
     logger: deps.logger,
     ...(deps.signal ? { signal: deps.signal } : {}),
-    onError: (e) => errors.push(`${e.notifier}: ${e.message}`),
-    onStoreError: (_w, message) => errors.push(`store: ${message}`),
-    onDropped: (d) => errors.push(`gave up delivering ${d.notification.id} (${d.reason})`),
   });
-  delivery.add([claim]);
-  await delivery.drain();
-  return { state, notifications: claim.claimed.map((p) => p.notification), errors };
+  const notices = told ? [driftNotice(told, plan, where, now)] : [];
+  const claim = await run.claim({ previous, next, notices, io, where: where.owner, at: now });
+  if (claim) run.deliver([claim]);
+  await run.finish();
+  const errors = run.failures.map((f) =>
+    f.stage === 'notify' ? `${f.notifier}: ${f.message}` : `${f.stage}: ${f.message}`,
+  );
+  return { state, notifications: run.claimed, errors };
 }
 
-/** The watchdog's decision, told in the words of dashboards (and the plan for a drift). */
-function reword(
-  n: PipeNotification,
-  plan: Plan,
-  where: { owner: string; source: string; service?: string },
-): PipeNotification {
-  const drifted = n.to === DRIFTED;
-  const hours = ((Date.parse(n.at) - Date.parse(n.since)) / 3_600_000).toFixed(1);
+/** The first run records "in sync" silently; a drift is told from the first run on. */
+function decideDrift(
+  previous: DriftRecord | undefined,
+  state: string,
+  now: number,
+  policy: ConditionPolicy,
+): Outcome<DriftRecord> {
+  const standing = state === DRIFTED ? 'warning' : 'healthy';
+  if (previous) return followCondition(previous, { state, standing }, now, policy);
+  const first: DriftRecord = {
+    state,
+    since: now,
+    changes: [],
+    flapping: false,
+    pending: [],
+    version: 0,
+  };
+  if (standing === 'healthy') return { next: first };
+  const problem = { state, severity: 'warning', since: now } as const;
+  return tell(
+    { ...first, announced: { kind: 'transition', ...problem } },
+    { kind: 'transition', from: IN_SYNC, to: state, ...problem },
+    now,
+  );
+}
+
+/** What is told, in the words of dashboards (and the plan while they differ). */
+function driftNotice(told: Told, plan: Plan, where: Where, now: number): DashboardsNotice {
+  const drifted = told.to === DRIFTED;
+  const hours = ((now - told.since) / 3_600_000).toFixed(1);
   const message = !drifted
     ? `Dashboards of ${where.owner} are back in sync with ${where.source}`
-    : n.kind === 'reminder'
+    : told.kind === 'reminder'
       ? `Dashboards of ${where.owner} still differ from ${where.source} (${hours} h): ${summaryLine(plan)}`
       : `Dashboards of ${where.owner} drifted from ${where.source}: ${summaryLine(plan)}`;
   const markdown = drifted
     ? renderPlanMarkdown(plan, where.service ? { service: where.service } : {})
     : undefined;
   return {
-    ...n,
-    // A drift seen on the first run is a change from "in sync" like any other.
-    kind: n.kind === 'new' ? 'transition' : n.kind,
-    from: n.from || IN_SYNC,
-    about: 'dashboards',
+    subject: 'dashboards',
+    id: `dashboards/${where.owner}/drift/${told.kind}/${now}`,
+    dedupKey: driftDedupKey(where.owner),
+    resolves: told.kind === 'recovery',
+    kind: told.kind,
+    severity: told.severity,
+    from: told.from,
+    to: told.to,
+    at: new Date(now).toISOString(),
+    since: new Date(told.since).toISOString(),
     message,
+    owner: where.owner,
+    source: where.source,
     ...(markdown !== undefined
       ? {
           markdown:

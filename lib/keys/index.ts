@@ -9,7 +9,6 @@ export * from './stages';
 export * from './rotation';
 export * from './policy';
 export * from './sentinel';
-export * from './sentinel-sns';
 export * from './deps';
 export * from './probe';
 export * from './managed';

@@ -1,17 +1,18 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { isForbidden } from '../api';
+import { isForbidden, isUnauthorized } from '../api';
 import { staticCredentials } from '../credentials';
 import { silentLogger, type Logger } from '../log';
 import { managementKeySecret } from '../schemas';
+import { keyExpiryDedupKey, type KeyNotice } from '../watch/subjects/key';
 import { findKeyRecord } from './ownership';
 import type { RotationDeps } from './rotation';
 import { parseCurrent } from './secret';
 import { AWSCURRENT, SecretVersions } from './stages';
 
-export type KeyExpiryStatus = 'ok' | 'expiring' | 'expired' | 'no-expiry';
+type KeyExpiryStatus = 'ok' | 'expiring' | 'expired' | 'no-expiry';
 
-/** What the sentinel found; never carries a key secret. */
-export interface KeyExpiryNotice {
+/** What the sentinel found about one key; never carries a key secret. */
+export interface KeyExpiryCheck {
   secretId: string;
   status: KeyExpiryStatus;
   /** ISO time the AWSCURRENT key expires, or null (never). */
@@ -24,21 +25,12 @@ export interface KeyExpiryNotice {
   message: string;
 }
 
-/**
- * The smallest notifier the sentinel needs. lib/notify's Notifier is typed to pipe
- * notifications; an adapter can forward these through it.
- */
-export interface KeyExpiryNotifier {
-  send(notice: KeyExpiryNotice): Promise<void>;
-}
-
-export interface KeyExpiryCheckOptions {
+interface KeyExpiryCheckOptions {
   secrets: SecretsManagerClient;
   secretId: string;
   warnDays: number;
   /** Epoch milliseconds. */
   now: () => number;
-  notifier?: KeyExpiryNotifier;
   logger?: Logger;
   /**
    * Reads the key's record from the service, whose expireAt is the one the service enforces
@@ -53,21 +45,31 @@ export interface KeyExpiryCheckOptions {
 const DAY_MS = 86_400_000;
 
 /**
- * Warn when the AWSCURRENT key expires within `warnDays` (rotation is stuck: a working rotator
- * replaces it long before), has expired, or never expires. Notifies only when not ok.
+ * Whether the AWSCURRENT key expires within `warnDays` (rotation is stuck: a working rotator
+ * replaces it long before), has expired, or never expires.
  */
-export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<KeyExpiryNotice> {
+export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<KeyExpiryCheck> {
   const { secretId } = options;
   const versions = new SecretVersions(options.secrets, secretId);
   const current = parseCurrent(secretId, await versions.read(AWSCURRENT));
   const keySuffix = current.keyId.slice(-4);
   const log = options.logger ?? silentLogger;
   const fromRecord = await recordExpiry(options, current, log);
+  if (fromRecord === REFUSED)
+    return reported(log, {
+      secretId,
+      status: 'expired',
+      expireAt: current.expireAt,
+      daysLeft: 0,
+      keySuffix,
+      source: 'key-record',
+      message: `The key in ${secretId} (…${keySuffix}) is refused by the service (401): it has expired or was removed`,
+    });
   const source = fromRecord === undefined ? 'secret-value' : 'key-record';
   const expireAt = fromRecord === undefined ? current.expireAt : fromRecord;
-  let notice: KeyExpiryNotice;
+  let check: KeyExpiryCheck;
   if (expireAt === null) {
-    notice = {
+    check = {
       secretId,
       status: 'no-expiry',
       expireAt,
@@ -87,23 +89,51 @@ export async function checkKeyExpiry(options: KeyExpiryCheckOptions): Promise<Ke
         : status === 'expired'
           ? `The key in ${secretId} (…${keySuffix}) expired at ${expireAt}: rotation is stuck`
           : `The key in ${secretId} (…${keySuffix}) expires ${expireAt}, in ${rounded} days (warning at ${options.warnDays}): rotation is stuck`;
-    notice = { secretId, status, expireAt, daysLeft: rounded, keySuffix, source, message };
+    check = { secretId, status, expireAt, daysLeft: rounded, keySuffix, source, message };
   }
-  if (notice.status === 'ok') {
-    log.info('key expiry ok', { secretId, expireAt: notice.expireAt, daysLeft: notice.daysLeft });
-    return notice;
-  }
-  log.warn(notice.message, { secretId, status: notice.status });
-  await options.notifier?.send(notice);
-  return notice;
+  return reported(log, check);
 }
 
-/** The expireAt of the key's record, or undefined when it cannot be read (then the value's). */
+function reported(log: Logger, check: KeyExpiryCheck): KeyExpiryCheck {
+  const { secretId, status } = check;
+  if (status === 'ok')
+    log.info('key expiry ok', { secretId, expireAt: check.expireAt, daysLeft: check.daysLeft });
+  else log.warn(check.message, { secretId, status });
+  return check;
+}
+
+/** The service refused the checked key itself (401): past its expiry, or removed. */
+const REFUSED = Symbol('refused');
+
+/** The notice a check that is not ok gives (an expired key is critical); none when ok. */
+export function keyExpiryNotice(check: KeyExpiryCheck, now: number): KeyNotice | undefined {
+  if (check.status === 'ok') return undefined;
+  const at = new Date(now).toISOString();
+  return {
+    ...check,
+    status: check.status,
+    subject: 'key',
+    id: `${keyExpiryDedupKey(check.secretId)}/${check.status}/${now}`,
+    dedupKey: keyExpiryDedupKey(check.secretId),
+    resolves: false,
+    kind: 'key-expiry',
+    severity: check.status === 'expired' ? 'critical' : 'warning',
+    from: '',
+    to: check.status,
+    at,
+    since: at,
+  };
+}
+
+/**
+ * The expireAt of the key's record, undefined when it cannot be read (then the value's), or
+ * REFUSED when the key, listing with itself, is no longer accepted.
+ */
 async function recordExpiry(
   options: KeyExpiryCheckOptions,
   current: ReturnType<typeof parseCurrent>,
   log: Logger,
-): Promise<string | null | undefined> {
+): Promise<string | null | undefined | typeof REFUSED> {
   if (!options.connect) return undefined;
   const { secretId } = options;
   const lister =
@@ -123,6 +153,7 @@ async function recordExpiry(
     });
     return undefined;
   } catch (error) {
+    if (isUnauthorized(error) && options.adminSecretId === undefined) return REFUSED;
     if (!isForbidden(error)) throw error;
     log.warn('the key may not list keys (403): expiry read from the secret value', { secretId });
     return undefined;

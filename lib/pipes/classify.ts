@@ -2,13 +2,9 @@ import * as z from 'zod';
 import { ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
 import { KNOWN_PIPE_STATES, type KnownPipeState } from '../schemas';
+import type { Severity } from '../watch/notice';
 
-import type { Severity } from '../notify/notification';
-
-export { SEVERITIES, type Severity } from '../notify/notification';
-
-export type PipeCategory =
-  'healthy' | 'transitional' | 'degraded' | 'failed' | 'stopped' | 'unknown';
+type PipeCategory = 'healthy' | 'transitional' | 'degraded' | 'failed' | 'stopped' | 'unknown';
 
 const stateList = (defaults: readonly KnownPipeState[]) =>
   z.array(z.string().min(1)).default([...defaults]);
@@ -29,8 +25,8 @@ export const classifyOptionsSchema = z.strictObject({
   /** Pipe ids that are meant to be stopped: Stopped/Paused is not a problem for them. */
   expectedStopped: z.array(z.string().min(1)).default([]),
 });
-export type ClassifyOptionsInput = z.input<typeof classifyOptionsSchema>;
-export type ClassifyOptions = z.output<typeof classifyOptionsSchema>;
+type ClassifyOptionsInput = z.input<typeof classifyOptionsSchema>;
+type ClassifyOptions = z.output<typeof classifyOptionsSchema>;
 
 /** Validate options, naming every bad field. */
 export function parseClassifyOptions(input: ClassifyOptionsInput = {}): ClassifyOptions {

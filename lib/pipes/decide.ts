@@ -1,33 +1,29 @@
 /**
  * The pure heart of the watchdog: given what was stored for a pipe and what was observed now,
- * decide the next record and what (if anything) to tell people. No I/O, no clock of its own.
+ * decide the next record and what (if anything) to tell people. The rules every condition
+ * follows (reminders, flap damping, recovery) are lib/watch's; the pipe's own are here: its
+ * state model, first sight, gone, stuck in a transitional state, an unknown state told once.
+ * No I/O, no clock of its own.
  */
 import * as z from 'zod';
 import { CloudOpsError } from '../errors';
 import { parseOrThrow } from '../format-issues';
-import { classifyOptionsSchema, classifyState, type Severity } from './classify';
-import type { NotificationKind, ObservedPipe, PipeNotification, PipeRecord } from './types';
+import {
+  conditionPolicySchema,
+  followCondition,
+  tell,
+  type ConditionKind,
+  type Outcome,
+  type Standing,
+  type Told,
+} from '../watch/condition';
+import type { Severity } from '../watch/notice';
+import { pipeDedupKey, type PipeNotice, type PipeNoticeKind } from '../watch/subjects/pipe';
+import { classifyOptionsSchema, classifyState, type Classification } from './classify';
+import type { ObservedPipe, PipeRecord } from './types';
 
 export const policySchema = classifyOptionsSchema.extend({
-  /** While a pipe stays bad, remind after this long without a notice. */
-  reminderIntervalMs: z
-    .number()
-    .int()
-    .positive()
-    .default(4 * 3_600_000),
-  /** More than this many state changes inside `flapWindowMs` is flapping. */
-  flapMaxChanges: z.number().int().positive().default(3),
-  flapWindowMs: z
-    .number()
-    .int()
-    .positive()
-    .default(15 * 60_000),
-  /** A flapping pipe is stable again after this long without a change. */
-  flapStableMs: z
-    .number()
-    .int()
-    .positive()
-    .default(15 * 60_000),
+  ...conditionPolicySchema.shape,
   /** Announce pipes seen for the first time. */
   announceNew: z.boolean().default(true),
   /** A gone pipe's record is kept this long (DynamoDB TTL), then forgotten. */
@@ -37,8 +33,8 @@ export const policySchema = classifyOptionsSchema.extend({
     .positive()
     .default(30 * 86_400_000),
 });
-export type WatchdogPolicyInput = z.input<typeof policySchema>;
-export type WatchdogPolicy = z.output<typeof policySchema>;
+type WatchdogPolicyInput = z.input<typeof policySchema>;
+type WatchdogPolicy = z.output<typeof policySchema>;
 
 export function parsePolicy(input: WatchdogPolicyInput = {}): WatchdogPolicy {
   return parseOrThrow(policySchema, input, 'watchdog policy', 'invalid watchdog policy');
@@ -47,31 +43,33 @@ export function parsePolicy(input: WatchdogPolicyInput = {}): WatchdogPolicy {
 /** `gone`: the pipe was stored before but is absent from its service's listing. */
 export type Observation = ObservedPipe | { gone: true };
 
-export interface Decision {
+interface Decision {
   /** The record to store (without pending deliveries or version changes: the caller owns those). */
   next: PipeRecord;
-  notifications: PipeNotification[];
+  notifications: PipeNotice[];
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function notify(
-  record: Pick<PipeRecord, 'organizationId' | 'serviceId' | 'pipeId' | 'pipeName'>,
-  fields: {
-    kind: NotificationKind;
-    severity: Severity;
-    from: string;
-    to: string;
-    since: number;
-    message: string;
-  },
+type PipeIds = Pick<PipeRecord, 'organizationId' | 'serviceId' | 'pipeId' | 'pipeName'>;
+type Problem = { state: string; severity: Severity; since: number };
+
+function notice(
+  record: PipeIds,
+  fields: Told<PipeNoticeKind> & { message: string },
   now: number,
-): PipeNotification {
-  return {
-    id: `${record.organizationId}/${record.serviceId}/${record.pipeId}/${fields.kind}/${now}`,
+): PipeNotice {
+  const ids = {
     organizationId: record.organizationId,
     serviceId: record.serviceId,
     pipeId: record.pipeId,
+  };
+  return {
+    subject: 'pipe',
+    id: `${ids.organizationId}/${ids.serviceId}/${ids.pipeId}/${fields.kind}/${now}`,
+    dedupKey: pipeDedupKey(ids, fields.kind),
+    resolves: fields.kind === 'recovery',
+    ...ids,
     pipeName: record.pipeName,
     kind: fields.kind,
     severity: fields.severity,
@@ -124,28 +122,45 @@ function firstSight(
   if ((baseline || !policy.announceNew) && !problem) return { next, notifications: [] };
   next.lastNotifiedAt = now;
   const what = c.category === 'unknown' ? `an unknown state "${pipe.state}"` : pipe.state;
-  return {
-    next,
-    notifications: [
-      notify(
-        next,
-        {
-          kind: 'new',
-          severity: c.severity ?? 'info',
-          from: '',
-          to: pipe.state,
-          since,
-          message: `New pipe ${pipe.pipeName} found in ${what}`,
-        },
-        now,
-      ),
-    ],
+  const told: Told<PipeNoticeKind> = {
+    kind: 'new',
+    severity: c.severity ?? 'info',
+    from: '',
+    to: pipe.state,
+    since,
   };
+  const message = `New pipe ${pipe.pipeName} found in ${what}`;
+  return { next, notifications: [notice(next, { ...told, message }, now)] };
 }
 
-export interface DecideContext {
+function gone(previous: PipeRecord, now: number, policy: WatchdogPolicy): Decision {
+  if (previous.gone) return { next: previous, notifications: [] };
+  const next: PipeRecord = {
+    ...previous,
+    gone: true,
+    announced: undefined,
+    lastNotifiedAt: now,
+    expiresAt: Math.floor((now + policy.goneRetentionMs) / 1000),
+  };
+  const told: Told<PipeNoticeKind> = {
+    kind: 'gone',
+    severity: 'warning',
+    from: previous.state,
+    to: '',
+    since: previous.since,
+  };
+  const message = `Pipe ${previous.pipeName} is gone (last state ${previous.state})`;
+  return { next, notifications: [notice(next, { ...told, message }, now)] };
+}
+
+interface DecideContext {
   /** The service is listed for the first time: healthy new pipes are recorded silently. */
   baseline?: boolean;
+}
+
+/** How a pipe state stands for the common rules. */
+function standingOf(c: Classification): Standing {
+  return c.severity ?? (c.category === 'transitional' ? 'transitional' : 'healthy');
 }
 
 /** Decide the next record and the notifications for one pipe. */
@@ -158,185 +173,100 @@ export function decide(
 ): Decision {
   if ('gone' in observed) {
     if (!previous) throw new CloudOpsError('a gone pipe needs its stored record');
-    if (previous.gone) return { next: previous, notifications: [] };
-    const next: PipeRecord = {
-      ...previous,
-      gone: true,
-      announced: undefined,
-      lastNotifiedAt: now,
-      expiresAt: Math.floor((now + policy.goneRetentionMs) / 1000),
-    };
-    return {
-      next,
-      notifications: [
-        notify(
-          next,
-          {
-            kind: 'gone',
-            severity: 'warning',
-            from: previous.state,
-            to: '',
-            since: previous.since,
-            message: `Pipe ${previous.pipeName} is gone (last state ${previous.state})`,
-          },
-          now,
-        ),
-      ],
-    };
+    return gone(previous, now, policy);
   }
   if (!previous || previous.gone)
     return firstSight(observed, now, policy, !previous && context.baseline === true);
 
-  const base: PipeRecord = { ...previous, pipeName: observed.pipeName, lastSeenAt: now };
-  return observed.state === previous.state
-    ? unchanged(base, now, policy)
-    : changed(base, observed.state, now, policy);
+  const moved = observed.state !== previous.state;
+  const base: PipeRecord = {
+    ...previous,
+    pipeName: observed.pipeName,
+    lastSeenAt: now,
+    // A new state starts its own stuck clock.
+    ...(moved ? { stuckNotified: false } : {}),
+  };
+  const c = classifyState(observed.state, previous.pipeId, policy);
+  const outcome = followCondition<PipeRecord, OwnKind>(
+    base,
+    { state: observed.state, standing: standingOf(c) },
+    now,
+    policy,
+    {
+      unchanged: (record) => stuck(record, c, now, policy),
+      changed: (before, next) =>
+        c.category === 'unknown' ? unknownOnce(before, next, now) : undefined,
+      // An unknown state is told once, not reminded of.
+      remind: (problem) => problem.kind !== 'unknown',
+    },
+  );
+  const { next, told } = outcome;
+  if (!told) return { next, notifications: [] };
+  return {
+    next,
+    notifications: [notice(next, { ...told, message: words(told, next, now, policy) }, now)],
+  };
 }
 
-/** Same state as last run: stuck, reminder, or the end of a flapping episode. */
-function unchanged(record: PipeRecord, now: number, policy: WatchdogPolicy): Decision {
-  const c = classifyState(record.state, record.pipeId, policy);
-  const say = (fields: Parameters<typeof notify>[1], next: PipeRecord): Decision => ({
-    next: { ...next, lastNotifiedAt: now },
-    notifications: [notify(next, fields, now)],
-  });
+/** What the pipe's own rules tell, besides the common ones. */
+type OwnKind = 'stuck' | 'unknown';
 
-  if (record.flapping) {
-    const lastChange = record.changes.at(-1) ?? record.since;
-    if (now - lastChange < policy.flapStableMs) return { next: record, notifications: [] };
-    const next: PipeRecord = { ...record, flapping: false, changes: [] };
-    if (c.severity === undefined && c.category !== 'transitional') {
-      return say(
-        {
-          kind: 'recovery',
-          severity: 'info',
-          from: record.announced?.state ?? record.state,
-          to: record.state,
-          since: record.since,
-          message: `Pipe ${record.pipeName} stopped flapping and is ${record.state}`,
-        },
-        { ...next, announced: undefined },
-      );
-    }
-    const severity = c.severity ?? 'warning';
-    return say(
-      {
-        kind: 'transition',
-        severity,
-        from: record.announced?.state ?? record.state,
-        to: record.state,
-        since: record.since,
-        message: `Pipe ${record.pipeName} stopped flapping and stays ${record.state}`,
-      },
-      {
-        ...next,
-        announced: { kind: 'transition', state: record.state, severity, since: record.since },
-      },
-    );
-  }
-
-  if (
-    c.category === 'transitional' &&
-    !record.stuckNotified &&
-    now - record.since > policy.stuckAfterMs
-  ) {
-    const minutes = Math.round((now - record.since) / 60_000);
-    return say(
-      {
-        kind: 'stuck',
-        severity: 'warning',
-        from: record.state,
-        to: record.state,
-        since: record.since,
-        message: `Pipe ${record.pipeName} has been ${record.state} for ${minutes} min`,
-      },
-      {
-        ...record,
-        stuckNotified: true,
-        announced: { kind: 'stuck', state: record.state, severity: 'warning', since: record.since },
-      },
-    );
-  }
-
-  const problem = record.announced;
-  if (
-    problem &&
-    problem.kind !== 'unknown' &&
-    now - (record.lastNotifiedAt ?? 0) >= policy.reminderIntervalMs
-  ) {
-    const hours = ((now - problem.since) / 3_600_000).toFixed(1);
-    return say(
-      {
-        kind: 'reminder',
-        severity: problem.severity,
-        from: record.state,
-        to: record.state,
-        since: problem.since,
-        message: `Pipe ${record.pipeName} is still ${record.state} (${hours} h)`,
-      },
-      record,
-    );
-  }
-  return { next: record, notifications: [] };
+/** A transitional state held too long: one warning per stay. */
+function stuck(
+  record: PipeRecord,
+  c: Classification,
+  now: number,
+  policy: WatchdogPolicy,
+): Outcome<PipeRecord, OwnKind> | undefined {
+  if (c.category !== 'transitional' || record.stuckNotified) return undefined;
+  if (now - record.since <= policy.stuckAfterMs) return undefined;
+  const problem: Problem = { state: record.state, severity: 'warning', since: record.since };
+  return tell(
+    { ...record, stuckNotified: true, announced: { kind: 'stuck', ...problem } },
+    { kind: 'stuck', from: record.state, to: record.state, ...problem },
+    now,
+  );
 }
 
-/** A new state: flap damping first, then one notification for the transition (or none). */
-function changed(record: PipeRecord, state: string, now: number, policy: WatchdogPolicy): Decision {
-  const from = record.state;
-  const changes = [...record.changes.filter((t) => now - t < policy.flapWindowMs), now];
-  const next: PipeRecord = { ...record, state, since: now, changes, stuckNotified: false };
-  const c = classifyState(state, record.pipeId, policy);
-  const say = (
-    kind: NotificationKind,
-    severity: Severity,
-    message: string,
-    after: PipeRecord,
-  ): Decision => ({
-    next: { ...after, lastNotifiedAt: now },
-    notifications: [notify(after, { kind, severity, from, to: state, since: now, message }, now)],
-  });
+/** An unknown state is told once (a later change to another unknown state is told again). */
+function unknownOnce(
+  previous: PipeRecord,
+  next: PipeRecord,
+  now: number,
+): Outcome<PipeRecord, OwnKind> {
+  if (previous.unknownNotified === next.state) return { next };
+  const problem: Problem = { state: next.state, severity: 'warning', since: now };
+  return tell(
+    { ...next, unknownNotified: next.state, announced: { kind: 'unknown', ...problem } },
+    { kind: 'unknown', from: previous.state, to: next.state, ...problem },
+    now,
+  );
+}
 
-  if (record.flapping) return { next, notifications: [] };
-  if (changes.length > policy.flapMaxChanges) {
-    const minutes = Math.round(policy.flapWindowMs / 60_000);
-    return say(
-      'flapping',
-      'warning',
-      `Pipe ${record.pipeName} is flapping: ${changes.length} state changes in ${minutes} min (now ${state}); quiet until stable`,
-      {
-        ...next,
-        flapping: true,
-        announced: { kind: 'flapping', state, severity: 'warning', since: now },
-      },
-    );
+/** The pipe's wording of what is told. */
+function words(
+  told: Told<OwnKind | ConditionKind>,
+  record: PipeRecord,
+  now: number,
+  policy: WatchdogPolicy,
+): string {
+  const pipe = `Pipe ${record.pipeName}`;
+  switch (told.kind) {
+    case 'recovery':
+      return told.flapEnded
+        ? `${pipe} stopped flapping and is ${told.to}`
+        : `${pipe} recovered: ${told.from} -> ${told.to}`;
+    case 'transition':
+      return told.flapEnded
+        ? `${pipe} stopped flapping and stays ${told.to}`
+        : `${pipe} went from ${told.from} to ${told.to}`;
+    case 'stuck':
+      return `${pipe} has been ${told.to} for ${Math.round((now - told.since) / 60_000)} min`;
+    case 'reminder':
+      return `${pipe} is still ${told.to} (${((now - told.since) / 3_600_000).toFixed(1)} h)`;
+    case 'flapping':
+      return `${pipe} is flapping: ${record.changes.length} state changes in ${Math.round(policy.flapWindowMs / 60_000)} min (now ${told.to}); quiet until stable`;
+    case 'unknown':
+      return `${pipe} reports an unknown state "${told.to}" (was ${told.from})`;
   }
-
-  if (c.category === 'unknown') {
-    if (record.unknownNotified === state) return { next, notifications: [] };
-    return say(
-      'unknown',
-      'warning',
-      `Pipe ${record.pipeName} reports an unknown state "${state}" (was ${from})`,
-      {
-        ...next,
-        unknownNotified: state,
-        announced: { kind: 'unknown', state, severity: 'warning', since: now },
-      },
-    );
-  }
-  if (c.severity !== undefined) {
-    return say('transition', c.severity, `Pipe ${record.pipeName} went from ${from} to ${state}`, {
-      ...next,
-      announced: { kind: 'transition', state, severity: c.severity, since: now },
-    });
-  }
-  // Healthy (or an expected stop): a recovery only when a problem was announced.
-  if (c.category !== 'transitional' && record.announced) {
-    return say('recovery', 'info', `Pipe ${record.pipeName} recovered: ${from} -> ${state}`, {
-      ...next,
-      announced: undefined,
-    });
-  }
-  // A transitional state starts the stuck clock; an announced problem stays open until healthy.
-  return { next, notifications: [] };
 }

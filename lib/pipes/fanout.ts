@@ -9,14 +9,10 @@ import * as z from 'zod';
 import { ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
 import type { Logger } from '../log';
-import {
-  runWatchdog,
-  type WatchdogConfig,
-  type WatchdogDeps,
-  type WatchdogResult,
-} from './watchdog';
+import { runWatchdog, type WatchdogDeps, type WatchdogResult } from './watchdog';
+import type { WatchdogConfig } from './watchdog-config';
 
-export const watchdogBatchMessage = z.strictObject({
+const watchdogBatchMessage = z.strictObject({
   /** One scheduled run: a service it finished is skipped when its message comes again. */
   runId: z.string().min(1),
   organizationId: z.string().min(1),
@@ -53,7 +49,7 @@ export interface BatchQueue {
   send(bodies: readonly string[]): Promise<void>;
 }
 
-export interface EnqueueResult {
+interface EnqueueResult {
   runId: string;
   messages: number;
   services: number;
@@ -75,7 +71,7 @@ export async function enqueueServices(
   return { runId, messages: batches.length, services: config.serviceIds.length };
 }
 
-export interface ConsumeResult extends WatchdogResult {
+interface ConsumeResult extends WatchdogResult {
   /** Services sent back to the queue (the deadline came first). */
   requeued: string[];
 }

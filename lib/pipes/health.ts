@@ -2,7 +2,8 @@
  * The watchdog's view of a service (pure, beside `decide()` for pipes): could its pipes be
  * listed, is it idle, is this the first listing (a silent baseline)? No I/O, no clock.
  */
-import type { PipeNotification, ServiceRecord } from './types';
+import { serviceDedupKey, type ServiceNotice } from '../watch/subjects/service';
+import type { ServiceRecord } from './types';
 
 /** How the one listing of a service went. */
 export type ListingOutcome =
@@ -12,7 +13,7 @@ export type ListingOutcome =
   /** 424: the service is idle (scaled to zero); its pipes cannot be read without waking it. */
   | { kind: 'idle'; message: string };
 
-export interface ServiceHealthOptions {
+interface ServiceHealthOptions {
   organizationId: string;
   serviceId: string;
   /** Announce a failure streak after this many consecutive failed runs. */
@@ -24,7 +25,7 @@ export interface ServiceHealthOptions {
 export interface ServiceHealthDecision {
   /** The record to store (pending deliveries and version are the caller's). */
   next: ServiceRecord;
-  notifications: PipeNotification[];
+  notifications: ServiceNotice[];
   /** First successful listing of this service: new healthy pipes are recorded silently. */
   baseline: boolean;
 }
@@ -32,20 +33,21 @@ export interface ServiceHealthDecision {
 function say(
   o: ServiceHealthOptions,
   now: number,
-  kind: PipeNotification['kind'],
-  severity: PipeNotification['severity'],
+  kind: ServiceNotice['kind'],
+  severity: ServiceNotice['severity'],
   message: string,
   to = '',
-): PipeNotification {
+): ServiceNotice {
   const at = new Date(now).toISOString();
+  const ids = { organizationId: o.organizationId, serviceId: o.serviceId };
   return {
+    subject: 'service',
     id: `${o.organizationId}/${o.serviceId}/-/${kind}/${now}`,
+    dedupKey: serviceDedupKey(ids, kind),
+    resolves: kind === 'recovery' || kind === 'active',
     kind,
     severity,
-    organizationId: o.organizationId,
-    serviceId: o.serviceId,
-    pipeId: '',
-    pipeName: '',
+    ...ids,
     from: '',
     to,
     at,
@@ -70,7 +72,7 @@ export function decideServiceHealth(
     version: -1,
   };
   const marked = o.runId === undefined ? base : { ...base, lastRunId: o.runId };
-  const notifications: PipeNotification[] = [];
+  const notifications: ServiceNotice[] = [];
 
   if (outcome.kind === 'failed') {
     const failures = base.consecutiveFailures + 1;

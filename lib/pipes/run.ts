@@ -1,19 +1,15 @@
 /**
  * One watchdog pass from settings. The caller brings the client (functions/connect.ts in
- * Lambda, cli/connect.ts in the CLI, both through lib/clients.ts) and the notifiers
- * (lib/notify/build.ts, made once so their secrets stay cached).
+ * Lambda, cli/connect.ts in the CLI, both through lib/clients.ts) and the notifiers (made
+ * once, so their secrets stay cached).
  */
 import type { ClientSettings } from '../clients';
 import { silentLogger } from '../log';
 import type { WatchdogSettings } from './config';
-import {
-  parseWatchdogConfig,
-  runWatchdog,
-  type WatchdogDeps,
-  type WatchdogResult,
-} from './watchdog';
+import { runWatchdog, type WatchdogDeps, type WatchdogResult } from './watchdog';
+import { parseWatchdogConfig } from './watchdog-config';
 
-export type WatchdogWiring = Omit<WatchdogDeps, 'now'> & {
+type WatchdogWiring = Omit<WatchdogDeps, 'now'> & {
   /** @default Date.now */
   now?: () => number;
 };

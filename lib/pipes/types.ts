@@ -1,51 +1,15 @@
 import * as z from 'zod';
-import { NOTIFICATION_KINDS, pipeNotification, SEVERITIES } from '../notify/notification';
+import { watchedCondition } from '../watch/condition';
+import { pendingDelivery } from '../watch/ledger';
 
-// The notification itself belongs to lib/notify (what notifiers deliver); re-exported here for
-// the watchdog's callers.
-export {
-  NOTIFICATION_KINDS,
-  pipeEventDetail,
-  pipeNotification,
-  type NotificationKind,
-  type PipeNotification,
-} from '../notify/notification';
-
-/** A notification not yet delivered to every notifier; claimed by one run at a time. */
-export const pendingDelivery = z.object({
-  notification: pipeNotification,
-  /** Notifier names still owed this notification. */
-  remaining: z.array(z.string()),
-  claimedBy: z.string().optional(),
-  claimedAt: z.number().optional(),
-  attempts: z.number().int().default(0),
-});
-export type PendingDelivery = z.infer<typeof pendingDelivery>;
-
-/** The problem last announced for a pipe (drives reminders and recovery). */
-export const announcedProblem = z.object({
-  kind: z.enum(NOTIFICATION_KINDS),
-  state: z.string(),
-  severity: z.enum(SEVERITIES),
-  /** When the problem began (ms epoch). */
-  since: z.number(),
-});
-
-/** What the store keeps per pipe. Times are ms since the epoch. */
+/** What the store keeps per pipe: its condition (lib/watch) plus the watchdog's own fields. */
 export const pipeRecord = z.object({
   organizationId: z.string(),
   serviceId: z.string(),
   pipeId: z.string(),
   pipeName: z.string(),
-  state: z.string(),
-  /** When `state` was entered (first seen, for a new pipe). */
-  since: z.number(),
+  ...watchedCondition,
   lastSeenAt: z.number(),
-  lastNotifiedAt: z.number().optional(),
-  announced: announcedProblem.optional(),
-  /** Times of recent state changes (flap history, trimmed to the flap window). */
-  changes: z.array(z.number()).default([]),
-  flapping: z.boolean().default(false),
   stuckNotified: z.boolean().default(false),
   /** The unknown state value already reported (reported once). */
   unknownNotified: z.string().optional(),

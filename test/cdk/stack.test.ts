@@ -5,7 +5,7 @@
  * function defaults, secrets and rotation, triggers, state, notifications, alarms, each
  * function's IAM policy and env vars, and cdk-nag.
  */
-import { Stack, Validations } from 'aws-cdk-lib';
+import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
@@ -14,7 +14,8 @@ import { connectionEnv, isNotConfiguredSecret } from '../../lib/config';
 import { rotationEnv } from '../../lib/keys/config';
 import { watchdogEnv } from '../../lib/pipes/config';
 import { syncDashboardsEnvShape } from '../../functions/sync-dashboards/config';
-import { sentinelEnv } from '../../functions/rotate-key/sentinel';
+import { sentinelEnv } from '../../lib/keys/sentinel-entry';
+import { NOTIFIERS } from '../../lib/watch/notifiers/registry';
 import { provisionAlertsEnv } from '../../functions/provision-alerts/config';
 import { eventTrustEnv } from '../../lib/events/trust';
 import { BUNDLING } from '../../cdk/constructs/function';
@@ -110,9 +111,10 @@ describe('functions', () => {
         stack.keyRotation.sentinel,
         known(connectionEnv, rotationEnv, sentinelEnv),
         [
+          'CLOUDOPS_API_URL',
           'CLOUDOPS_KEY_SENTINEL_SECRET_IDS',
           'CLOUDOPS_KEY_EXPIRY_WARN_DAYS',
-          'CLOUDOPS_KEY_SENTINEL_TOPIC_ARN',
+          'CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN',
         ],
       ],
       [
@@ -770,6 +772,24 @@ describe('variants', () => {
       'secretsmanager:DescribeSecret',
       'secretsmanager:GetSecretValue',
     ]);
+  });
+
+  it('every notifier of the registry has a destination, and each function gets only the ones it uses', () => {
+    const v = variant.stack;
+    const t = variant.template;
+    const envOfFn = (f: CloudOpsFunction) =>
+      t.toJSON().Resources[v.getLogicalId(f.fn.node.defaultChild as CfnElement)].Properties
+        .Environment.Variables as Record<string, unknown>;
+    const configures = (f: CloudOpsFunction) =>
+      NOTIFIERS.filter((n) => Object.keys(n.env.shape).some((name) => name in envOfFn(f))).map(
+        (n) => n.name,
+      );
+    const all = NOTIFIERS.map((n) => n.name);
+    expect(configures(v.pipeWatchdog.watchdog)).toEqual(all);
+    expect(configures(v.pipeWatchdog.consumer)).toEqual(all);
+    expect(configures(v.dashboardSync.sync)).toEqual(all); // report mode
+    expect(configures(v.keyRotation.sentinel)).toEqual(['sns']);
+    expect(configures(v.alertProvisioning.provision)).toEqual([]);
   });
 
   it('open-source mode: the dashboard sync gets only the token secret, not the management key', () => {

@@ -5,11 +5,11 @@
  * fault-free ones, in content and number (no duplicates, none lost).
  */
 import { describe, expect, it } from 'vitest';
-import { LocalStateStore } from '../../lib/pipes/store';
-import { parseWatchdogConfig, runWatchdog } from '../../lib/pipes/watchdog';
-import type { PipeNotification } from '../../lib/pipes/types';
+import { runWatchdog, type WatchdogNotice } from '../../lib/pipes/watchdog';
+import { parseWatchdogConfig } from '../../lib/pipes/watchdog-config';
+import { LocalWatchStore } from '../../lib/watch/store';
 import type { Sandbox } from '../../sandbox/index';
-import { recordingNotifier } from '../integration/watchdog-helpers';
+import { pipeOf, recordingNotifier } from '../integration/watchdog-helpers';
 import { closeAfterEach } from '../support/close-after-each';
 import {
   describeTrace,
@@ -61,7 +61,7 @@ async function scenario(rate: number | undefined, seed: number): Promise<Outcome
     .slice(0, 3)
     .map((p) => p.id);
   const notifier = recordingNotifier();
-  const store = new LocalStateStore();
+  const store = new LocalWatchStore();
   const config = parseWatchdogConfig({
     organizationId: sb.info.organizationId,
     serviceIds: [sb.info.serviceId],
@@ -108,10 +108,10 @@ async function scenario(rate: number | undefined, seed: number): Promise<Outcome
     ...pipeIds.map((id, i): [string, string] => [id, `pipe${i}`]),
   ];
   const anonymize = (text: string) => names.reduce((t, [id, name]) => t.replaceAll(id, name), text);
-  const text = (n: PipeNotification) => anonymize(JSON.stringify(n));
+  const text = (n: WatchdogNotice) => anonymize(JSON.stringify(n));
   return {
-    notifications: notifier.sent.filter((n) => n.pipeId !== '').map(text),
-    selfWatch: notifier.sent.filter((n) => n.pipeId === '').map((n) => n.kind),
+    notifications: notifier.sent.filter((n) => pipeOf(n) !== '').map(text),
+    selfWatch: notifier.sent.filter((n) => pipeOf(n) === '').map((n) => n.kind),
     longStreaks,
     runs,
     failedRuns,
@@ -125,7 +125,7 @@ describe('pipe watchdog under seeded faults', () => {
     const c = await baseline();
     expect(c.failedRuns).toBe(0);
     expect(c.selfWatch).toEqual([]);
-    const kinds = c.notifications.map((n) => (JSON.parse(n) as PipeNotification).kind);
+    const kinds = c.notifications.map((n) => (JSON.parse(n) as WatchdogNotice).kind);
     for (const kind of ['new', 'transition', 'recovery', 'stuck', 'flapping', 'gone'] as const)
       expect(kinds, kind).toContain(kind);
   });

@@ -16,13 +16,17 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ManagementClient } from '../../lib/api';
-import { createNotifiers } from '../../lib/notify';
-import { LocalStateStore } from '../../lib/pipes/store';
-import type { PipeNotification } from '../../lib/pipes/types';
-import { parseWatchdogConfig, runWatchdog } from '../../lib/pipes/watchdog';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
-import { startReceiver } from '../unit/notify/receiver';
-import { clientFor } from './watchdog-helpers';
+import { runWatchdog } from '../../lib/pipes/watchdog';
+import { parseWatchdogConfig } from '../../lib/pipes/watchdog-config';
+import {
+  configuredNotifiers,
+  createNotifiers,
+  notifierEnv,
+} from '../../lib/watch/notifiers/registry';
+import { LocalWatchStore } from '../../lib/watch/store';
+import type { Sandbox } from '../../sandbox/index';
+import { startReceiver } from '../support/receiver';
+import { clientFor, pipeOf, startWatchdogSandbox } from './watchdog-helpers';
 
 const sns = mockClient(SNSClient);
 const eb = mockClient(EventBridgeClient);
@@ -33,11 +37,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let pipeIds: string[];
 
 beforeAll(async () => {
-  sb = await startSandbox({
-    profile: 'spec',
-    port: 0,
-    rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
-  });
+  sb = await startWatchdogSandbox();
   client = clientFor(sb);
   receiver = await startReceiver();
   const template = sb.store.state.pipes.find((p) => p.serviceId === sb.info.serviceId)!;
@@ -65,13 +65,14 @@ afterEach(() => {
   receiver.received.length = 0;
 });
 
-const pipeOf = (json: string) => (JSON.parse(json) as PipeNotification).pipeId;
+/** The pipe an SNS message body or an event detail is about. */
+const pipeIn = (json: string) => (JSON.parse(json) as { pipeId: string }).pipeId;
 
 /** SNS's documented answer: Successful and Failed by Id (here: entries for `failPipes` fail). */
 function publishBatch(failPipes: string[]) {
   sns.on(PublishBatchCommand).callsFake((input: PublishBatchCommandInput) => {
     const entries = input.PublishBatchRequestEntries ?? [];
-    const fails = (e: (typeof entries)[number]) => failPipes.includes(pipeOf(e.Message!));
+    const fails = (e: (typeof entries)[number]) => failPipes.includes(pipeIn(e.Message!));
     return {
       Successful: entries.filter((e) => !fails(e)).map((e) => ({ Id: e.Id, MessageId: 'm' })),
       Failed: entries
@@ -85,7 +86,7 @@ function publishBatch(failPipes: string[]) {
 function putEvents(failPipes: string[]) {
   eb.on(PutEventsCommand).callsFake((input: { Entries: { Detail: string }[] }) => {
     const entries = input.Entries.map((e) =>
-      failPipes.includes(pipeOf(e.Detail))
+      failPipes.includes(pipeIn(e.Detail))
         ? { ErrorCode: 'InternalFailure', ErrorMessage: 'retry' }
         : { EventId: randomUUID() },
     );
@@ -96,26 +97,28 @@ function putEvents(failPipes: string[]) {
 const batches = () =>
   sns
     .commandCalls(PublishBatchCommand)
-    .map((c) => c.args[0].input.PublishBatchRequestEntries!.map((e) => pipeOf(e.Message!)));
+    .map((c) => c.args[0].input.PublishBatchRequestEntries!.map((e) => pipeIn(e.Message!)));
 const events = () =>
   eb
     .commandCalls(PutEventsCommand)
-    .map((c) => c.args[0].input.Entries!.map((e) => pipeOf(e.Detail!)));
+    .map((c) => c.args[0].input.Entries!.map((e) => pipeIn(e.Detail!)));
 
 describe('batched notifications', () => {
   it('12 notifications: 2 PublishBatch + 2 PutEvents; a failed entry is re-sent next run to its notifier only', async () => {
     const notifiers = createNotifiers(
-      {
-        snsTopicArn: 'arn:aws:sns:us-east-1:1:t',
-        eventBus: 'bus',
-        webhook: { value: { url: receiver.url } },
-      },
+      configuredNotifiers(
+        notifierEnv.parse({
+          CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: 'arn:aws:sns:us-east-1:1:t',
+          CLOUDOPS_WATCHDOG_EVENT_BUS: 'bus',
+          CLOUDOPS_WATCHDOG_WEBHOOK_URL: receiver.url,
+        }),
+      ),
       {
         sns: new SNSClient({ region: 'us-east-1' }),
         eventBridge: new EventBridgeClient({ region: 'us-east-1' }),
       },
     );
-    const store = new LocalStateStore();
+    const store = new LocalWatchStore();
     const config = parseWatchdogConfig({
       organizationId: sb.info.organizationId,
       serviceIds: [sb.info.serviceId],
@@ -157,7 +160,7 @@ describe('batched notifications', () => {
     expect(events()).toEqual([[ebFails]]);
     expect(receiver.received).toHaveLength(0);
     expect(second.errors).toEqual([]);
-    expect(second.notifications.map((n) => n.pipeId).sort()).toEqual([snsFails, ebFails].sort());
+    expect(second.notifications.map(pipeOf).sort()).toEqual([snsFails, ebFails].sort());
 
     // Then everything is settled: nothing more goes out.
     sns.reset();
@@ -171,13 +174,18 @@ describe('batched notifications', () => {
 
   it('a whole PublishBatch call failing keeps its entries pending; the other notifiers are settled', async () => {
     const notifiers = createNotifiers(
-      { snsTopicArn: 'arn:aws:sns:us-east-1:1:t', eventBus: 'bus' },
+      configuredNotifiers(
+        notifierEnv.parse({
+          CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: 'arn:aws:sns:us-east-1:1:t',
+          CLOUDOPS_WATCHDOG_EVENT_BUS: 'bus',
+        }),
+      ),
       {
         sns: new SNSClient({ region: 'us-east-1' }),
         eventBridge: new EventBridgeClient({ region: 'us-east-1' }),
       },
     );
-    const store = new LocalStateStore();
+    const store = new LocalWatchStore();
     const config = parseWatchdogConfig({
       organizationId: sb.info.organizationId,
       serviceIds: [sb.info.serviceId],

@@ -1,9 +1,19 @@
 import { createManagementClient, type ManagementClient } from '../../lib/api';
 import { staticCredentials } from '../../lib/credentials';
-import type { Notifier } from '../../lib/notify/types';
-import type { PipeNotification } from '../../lib/pipes/types';
+import type { WatchdogNotice } from '../../lib/pipes/watchdog';
+import type { Notice } from '../../lib/watch/notices';
+import type { Notifier } from '../../lib/watch/notifiers/types';
 import { managementAuth } from '../../lib/schemas';
-import type { Sandbox } from '../../sandbox/index';
+import { startSandbox, type Sandbox } from '../../sandbox/index';
+
+/** The spec-profile sandbox the watchdog tests share, its rate limit out of the way. */
+export function startWatchdogSandbox(): Promise<Sandbox> {
+  return startSandbox({
+    profile: 'spec',
+    port: 0,
+    rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
+  });
+}
 
 export function clientFor(
   sb: Sandbox,
@@ -26,21 +36,23 @@ export function clientFor(
   });
 }
 
-/** A notifier that remembers what it was given (and can be told to fail). */
+/** A notifier that remembers what the watchdog gave it (and can be told to fail). */
 export function recordingNotifier(name = 'memory') {
-  const sent: PipeNotification[] = [];
+  const sent: WatchdogNotice[] = [];
   let failuresLeft = 0;
-  const notifier: Notifier & { sent: PipeNotification[]; failNext(n: number): void } = {
+  const notifier: Notifier & { sent: WatchdogNotice[]; failNext(n: number): void } = {
     name,
     sent,
     failNext(n) {
       failuresLeft = n;
     },
-    send(n) {
+    send(n: Notice) {
       if (failuresLeft > 0) {
         failuresLeft -= 1;
         return Promise.reject(new Error(`${name} is down`));
       }
+      if (n.subject !== 'pipe' && n.subject !== 'service')
+        return Promise.reject(new Error(`not a watchdog notice: ${n.subject}`));
       sent.push(n);
       return Promise.resolve();
     },
@@ -48,4 +60,7 @@ export function recordingNotifier(name = 'memory') {
   return notifier;
 }
 
-export const brief = (n: PipeNotification) => `${n.kind}:${n.severity}:${n.from}->${n.to}`;
+export const brief = (n: WatchdogNotice) => `${n.kind}:${n.severity}:${n.from}->${n.to}`;
+
+/** The pipe a notice is about ('' for a service's own notice). */
+export const pipeOf = (n: WatchdogNotice) => (n.subject === 'pipe' ? n.pipeId : '');

@@ -6,18 +6,22 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ManagementClient } from '../../lib/api';
-import { createWebhookNotifier, signBody, type Notifier } from '../../lib/notify';
+import { loadService } from '../../lib/pipes/records';
+import { runWatchdog, type WatchdogDeps } from '../../lib/pipes/watchdog';
+import { parseWatchdogConfig, type WatchdogConfigInput } from '../../lib/pipes/watchdog-config';
+import type { Notifier } from '../../lib/watch/notifiers/types';
+import { createWebhookNotifier, signBody } from '../../lib/watch/notifiers/webhook';
+import { LocalWatchStore, type WatchStore } from '../../lib/watch/store';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
-import { LocalStateStore, type StateStore } from '../../lib/pipes/store';
-import {
-  parseWatchdogConfig,
-  runWatchdog,
-  type WatchdogConfigInput,
-  type WatchdogDeps,
-} from '../../lib/pipes/watchdog';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
-import { startReceiver } from '../unit/notify/receiver';
-import { brief, clientFor, recordingNotifier } from './watchdog-helpers';
+import { startReceiver } from '../support/receiver';
+import {
+  brief,
+  clientFor,
+  pipeOf,
+  recordingNotifier,
+  startWatchdogSandbox,
+} from './watchdog-helpers';
 
 const MIN = 60_000;
 let sb: Sandbox;
@@ -28,11 +32,7 @@ let storage: string; // service 1, Failed, object storage
 let postgres: string; // service 1, Provisioning, postgres
 
 beforeAll(async () => {
-  sb = await startSandbox({
-    profile: 'spec',
-    port: 0,
-    rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
-  });
+  sb = await startWatchdogSandbox();
   client = clientFor(sb);
   dynamo = await startLocalDynamo();
   [kafka, storage, , postgres] = sb.info.pipeIds as [string, string, string, string];
@@ -56,7 +56,7 @@ afterEach(() => {
 
 function watchdog(overrides: Partial<WatchdogConfigInput> = {}, deps: Partial<WatchdogDeps> = {}) {
   const notifier = recordingNotifier();
-  const store: StateStore = deps.store ?? new LocalStateStore();
+  const store: WatchStore = deps.store ?? new LocalWatchStore();
   const config = parseWatchdogConfig({
     organizationId: sb.info.organizationId,
     serviceIds: [sb.info.serviceId],
@@ -181,15 +181,15 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
 
 describe('two overlapping runs (DynamoDB via dynalite)', () => {
   /** The real DynamoDB store, held until both runs have read: they decide on the same record. */
-  function barrierStores(count: number): StateStore[] {
+  function barrierStores(count: number): WatchStore[] {
     let waiting = 0;
     let release!: () => void;
     const allRead = new Promise<void>((resolve) => (release = resolve));
     return Array.from({ length: count }, () => {
       const real = dynamo.store();
-      return Object.assign(Object.create(real) as StateStore, {
-        async loadService(org: string, svc: string) {
-          const state = await real.loadService(org, svc);
+      return Object.assign(Object.create(real) as WatchStore, {
+        async list(scope: string) {
+          const state = await real.list(scope);
           if (++waiting === count) release();
           await allRead;
           return state;
@@ -204,7 +204,7 @@ describe('two overlapping runs (DynamoDB via dynalite)', () => {
       serviceIds: [sb.info.serviceId],
       includePipes: [kafka],
     });
-    const run = (store: StateStore, notifier: Notifier, runId: string) =>
+    const run = (store: WatchStore, notifier: Notifier, runId: string) =>
       runWatchdog(config, {
         api: client,
         store,
@@ -214,14 +214,14 @@ describe('two overlapping runs (DynamoDB via dynalite)', () => {
       });
     const [a, b] = [recordingNotifier('shared'), recordingNotifier('shared')];
     sb.setPipeState(kafka, 'Running');
-    const [s1, s2] = barrierStores(2) as [StateStore, StateStore];
+    const [s1, s2] = barrierStores(2) as [WatchStore, WatchStore];
     const first = await Promise.all([run(s1, a, 'run-1'), run(s2, b, 'run-2')]);
     expect([...a.sent, ...b.sent].map(brief)).toEqual([]); // the baseline
     expect(first.flatMap((r) => r.errors)).toEqual([]);
 
     sb.setPipeState(kafka, 'Failed');
     sb.clock.advance(MIN);
-    const [s3, s4] = barrierStores(2) as [StateStore, StateStore];
+    const [s3, s4] = barrierStores(2) as [WatchStore, WatchStore];
     const second = await Promise.all([run(s3, a, 'run-3'), run(s4, b, 'run-4')]);
     expect([...a.sent, ...b.sent].map(brief)).toEqual(['transition:critical:Running->Failed']);
     expect(second.flatMap((r) => r.notifications)).toHaveLength(1);
@@ -261,7 +261,7 @@ describe('self-watch', () => {
 
 describe('delivery safety', () => {
   it('a failing notifier is reported and the next run sends the notification; others are not repeated', async () => {
-    const store = new LocalStateStore();
+    const store = new LocalWatchStore();
     const down = recordingNotifier('down');
     const up = recordingNotifier('up');
     const config = parseWatchdogConfig({
@@ -311,7 +311,7 @@ describe('auto-restart', () => {
     }
     expect(attempts).toEqual([1, 1, 0, 0]);
     const restarts = w.notifier.sent.filter((n) => n.kind === 'restart');
-    expect(restarts.map((n) => n.pipeId)).toEqual([storage, storage]);
+    expect(restarts.map(pipeOf)).toEqual([storage, storage]);
     expect(restarts[1].message).toMatch(/attempt 2 of 2/);
     expect(sb.store.state.pipes.find((p) => p.id === postgres)!.state).toBe('Failed');
   });
@@ -332,7 +332,7 @@ describe('metrics and a real webhook', () => {
       sb.setPipeState(kafka, 'Failed'); // a problem is told even by a first (baseline) run
       const r = await runWatchdog(config, {
         api: client,
-        store: new LocalStateStore(),
+        store: new LocalWatchStore(),
         notifiers: [webhook],
         now: () => sb.clock.now(),
         metricsSink: (l) => lines.push(l),
@@ -379,7 +379,7 @@ describe('first run and idle services', () => {
       sb.clock.advance(MIN);
       const second = await w.run();
       expect(second.notifications.map(brief)).toEqual(['new:info:->Running']);
-      expect(second.notifications[0].pipeName).toBe('late-arrival');
+      expect(second.notifications[0]).toMatchObject({ pipeName: 'late-arrival' });
     } finally {
       sb.store.state.pipes = sb.store.state.pipes.filter((p) => p.id !== late.id);
     }
@@ -405,7 +405,7 @@ describe.each(['current', 'spec'] as const)('idle services (%s profile)', (profi
   it('an idle service (424) is told once at info, its pipes untouched and nothing woken; again when active', async () => {
     const [svc1, svc2] = own.info.serviceIds as [string, string];
     const notifier = recordingNotifier();
-    const store = new LocalStateStore();
+    const store = new LocalWatchStore();
     const config = parseWatchdogConfig({
       organizationId: own.info.organizationId,
       serviceIds: [svc1, svc2],
@@ -430,7 +430,7 @@ describe.each(['current', 'spec'] as const)('idle services (%s profile)', (profi
     }
     expect(said).toEqual([['idle:info:2'], [], []]);
     // Its pipes were not declared gone while it slept.
-    const stored = await store.loadService(own.info.organizationId, svc2);
+    const stored = await loadService(store, own.info.organizationId, svc2);
     expect(stored.pipes.length).toBeGreaterThan(0);
     expect(stored.pipes.every((p) => !p.gone)).toBe(true);
     own.setServiceState(svc2, 'running');
@@ -450,7 +450,7 @@ describe.each(['current', 'spec'] as const)('idle services (%s profile)', (profi
           organizationId: own.info.organizationId,
           serviceIds: own.info.serviceIds,
         }),
-        { api, store: new LocalStateStore(), notifiers: [notifier], now: () => own.clock.now() },
+        { api, store: new LocalWatchStore(), notifiers: [notifier], now: () => own.clock.now() },
       );
       expect(r.errors).toEqual([]);
       expect(r.idle).toEqual([idle]);

@@ -1,15 +1,15 @@
-/** An in-process DynamoDB (dynalite, a dev dependency) on loopback with the watchdog table: tests and the bench. */
+/** An in-process DynamoDB (dynalite, a dev dependency) on loopback with the watch table: tests and the bench. */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import type { AddressInfo } from 'node:net';
-import { createWatchdogTable, DynamoStateStore } from '../../lib/pipes/dynamo-store';
+import { createWatchTable, DynamoWatchStore } from '../../lib/watch/dynamo-store';
 
 export interface LocalDynamo {
   endpoint: string;
   client: DynamoDBClient;
   tableName: string;
   /** A store over the table; each call gives a separate client (like separate runs). */
-  store(): DynamoStateStore;
+  store(): DynamoWatchStore;
   close(): Promise<void>;
 }
 
@@ -29,7 +29,7 @@ export async function startLocalDynamo(tableName = 'cloudops-pipe-watchdog'): Pr
     });
   const client = makeClient();
   const clients = [client];
-  await createWatchdogTable(client, tableName);
+  await createWatchTable(client, tableName);
   return {
     endpoint,
     client,
@@ -37,7 +37,7 @@ export async function startLocalDynamo(tableName = 'cloudops-pipe-watchdog'): Pr
     store() {
       const c = makeClient();
       clients.push(c);
-      return new DynamoStateStore({ client: c, tableName });
+      return new DynamoWatchStore({ client: c, tableName });
     },
     async close() {
       for (const c of clients) c.destroy();

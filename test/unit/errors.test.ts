@@ -9,7 +9,7 @@ import * as dashboardApply from '../../lib/dashboards/apply';
 import * as dashboardLoad from '../../lib/dashboards/load';
 import * as errors from '../../lib/errors';
 import * as keyErrors from '../../lib/keys/errors';
-import * as notifyTypes from '../../lib/notify/types';
+import * as notifyTypes from '../../lib/watch/notifiers/types';
 import { REDACTED, registerSecret } from '../../lib/redact';
 
 const request = { method: 'GET', path: '/v1/x', status: 500 };

@@ -44,7 +44,10 @@ describe('classifyState (default model)', () => {
 
 describe('parseClassifyOptions', () => {
   it('rejects a typo in an option name, naming it', () => {
-    expect(() => parseClassifyOptions({ stuckAfterMss: 5 } as never)).toThrow(/stuckAfterMss/);
+    const typo: unknown = { stuckAfterMss: 5 };
+    expect(() => parseClassifyOptions(typo as Parameters<typeof parseClassifyOptions>[0])).toThrow(
+      /stuckAfterMss/,
+    );
   });
   it('rejects a bad threshold, naming the field', () => {
     expect(() => parseClassifyOptions({ stuckAfterMs: -1 })).toThrow(/stuckAfterMs/);

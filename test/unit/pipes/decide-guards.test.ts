@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decide, parsePolicy, type Observation } from '../../../lib/pipes/decide';
-import type { PipeNotification, PipeRecord } from '../../../lib/pipes/types';
+import type { PipeRecord } from '../../../lib/pipes/types';
+import type { PipeNotice } from '../../../lib/watch/subjects/pipe';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -43,13 +44,18 @@ const record = (overrides: Partial<PipeRecord> = {}): PipeRecord => ({
 
 /** The notice as a user receives it. */
 const notice = (
-  fields: Pick<PipeNotification, 'kind' | 'severity' | 'from' | 'to' | 'message'> & {
+  fields: Pick<PipeNotice, 'kind' | 'severity' | 'from' | 'to' | 'message'> & {
     at: number;
     since: number;
     pipeName?: string;
   },
-): PipeNotification => ({
+): PipeNotice => ({
+  subject: 'pipe',
   id: `org/svc/p1/${fields.kind}/${fields.at}`,
+  // A pipe's health is one condition (opened, reminded, resolved by the recovery); being gone
+  // is another.
+  dedupKey: `pipe/org/svc/p1/${fields.kind === 'gone' ? 'gone' : 'health'}`,
+  resolves: fields.kind === 'recovery',
   organizationId: 'org',
   serviceId: 'svc',
   pipeId: 'p1',

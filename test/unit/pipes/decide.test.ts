@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decide, parsePolicy, type Observation } from '../../../lib/pipes/decide';
-import type { PipeNotification, PipeRecord } from '../../../lib/pipes/types';
+import type { PipeRecord } from '../../../lib/pipes/types';
+import type { PipeNotice } from '../../../lib/watch/subjects/pipe';
 
 const MIN = 60_000;
 const T0 = Date.parse('2025-01-01T00:00:00Z');
@@ -18,7 +19,7 @@ const pipe = (state: string): Observation => ({
 /** Feed (minute, state|'gone') steps through decide; returns every notification in order. */
 function run(steps: [number, string][], p = policy) {
   let record: PipeRecord | undefined;
-  const out: PipeNotification[] = [];
+  const out: PipeNotice[] = [];
   for (const [minute, state] of steps) {
     const { next, notifications } = decide(
       record,
@@ -31,7 +32,7 @@ function run(steps: [number, string][], p = policy) {
   }
   return { out, record: record! };
 }
-const brief = (n: PipeNotification) => `${n.kind}:${n.severity}:${n.from}->${n.to}`;
+const brief = (n: PipeNotice) => `${n.kind}:${n.severity}:${n.from}->${n.to}`;
 
 describe('decide', () => {
   it('Running -> Failed -> Failed -> Running: new, one transition, one recovery', () => {
@@ -241,7 +242,10 @@ describe('decide', () => {
   });
 
   it('rejects a typo in the policy', () => {
-    expect(() => parsePolicy({ reminderInterval: 5 } as never)).toThrow(/reminderInterval/);
+    const typo: unknown = { reminderInterval: 5 };
+    expect(() => parsePolicy(typo as Parameters<typeof parsePolicy>[0])).toThrow(
+      /reminderInterval/,
+    );
   });
 
   it('property: never more than one notification per observation, ids unique', () => {

@@ -17,13 +17,13 @@ import { sandboxEnv } from '../../../cli/connect';
 import type { CliIO } from '../../../cli/io';
 import { createHandler } from '../../../functions/pipe-watchdog/handler';
 import { ConfigError } from '../../../lib/errors';
-import { signBody } from '../../../lib/notify';
+import { signBody } from '../../../lib/watch/notifiers/webhook';
 import { readWatchdogSettings } from '../../../lib/pipes/config';
-import { createWatchdogTable } from '../../../lib/pipes/dynamo-store';
+import { createWatchTable } from '../../../lib/watch/dynamo-store';
 import { startLocalDynamo, type LocalDynamo } from '../../support/local-dynamo';
 import { startSandbox, type Sandbox } from '../../../sandbox/index';
 import { classifyState, parseClassifyOptions } from '../../../lib/pipes/classify';
-import { startReceiver } from '../notify/receiver';
+import { startReceiver } from '../../support/receiver';
 
 let sb: Sandbox;
 let dynamo: LocalDynamo;
@@ -263,7 +263,7 @@ describe('pipe-watchdog handler: Slack and webhook destinations from Secrets Man
       await put('watchdog/slack', { url: `${slack.url}/services/T1/B1/old-slack-token` });
       await put('watchdog/webhook', { url: `${hook.url}/hook`, signingSecret: SIGNING });
       const tableName = 'watchdog-secrets-test';
-      await createWatchdogTable(dynamo.client, tableName);
+      await createWatchTable(dynamo.client, tableName);
       const handler = createHandler({
         env: env({
           CLOUDOPS_SERVICE_ID: service,

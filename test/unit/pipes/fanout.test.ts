@@ -7,8 +7,10 @@ import {
   planBatches,
   type WatchdogBatchMessage,
 } from '../../../lib/pipes/fanout';
-import { LocalStateStore } from '../../../lib/pipes/store';
-import { parseWatchdogConfig, type PipeApi } from '../../../lib/pipes/watchdog';
+import type { PipeApi } from '../../../lib/pipes/watchdog';
+import { parseWatchdogConfig } from '../../../lib/pipes/watchdog-config';
+import type { Notice } from '../../../lib/watch/notices';
+import { LocalWatchStore } from '../../../lib/watch/store';
 
 const config = parseWatchdogConfig({ organizationId: 'org', serviceIds: ['a', 'b', 'c'] });
 const queue = () => {
@@ -54,7 +56,7 @@ describe('fan-out', () => {
   });
 
   it('stops at the deadline, sends the rest back, and a redelivery skips what was finished', async () => {
-    const store = new LocalStateStore();
+    const store = new LocalWatchStore();
     const message: WatchdogBatchMessage = {
       runId: 'run-1',
       organizationId: 'org',
@@ -67,7 +69,7 @@ describe('fan-out', () => {
     const sent: string[] = [];
     const notifier = {
       name: 'n',
-      send: (n: { pipeId: string }) => (sent.push(n.pipeId), Promise.resolve()),
+      send: (n: Notice) => (sent.push(n.subject === 'pipe' ? n.pipeId : ''), Promise.resolve()),
     };
     const pending = consumeBatch(config, message, {
       api: first.pipeApi,

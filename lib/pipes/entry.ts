@@ -1,0 +1,150 @@
+/**
+ * The pipe watchdog's function entry: what functions/pipe-watchdog/handler.ts and consumer.ts
+ * make once per container (settings, the store, the logger, the notifiers with their secrets
+ * cached between runs, the fan-out queue) and the work each invocation does.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { Clock } from '../api/clock';
+import type { RateLimiterRegistry } from '../api/rate-limiter';
+import { ConfigError } from '../errors';
+import { createLogger, withLogContext } from '../log';
+import { DynamoWatchStore } from '../watch/dynamo-store';
+import { createNotifiers } from '../watch/notifiers/registry';
+import type { Notifier, NotifierClients } from '../watch/notifiers/types';
+import { readWatchdogSettings, WATCHDOG_ENV } from './config';
+import { consumeBatch, enqueueServices, parseBatchMessage } from './fanout';
+import type { MetricsSink } from './metrics';
+import { runWatchdogFromSettings, watchdogClientSettings } from './run';
+import { sqsBatchQueue } from './sqs-queue';
+import type { PipeApi, WatchdogError } from './watchdog';
+import { parseWatchdogConfig } from './watchdog-config';
+
+export interface WatchdogEntryOptions {
+  /** @default the process environment (read in lib/config.ts) */
+  env?: Record<string, string | undefined>;
+  dynamo?: DynamoDBClient;
+  /** Reads the key secret and the notifiers' secrets. */
+  secretsManager?: SecretsManagerClient;
+  sqs?: SQSClient;
+  aws?: Omit<NotifierClients, 'secretsManager'>;
+  /** Epoch ms (the store's and the notices' time). */
+  now?: () => number;
+  /** @default one EMF line on stdout (CloudWatch extracts the metrics from the log) */
+  metricsSink?: MetricsSink;
+  /** The management client's clock and limiters (a bench drives a fake clock). */
+  clock?: Clock;
+  limiters?: RateLimiterRegistry;
+}
+
+export interface PipeWatchdogSummary {
+  checked: number;
+  notifications: number;
+  errors: WatchdogError[];
+  /** Fan-out: messages and services enqueued for the consumer. */
+  enqueued?: { runId: string; messages: number; services: number };
+}
+
+export function watchdogEntry(options: WatchdogEntryOptions = {}) {
+  const settings = readWatchdogSettings(options.env);
+  if (!settings.tableName)
+    throw new ConfigError(`missing configuration: set ${WATCHDOG_ENV.table}`);
+  const store = new DynamoWatchStore({
+    client: options.dynamo ?? new DynamoDBClient({}),
+    tableName: settings.tableName,
+  });
+  const logger = createLogger({
+    level: settings.connection.CLOUDOPS_LOG_LEVEL,
+    fields: { function: 'pipe-watchdog' },
+  });
+  const secretsManager = options.secretsManager ?? new SecretsManagerClient({});
+  const queue = settings.queueUrl
+    ? sqsBatchQueue({ client: options.sqs ?? new SQSClient({}), queueUrl: settings.queueUrl })
+    : undefined;
+  const config = parseWatchdogConfig(settings.watchdog);
+  const now = options.now ?? Date.now;
+  const metricsSink =
+    options.metricsSink ?? ((line: string) => void process.stdout.write(line + '\n'));
+  let notifiers: Notifier[] | undefined;
+  const deps = (api: PipeApi) => ({
+    api,
+    store,
+    notifiers: (notifiers ??= createNotifiers(settings.notifiers, {
+      ...options.aws,
+      secretsManager,
+    })),
+    now,
+    logger,
+    metricsSink,
+  });
+
+  return {
+    logger,
+    /** For functions/connect.ts's clientsMiddleware: the watchdog's own key, read when needed. */
+    connection: {
+      config: settings.connection,
+      needs: { management: true, observability: false },
+      secretsManager,
+      logger,
+      overrides: {
+        ...watchdogClientSettings(settings),
+        clock: options.clock,
+        limiters: options.limiters,
+      },
+    },
+    /** A queue is configured: the schedule only enqueues (no API request, no key needed). */
+    fansOut: queue !== undefined,
+
+    async enqueue(): Promise<PipeWatchdogSummary> {
+      if (!queue) throw missingQueue();
+      const enqueued = await enqueueServices(config, {
+        queue,
+        servicesPerMessage: settings.servicesPerMessage,
+        now,
+      });
+      logger.info('services enqueued for the watchdog consumer', { ...enqueued });
+      return { checked: 0, notifications: 0, errors: [], enqueued };
+    },
+
+    /** One pass over every configured service. */
+    async check(api: PipeApi): Promise<PipeWatchdogSummary> {
+      const result = await runWatchdogFromSettings(settings, deps(api));
+      const { checked, notifications, errors } = result;
+      return { checked, notifications: notifications.length, errors };
+    },
+
+    /**
+     * The consumer's work on one SQS batch: each message's services, until `stop` aborts (the
+     * Lambda's deadline); untouched and failed messages are reported for redelivery. Throws at
+     * once, naming the variable, when no queue is configured.
+     */
+    consumer() {
+      if (!queue) throw missingQueue();
+      const back = queue;
+      return async function consume(
+        records: readonly { messageId: string; body: string }[],
+        api: PipeApi,
+        stop: AbortSignal,
+      ): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
+        const failures: { itemIdentifier: string }[] = [];
+        for (const record of records) {
+          await withLogContext({ messageId: record.messageId }, async () => {
+            // Untouched messages go back as they are once the deadline has come.
+            if (stop.aborted) return void failures.push({ itemIdentifier: record.messageId });
+            try {
+              const message = parseBatchMessage(record.body, record.messageId);
+              await consumeBatch(config, message, { ...deps(api), queue: back, stopSignal: stop });
+            } catch (error) {
+              logger.error('watchdog message failed; SQS will redeliver it', { error });
+              failures.push({ itemIdentifier: record.messageId });
+            }
+          });
+        }
+        return { batchItemFailures: failures };
+      };
+    },
+  };
+}
+
+const missingQueue = () => new ConfigError(`missing configuration: set ${WATCHDOG_ENV.queueUrl}`);

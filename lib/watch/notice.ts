@@ -1,0 +1,85 @@
+/**
+ * What every notice carries, whatever it is about. A notice is one thing worth telling a
+ * person; its subject (lib/watch/subjects/) adds who or what it is about and how it reads.
+ */
+import * as z from 'zod';
+
+export const SEVERITIES = ['critical', 'warning', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** The fields of every subject's notice (each subject adds its own `subject`, `kind` and ids). */
+export const noticeCore = {
+  /** This occurrence: the dedupe key of its pending delivery, across retries and stores. */
+  id: z.string().min(1),
+  /**
+   * Stable per subject and condition (e.g. one pipe's health): a receiver that keeps incidents
+   * opens, updates and closes one by it.
+   */
+  dedupKey: z.string().min(1),
+  /** True when this notice closes the condition under `dedupKey` (a recovery). */
+  resolves: z.boolean(),
+  severity: z.enum(SEVERITIES),
+  /** The state before and after; '' when there is none (a first sight, a subject gone). */
+  from: z.string(),
+  to: z.string(),
+  /** ISO time of the observation. */
+  at: z.string(),
+  /** ISO time the condition began (for a reminder: when the problem began). */
+  since: z.string(),
+  message: z.string(),
+};
+
+/**
+ * The one wording of a state change: `Running -> Failed` when the state moved, else the one
+ * state (`''` when there is none). `mark` decorates each state (Slack bolds them).
+ */
+export function describeChange(
+  n: { from: string; to: string },
+  options: { arrow?: string; mark?: (state: string) => string } = {},
+): string {
+  const mark = options.mark ?? ((s: string) => s);
+  if (n.from && n.to && n.from !== n.to)
+    return `${mark(n.from)} ${options.arrow ?? '->'} ${mark(n.to)}`;
+  const state = n.to || n.from;
+  return state ? mark(state) : '';
+}
+
+/** A labelled fact of a notice, typed so each channel can show (and escape) it its own way. */
+export type Fact = { label: string } & (
+  | { text: string }
+  /** An identifier (shown as code), after its name when it has one. */
+  | { id: string; name?: string }
+  /** An ISO time. */
+  | { time: string }
+  | { from: string; to: string }
+);
+
+/**
+ * A notice as people and machines receive it, made by its subject's renderer: no notifier
+ * knows which capability sent it.
+ */
+export interface RenderedNotice {
+  /** One line, e.g. `[CRITICAL] pipe orders transition: Running -> Failed`. */
+  title: string;
+  facts: Fact[];
+  /** Longer details in markdown (a drift's plan). */
+  details?: string;
+  /** Values a link template may use (`{serviceId}`), and the link's label; none: no link. */
+  link?: { label: string; fields: Record<string, string> };
+  /** The EventBridge detail-type and detail; the webhook's `type`. */
+  event: { type: string; detail: object };
+  /** Filterable string attributes (SNS message attributes); '' values are left out. */
+  attributes: Record<string, string>;
+}
+
+/** `[CRITICAL] <what> <kind>: <change>`, at most 100 characters (an SNS subject's limit). */
+export function titleOf(
+  n: { severity: Severity; kind: string; from: string; to: string },
+  what: string,
+): string {
+  const change = describeChange(n);
+  return `[${n.severity.toUpperCase()}] ${what} ${n.kind}${change ? `: ${change}` : ''}`.slice(
+    0,
+    100,
+  );
+}

@@ -1,0 +1,153 @@
+/** Slack incoming webhook with a Block Kit message. The webhook URL is itself a secret. */
+import * as z from 'zod';
+import { staticCredentials } from '../../credentials/static';
+import type { CredentialProvider } from '../../credentials/types';
+import { registerSecret } from '../../redact';
+import { describeChange, type Fact } from '../notice';
+import { renderNotice, type Notice } from '../notices';
+import { postJson } from './http';
+import { secretProvider, secretSource, sendToTarget, type SecretSource } from './secrets';
+import { defineNotifier, type HttpPostOptions, type Notifier } from './types';
+
+const slackWebhookSecret = z.looseObject({ url: z.url() });
+type SlackWebhookSecret = z.infer<typeof slackWebhookSecret>;
+
+const env = z.object({
+  /**
+   * Secret `{ "url": ... }` holding the Slack incoming-webhook URL (which contains its own
+   * token): read at run time, cached, re-read when Slack rejects it. Deployed functions use this.
+   */
+  CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: z.string().min(1).optional(),
+  /** Local runs (CLI): the URL itself; registered for redaction. */
+  CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: z.url().optional(),
+  /**
+   * Link shown on each message, e.g. https://console.example/{organizationId}/services/{serviceId}/pipes/{pipeId}
+   * (the notice's fields replace the placeholders); without it, no link button.
+   */
+  CLOUDOPS_WATCHDOG_LINK_TEMPLATE: z.string().min(1).optional(),
+});
+
+interface SlackSettings {
+  webhook: SecretSource<SlackWebhookSecret>;
+  linkTemplate?: string | undefined;
+}
+
+interface SlackNotifierOptions extends HttpPostOptions {
+  /** The URL, or a provider of `{ url }` (a Secrets Manager secret, re-read when rejected). */
+  webhookUrl: string | CredentialProvider<SlackWebhookSecret>;
+  linkTemplate?: string | undefined;
+  /** @default 'slack' */
+  name?: string;
+}
+
+const EMOJI = {
+  critical: ':red_circle:',
+  warning: ':warning:',
+  info: ':large_green_circle:',
+} as const;
+
+/** Slack's limit for one section's text. */
+const SECTION_CHARS = 3000;
+
+function link(template: string | undefined, fields: Record<string, string> | undefined) {
+  if (!template || !fields) return undefined;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in fields ? encodeURIComponent(fields[name]) : whole,
+  );
+}
+
+function factText(fact: Fact): string {
+  if ('text' in fact) return fact.text;
+  if ('id' in fact)
+    return fact.name === undefined ? `\`${fact.id}\`` : `${fact.name} (\`${fact.id}\`)`;
+  if ('time' in fact)
+    return `<!date^${Math.floor(Date.parse(fact.time) / 1000)}^{date_short_pretty} {time}|${fact.time}>`;
+  return describeChange(fact, { arrow: '→', mark: (s) => `*${s}*` });
+}
+
+function slackPayload(n: Notice, linkTemplate?: string) {
+  const rendered = renderNotice(n);
+  const blocks: unknown[] = [
+    { type: 'header', text: { type: 'plain_text', text: rendered.title } },
+    { type: 'section', text: { type: 'mrkdwn', text: `${EMOJI[n.severity]} ${n.message}` } },
+  ];
+  if (rendered.facts.length > 0) {
+    blocks.push({
+      type: 'section',
+      fields: rendered.facts.map((f) => ({ type: 'mrkdwn', text: `*${f.label}*\n${factText(f)}` })),
+    });
+  }
+  if (rendered.details) {
+    const text =
+      rendered.details.length > SECTION_CHARS
+        ? `${rendered.details.slice(0, SECTION_CHARS - 2)} …`
+        : rendered.details;
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text } });
+  }
+  blocks.push({
+    type: 'context',
+    elements: [{ type: 'mrkdwn', text: `${n.kind} · ${n.severity} · ${n.at}` }],
+  });
+  const url = link(linkTemplate, rendered.link?.fields);
+  if (url) {
+    blocks.push({
+      type: 'actions',
+      elements: [{ type: 'button', text: { type: 'plain_text', text: rendered.link!.label }, url }],
+    });
+  }
+  // `text` is the fallback shown in notifications and by clients without Block Kit.
+  return { text: `${rendered.title}: ${n.message}`, blocks };
+}
+
+export function createSlackNotifier(options: SlackNotifierOptions): Notifier {
+  const name = options.name ?? 'slack';
+  const target =
+    typeof options.webhookUrl === 'string'
+      ? staticCredentials('slack webhook', { url: options.webhookUrl }, slackWebhookSecret)
+      : options.webhookUrl;
+  return {
+    name,
+    send: (n, signal) =>
+      sendToTarget(name, target, ({ url }) =>
+        postJson(
+          name,
+          url,
+          JSON.stringify(slackPayload(n, options.linkTemplate)),
+          {},
+          options,
+          signal,
+        ),
+      ),
+  };
+}
+
+export const slackNotifier = defineNotifier<typeof env, SlackSettings>({
+  name: 'slack',
+  env,
+  secretIdVariable: 'CLOUDOPS_WATCHDOG_SLACK_SECRET_ID',
+  settings(e) {
+    registerSecret(e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL);
+    const webhook = secretSource(
+      {
+        secretId: 'CLOUDOPS_WATCHDOG_SLACK_SECRET_ID',
+        values: ['CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL'],
+      },
+      e.CLOUDOPS_WATCHDOG_SLACK_SECRET_ID,
+      e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL
+        ? { url: e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL }
+        : undefined,
+    );
+    return webhook && { webhook, linkTemplate: e.CLOUDOPS_WATCHDOG_LINK_TEMPLATE };
+  },
+  create: (s, clients) =>
+    createSlackNotifier({
+      webhookUrl: secretProvider(
+        'slack webhook',
+        s.webhook,
+        slackWebhookSecret,
+        clients.secretsManager,
+      ),
+      linkTemplate: s.linkTemplate,
+      ...clients.http,
+    }),
+});

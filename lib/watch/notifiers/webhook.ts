@@ -1,0 +1,103 @@
+/** Generic webhook: the notice as JSON, HMAC-SHA256 signed when a secret is set. */
+import { createHmac } from 'node:crypto';
+import * as z from 'zod';
+import { staticCredentials } from '../../credentials/static';
+import type { CredentialProvider } from '../../credentials/types';
+import { registerSecret } from '../../redact';
+import { renderNotice, type Notice } from '../notices';
+import { postJson } from './http';
+import { secretProvider, secretSource, sendToTarget, type SecretSource } from './secrets';
+import { defineNotifier, type HttpPostOptions, type Notifier } from './types';
+
+const SIGNATURE_HEADER = 'X-Cloudops-Signature';
+
+const signingSecret = z.string().min(16, 'expected at least 16 characters');
+
+const webhookSecret = z.looseObject({
+  url: z.url(),
+  signingSecret: signingSecret.optional(),
+});
+type WebhookSecret = z.infer<typeof webhookSecret>;
+
+const env = z.object({
+  /** Secret `{ "url": ..., "signingSecret"?: ... }`: read at run time, re-read when rejected. */
+  CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID: z.string().min(1).optional(),
+  /** Local runs (CLI): the values themselves; registered for redaction. */
+  CLOUDOPS_WATCHDOG_WEBHOOK_URL: z.url().optional(),
+  CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: signingSecret.optional(),
+});
+
+/**
+ * `url` and an optional `signingSecret` (when set, every body is signed:
+ * `X-Cloudops-Signature: sha256=<hex HMAC of the body>`), or a provider of both (a Secrets
+ * Manager secret, re-read when the receiver rejects a request).
+ */
+type WebhookTarget =
+  | { url: string; signingSecret?: string | undefined }
+  | { target: CredentialProvider<WebhookSecret> };
+
+type WebhookNotifierOptions = HttpPostOptions &
+  WebhookTarget & {
+    /** @default 'webhook' */
+    name?: string;
+  };
+
+export function signBody(body: string, secret: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+/** `{ type, notification }`: the event type of the notice's subject, and the notice. */
+function webhookPayload(n: Notice) {
+  return { type: renderNotice(n).event.type, notification: n };
+}
+
+export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier {
+  const name = options.name ?? 'webhook';
+  const target =
+    'target' in options
+      ? options.target
+      : staticCredentials(
+          'webhook',
+          { url: options.url, signingSecret: options.signingSecret },
+          webhookSecret,
+        );
+  return {
+    name,
+    send(n, signal) {
+      const body = JSON.stringify(webhookPayload(n));
+      return sendToTarget(name, target, ({ url, signingSecret }) => {
+        const headers: Record<string, string> = { 'X-Cloudops-Notification-Id': n.id };
+        if (signingSecret) headers[SIGNATURE_HEADER] = signBody(body, signingSecret);
+        return postJson(name, url, body, headers, options, signal);
+      });
+    },
+  };
+}
+
+export const webhookNotifier = defineNotifier<typeof env, SecretSource<WebhookSecret>>({
+  name: 'webhook',
+  env,
+  secretIdVariable: 'CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID',
+  settings(e) {
+    registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_URL);
+    registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET);
+    return secretSource(
+      {
+        secretId: 'CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID',
+        values: ['CLOUDOPS_WATCHDOG_WEBHOOK_URL', 'CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET'],
+      },
+      e.CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID,
+      e.CLOUDOPS_WATCHDOG_WEBHOOK_URL
+        ? {
+            url: e.CLOUDOPS_WATCHDOG_WEBHOOK_URL,
+            signingSecret: e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET,
+          }
+        : undefined,
+    );
+  },
+  create: (source, clients) =>
+    createWebhookNotifier({
+      target: secretProvider('webhook', source, webhookSecret, clients.secretsManager),
+      ...clients.http,
+    }),
+});

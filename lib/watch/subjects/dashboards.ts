@@ -1,0 +1,40 @@
+/**
+ * A deployment's dashboards drifting from their files (the scheduled sync in report mode):
+ * the drift, reminders while it lasts, and its end.
+ */
+import * as z from 'zod';
+import { CONDITION_KINDS } from '../condition';
+import { noticeCore, titleOf, type RenderedNotice } from '../notice';
+
+/** The `detail-type` of a drift notice on EventBridge, and the webhook's `type`. */
+const DASHBOARDS_DRIFTED = 'Dashboards Drifted';
+
+export const dashboardsNotice = z.object({
+  subject: z.literal('dashboards'),
+  ...noticeCore,
+  kind: z.enum(CONDITION_KINDS),
+  /** The deployment's dashboard owner. */
+  owner: z.string(),
+  /** Where the files are (`s3://bucket/prefix/`). */
+  source: z.string(),
+  /** The plan, in markdown, while they differ. */
+  markdown: z.string().optional(),
+});
+export type DashboardsNotice = z.infer<typeof dashboardsNotice>;
+
+/** One condition per owner: its dashboards differ from their files. */
+export const driftDedupKey = (owner: string) => `dashboards/${owner}/drift`;
+
+export function renderDashboardsNotice(n: DashboardsNotice): RenderedNotice {
+  return {
+    title: titleOf(n, `dashboards of ${n.owner}`),
+    facts: [
+      { label: 'State change', from: n.from, to: n.to },
+      ...(n.source ? [{ label: 'Files', text: n.source }] : []),
+      { label: 'Since', time: n.since },
+    ],
+    ...(n.markdown ? { details: n.markdown } : {}),
+    event: { type: DASHBOARDS_DRIFTED, detail: n },
+    attributes: { severity: n.severity, kind: n.kind, subject: n.subject, owner: n.owner },
+  };
+}

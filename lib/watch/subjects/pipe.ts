@@ -1,0 +1,79 @@
+/** A pipe's notice: its state changes, reminders, recovery, and the watchdog's acts on it. */
+import * as z from 'zod';
+import {
+  PIPE_STATE_CHANGED,
+  pipeStateChangedDetail,
+  type PipeStateChangedDetail,
+} from '../../events/schemas';
+import { noticeCore, titleOf, type RenderedNotice } from '../notice';
+
+const PIPE_NOTICE_KINDS = [
+  'transition',
+  'reminder',
+  'recovery',
+  'flapping',
+  'stuck',
+  'unknown',
+  'new',
+  'gone',
+  /** An auto-restart attempt. */
+  'restart',
+] as const;
+export type PipeNoticeKind = (typeof PIPE_NOTICE_KINDS)[number];
+
+/** DESIGN.md: the `Pipe State Changed` detail plus the notice's own fields. */
+export const pipeNotice = z.object({
+  subject: z.literal('pipe'),
+  ...noticeCore,
+  kind: z.enum(PIPE_NOTICE_KINDS),
+  organizationId: z.string(),
+  serviceId: z.string(),
+  pipeId: z.string(),
+  pipeName: z.string(),
+});
+export type PipeNotice = z.infer<typeof pipeNotice>;
+
+/**
+ * One condition per pipe for its health (a problem announced, reminded, recovered), and one
+ * each for being gone and for restart attempts, which no recovery closes.
+ */
+export function pipeDedupKey(
+  ids: { organizationId: string; serviceId: string; pipeId: string },
+  kind: string,
+): string {
+  const condition = kind === 'gone' || kind === 'restart' ? kind : 'health';
+  return `pipe/${ids.organizationId}/${ids.serviceId}/${ids.pipeId}/${condition}`;
+}
+
+/** Exactly the event's detail fields (the notice's own stay internal). */
+const eventDetail = z.object(pipeStateChangedDetail.shape);
+
+export function pipeEventDetail(
+  n: Omit<PipeStateChangedDetail, 'pipeId' | 'pipeName'> & { pipeId?: string; pipeName?: string },
+): PipeStateChangedDetail {
+  return eventDetail.parse({ pipeId: '', pipeName: '', ...n });
+}
+
+export function renderPipeNotice(n: PipeNotice): RenderedNotice {
+  return {
+    title: titleOf(n, `pipe ${n.pipeName}`),
+    facts: [
+      { label: 'State change', from: n.from, to: n.to },
+      { label: 'Pipe', id: n.pipeId, name: n.pipeName },
+      { label: 'Service', id: n.serviceId },
+      { label: 'Since', time: n.since },
+    ],
+    link: {
+      label: 'Open pipe',
+      fields: { organizationId: n.organizationId, serviceId: n.serviceId, pipeId: n.pipeId },
+    },
+    event: { type: PIPE_STATE_CHANGED, detail: pipeEventDetail(n) },
+    attributes: {
+      severity: n.severity,
+      kind: n.kind,
+      subject: n.subject,
+      serviceId: n.serviceId,
+      pipeId: n.pipeId,
+    },
+  };
+}

@@ -1,0 +1,339 @@
+import 'aws-sdk-client-mock-vitest/extend';
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
+import { mockClient } from 'aws-sdk-client-mock';
+import { createHmac } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { pipeStateChangedDetail, pipeStateChangedEvent } from '../../../lib/events/schemas';
+import { redactText } from '../../../lib/redact';
+import { createEventBridgeNotifier } from '../../../lib/watch/notifiers/eventbridge';
+import { createSlackNotifier } from '../../../lib/watch/notifiers/slack';
+import { createSnsNotifier } from '../../../lib/watch/notifiers/sns';
+import { NotifyError } from '../../../lib/watch/notifiers/types';
+import { createWebhookNotifier } from '../../../lib/watch/notifiers/webhook';
+import type { DashboardsNotice } from '../../../lib/watch/subjects/dashboards';
+import { pipeNotice, type PipeNotice } from '../../../lib/watch/subjects/pipe';
+import type { ServiceNotice } from '../../../lib/watch/subjects/service';
+import { startReceiver } from '../../support/receiver';
+
+const n: PipeNotice = {
+  subject: 'pipe',
+  id: 'org/svc/p1/transition/1',
+  dedupKey: 'pipe/org-1/svc-1/pipe-1/health',
+  resolves: false,
+  kind: 'transition',
+  severity: 'critical',
+  organizationId: 'org-1',
+  serviceId: 'svc-1',
+  pipeId: 'pipe-1',
+  pipeName: 'orders',
+  from: 'Running',
+  to: 'Failed',
+  at: '2025-01-01T00:05:00.000Z',
+  since: '2025-01-01T00:05:00.000Z',
+  message: 'Pipe orders went from Running to Failed',
+};
+const drift: DashboardsNotice = {
+  subject: 'dashboards',
+  id: 'dashboards/prod/drift/transition/1',
+  dedupKey: 'dashboards/prod/drift',
+  resolves: false,
+  kind: 'transition',
+  severity: 'warning',
+  from: 'InSync',
+  to: 'Drifted',
+  at: '2025-01-01T00:05:00.000Z',
+  since: '2025-01-01T00:05:00.000Z',
+  message: 'Dashboards of prod drifted from s3://b/dashboards/: Plan: 0 to create, 1 to update',
+  owner: 'prod',
+  source: 's3://b/dashboards/',
+  markdown: '```diff\n~ dashboard "x"\n```',
+};
+const service: ServiceNotice = {
+  subject: 'service',
+  id: 'org-1/svc-1/-/idle/1',
+  dedupKey: 'service/org-1/svc-1/idle',
+  resolves: false,
+  kind: 'idle',
+  severity: 'info',
+  organizationId: 'org-1',
+  serviceId: 'svc-1',
+  from: '',
+  to: 'idle',
+  at: '2025-01-01T00:05:00.000Z',
+  since: '2025-01-01T00:05:00.000Z',
+  message: 'Service svc-1 is idle; its pipes are not checked until it is active again',
+};
+const noSleep = { sleep: async () => {}, timeoutMs: 500 };
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+async function receiver(statuses: number[] = []) {
+  const r = await startReceiver(statuses);
+  closers.push(r.close);
+  return r;
+}
+
+describe('webhook notifier', () => {
+  it('posts the notification as JSON with a verifiable HMAC signature', async () => {
+    const r = await receiver();
+    const secret = 'whsec-test-signing-secret';
+    await createWebhookNotifier({ url: `${r.url}/hook`, signingSecret: secret, ...noSleep }).send(
+      n,
+    );
+    expect(r.received).toHaveLength(1);
+    const { body, headers, path } = r.received[0];
+    expect(path).toBe('/hook');
+    expect(headers['content-type']).toBe('application/json');
+    expect(JSON.parse(body)).toEqual({ type: 'Pipe State Changed', notification: n });
+    const expected = 'sha256=' + createHmac('sha256', secret).update(body).digest('hex');
+    expect(headers['x-cloudops-signature']).toBe(expected);
+    expect(redactText(`x ${secret} y`)).not.toContain(secret); // registered for redaction
+  });
+
+  it('sends no signature without a secret', async () => {
+    const r = await receiver();
+    await createWebhookNotifier({ url: r.url, ...noSleep }).send(n);
+    expect(r.received[0].headers['x-cloudops-signature']).toBeUndefined();
+  });
+
+  it('retries 5xx and succeeds; sends the same body each time', async () => {
+    const r = await receiver([500, 503]);
+    await createWebhookNotifier({ url: r.url, ...noSleep }).send(n);
+    expect(r.received).toHaveLength(3);
+    expect(new Set(r.received.map((x) => x.body)).size).toBe(1);
+  });
+
+  it('gives up after the attempts with a NotifyError naming the status', async () => {
+    const r = await receiver([500, 500, 500]);
+    const error = await createWebhookNotifier({ url: r.url, ...noSleep })
+      .send(n)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotifyError);
+    expect((error as NotifyError).message).toMatch(/webhook: gave up after 3 attempts.*500/);
+  });
+
+  it('does not retry a 400', async () => {
+    const r = await receiver([400]);
+    await expect(createWebhookNotifier({ url: r.url, ...noSleep }).send(n)).rejects.toThrow(
+      /answered 400/,
+    );
+    expect(r.received).toHaveLength(1);
+  });
+
+  it('times out a hanging receiver and retries', async () => {
+    const r = await receiver([0]);
+    await createWebhookNotifier({ url: r.url, sleep: async () => {}, timeoutMs: 100 }).send(n);
+    expect(r.received).toHaveLength(2);
+  });
+
+  it('reports a connection failure without the URL', async () => {
+    const r = await receiver();
+    await r.close();
+    const error = (await createSlackNotifier({
+      webhookUrl: `${r.url}/services/T000/B000/XXXXsecret`,
+      ...noSleep,
+      attempts: 2,
+    })
+      .send(n)
+      .catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(NotifyError);
+    expect(error.message).not.toContain('XXXXsecret');
+  });
+});
+
+describe('slack notifier', () => {
+  it('posts Block Kit with state change, pipe, service, since and a link', async () => {
+    const r = await receiver();
+    await createSlackNotifier({
+      webhookUrl: `${r.url}/services/T1/B1/slacktokenvalue`,
+      linkTemplate:
+        'https://console.example/org/{organizationId}/services/{serviceId}/pipes/{pipeId}',
+      ...noSleep,
+    }).send(n);
+    const payload = JSON.parse(r.received[0].body) as {
+      text: string;
+      blocks: Record<string, unknown>[];
+    };
+    expect(payload.text).toContain('orders');
+    const text = JSON.stringify(payload.blocks);
+    expect(text).toContain('Running* → *Failed');
+    expect(text).toContain('orders (`pipe-1`)');
+    expect(text).toContain('`svc-1`');
+    expect(text).toContain('*Since*');
+    expect(text).toContain(n.since);
+    expect(payload.blocks.at(-1)).toMatchObject({
+      type: 'actions',
+      elements: [{ url: 'https://console.example/org/org-1/services/svc-1/pipes/pipe-1' }],
+    });
+    expect(payload.blocks[0]).toMatchObject({ type: 'header' });
+    expect(redactText(`${r.url}/services/T1/B1/slacktokenvalue`)).not.toContain('slacktokenvalue');
+  });
+  it('renders each subject its own way: a drift shows its plan and no link, a service no pipe', async () => {
+    const r = await receiver();
+    const slack = createSlackNotifier({
+      webhookUrl: `${r.url}/services/T1/B1/slacksubjecttoken`,
+      linkTemplate: 'https://console.example/{serviceId}/pipes/{pipeId}',
+      ...noSleep,
+    });
+    await slack.send(drift);
+    await slack.send(service);
+    const [d, sv] = r.received.map(
+      (x) => JSON.parse(x.body) as { blocks: { type: string; text?: { text: string } }[] },
+    );
+    expect(d.blocks[0].text?.text).toBe(
+      '[WARNING] dashboards of prod transition: InSync -> Drifted',
+    );
+    expect(d.blocks.some((b) => b.text?.text === drift.markdown)).toBe(true);
+    expect(d.blocks.some((b) => b.type === 'actions')).toBe(false);
+    expect(sv.blocks[0].text?.text).toBe('[INFO] service svc-1 idle: idle');
+    expect(JSON.stringify(sv.blocks)).not.toContain('*Pipe*');
+  });
+});
+
+describe('sns notifier', () => {
+  it('publishes subject, JSON body and filterable attributes', async () => {
+    const sns = mockClient(SNSClient);
+    sns.on(PublishCommand).resolves({ MessageId: 'm1' });
+    await createSnsNotifier({
+      client: new SNSClient({ region: 'us-east-1' }),
+      topicArn: 'arn:aws:sns:us-east-1:1:t',
+    }).send(n);
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
+    expect(sns).toHaveReceivedCommandWith(PublishCommand, {
+      TopicArn: 'arn:aws:sns:us-east-1:1:t',
+      Subject: '[CRITICAL] pipe orders transition: Running -> Failed',
+      Message: JSON.stringify(n),
+      MessageAttributes: expect.objectContaining({
+        severity: { DataType: 'String', StringValue: 'critical' },
+        kind: { DataType: 'String', StringValue: 'transition' },
+      }) as PublishCommandInput['MessageAttributes'],
+    });
+    sns.restore();
+  });
+
+  it('keeps the subject printable ASCII (an SNS rule)', async () => {
+    const sns = mockClient(SNSClient);
+    sns.on(PublishCommand).resolves({ MessageId: 'm1' });
+    await createSnsNotifier({
+      client: new SNSClient({ region: 'us-east-1' }),
+      topicArn: 'arn:t',
+    }).send({ ...n, pipeName: 'bestellungen-größe\n' });
+    expect(sns).toHaveReceivedCommandWith(PublishCommand, {
+      Subject: '[CRITICAL] pipe bestellungen-gr??e? transition: Running -> Failed',
+    });
+    sns.restore();
+  });
+
+  it('wraps a failure in a NotifyError', async () => {
+    const sns = mockClient(SNSClient);
+    sns.on(PublishCommand).rejects(new Error('throttled'));
+    await expect(
+      createSnsNotifier({ client: new SNSClient({ region: 'us-east-1' }), topicArn: 'arn:t' }).send(
+        n,
+      ),
+    ).rejects.toThrow(/sns: publish failed: throttled/);
+    sns.restore();
+  });
+});
+
+describe('eventbridge notifier', () => {
+  it('puts a Pipe State Changed event with the documented detail', async () => {
+    const eb = mockClient(EventBridgeClient);
+    eb.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'e1' }] });
+    await createEventBridgeNotifier({
+      client: new EventBridgeClient({ region: 'us-east-1' }),
+      eventBusName: 'bus',
+    }).send(n);
+    expect(eb).toHaveReceivedCommandWith(PutEventsCommand, {
+      Entries: [
+        expect.objectContaining({
+          Source: 'cloudops',
+          DetailType: 'Pipe State Changed',
+          EventBusName: 'bus',
+        }),
+      ],
+    });
+    const detail = JSON.parse(
+      eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries![0].Detail!,
+    ) as object;
+    expect(detail).toMatchObject({
+      organizationId: 'org-1',
+      serviceId: 'svc-1',
+      pipeId: 'pipe-1',
+      pipeName: 'orders',
+      from: 'Running',
+      to: 'Failed',
+      severity: 'critical',
+      kind: 'transition',
+      at: n.at,
+    });
+    // Exactly the shape lib/events declares for consumers: a valid envelope, no internal fields.
+    const entry = eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries![0];
+    const event = pipeStateChangedEvent.parse({
+      source: entry.Source,
+      'detail-type': entry.DetailType,
+      time: entry.Time!.toISOString(),
+      detail,
+    });
+    expect(Object.keys(event.detail).sort()).toEqual(
+      Object.keys(pipeStateChangedDetail.shape).sort(),
+    );
+    eb.restore();
+  });
+
+  it('a pipe notice is a Pipe State Changed detail plus the notice fields', () => {
+    const detailFields = Object.keys(pipeStateChangedDetail.shape);
+    const noticeFields = Object.keys(pipeNotice.shape);
+    expect(noticeFields).toEqual(expect.arrayContaining(detailFields));
+    expect(noticeFields.filter((f) => !detailFields.includes(f)).sort()).toEqual([
+      'dedupKey',
+      'id',
+      'resolves',
+      'since',
+      'subject',
+    ]);
+    expect(pipeStateChangedDetail.safeParse(pipeNotice.parse(n)).success).toBe(true);
+  });
+
+  it('each subject picks its event: a drift is Dashboards Drifted (the notice, its plan, as detail); a service keeps Pipe State Changed', async () => {
+    const eb = mockClient(EventBridgeClient);
+    eb.on(PutEventsCommand).resolves({
+      FailedEntryCount: 0,
+      Entries: [{ EventId: 'e1' }, { EventId: 'e2' }],
+    });
+    await createEventBridgeNotifier({
+      client: new EventBridgeClient({ region: 'us-east-1' }),
+    }).sendBatch!([drift, service]);
+    const [first, second] = eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries!;
+    expect(first.DetailType).toBe('Dashboards Drifted');
+    expect(JSON.parse(first.Detail!)).toEqual(drift);
+    expect(second.DetailType).toBe('Pipe State Changed');
+    expect(JSON.parse(second.Detail!)).toEqual({
+      organizationId: 'org-1',
+      serviceId: 'svc-1',
+      pipeId: '',
+      pipeName: '',
+      from: '',
+      to: 'idle',
+      severity: 'info',
+      kind: 'idle',
+      at: service.at,
+      message: service.message,
+    });
+    eb.restore();
+  });
+
+  it('treats a failed entry as a failure', async () => {
+    const eb = mockClient(EventBridgeClient);
+    eb.on(PutEventsCommand).resolves({
+      FailedEntryCount: 1,
+      Entries: [{ ErrorCode: 'InternalFailure', ErrorMessage: 'x' }],
+    });
+    await expect(
+      createEventBridgeNotifier({ client: new EventBridgeClient({ region: 'us-east-1' }) }).send(n),
+    ).rejects.toThrow(/event rejected: InternalFailure/);
+    eb.restore();
+  });
+});
