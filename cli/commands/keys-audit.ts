@@ -57,7 +57,7 @@ export async function ourKeySecrets(io: CliIO, warnings: string[]): Promise<Mana
 }
 
 /** Reads everything the audit needs (keys, activities, our secrets) and audits it. */
-export async function auditFromEnv(
+async function auditFromEnv(
   io: CliIO,
   overrides: Partial<AuditPolicy> = {},
 ): Promise<KeyAuditReport> {

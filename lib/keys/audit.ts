@@ -288,6 +288,8 @@ function secretFindings(secret: ManagedSecret, input: AuditInput): KeyFinding[] 
     action,
   });
   const tags = secret.key;
+  // Still its deploy-time placeholder: not configured yet, which is not a finding.
+  if (!tags && !secret.seeded) return [];
   if (!tags)
     return [
       finding(

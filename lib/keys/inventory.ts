@@ -73,6 +73,8 @@ export interface KeyAuditReport {
   /** Every key, riskiest first; empty when the keys could not be listed. */
   keys: KeyListing[];
   secrets: ManagedSecret[];
+  /** Whether the key list was read (else only our secrets' tags were checked). */
+  keysListed: boolean;
   /** What could not be read, so the report may be partial: one sentence each. */
   warnings: string[];
 }
@@ -111,8 +113,6 @@ export async function runKeyAudit(options: KeyAuditOptions): Promise<KeyAuditRep
         );
         return [];
       });
-  } else {
-    warnings.push("no management key to list keys with: only our secrets' tags were checked");
   }
   const findings = auditKeys({ keys, activities, secrets, now, policy });
   return {
@@ -120,6 +120,7 @@ export async function runKeyAudit(options: KeyAuditOptions): Promise<KeyAuditRep
     findings,
     keys: keys ? listKeysByRisk(keys, findings, secrets, policy.namePrefix) : [],
     secrets,
+    keysListed: keys !== undefined,
     warnings,
   };
 }

@@ -61,6 +61,11 @@ export interface ManagedSecret {
   secretId: string;
   name: string;
   rotationEnabled: boolean;
+  /**
+   * Holds a value someone put there: tagged, rotated, or with an AWSPREVIOUS version. A secret
+   * with its deploy-time placeholder alone is not configured yet (and not a finding).
+   */
+  seeded: boolean;
   /** Epoch ms, when Secrets Manager schedules the next rotation. */
   nextRotationAt?: number | undefined;
   key?: KeyTags | undefined;
@@ -72,16 +77,26 @@ export interface DescribedSecret {
   Name?: string | undefined;
   RotationEnabled?: boolean | undefined;
   NextRotationDate?: Date | undefined;
+  LastRotatedDate?: Date | undefined;
   Tags?: Tag[] | undefined;
+  /** DescribeSecret's label map; ListSecrets calls it SecretVersionsToStages. */
+  VersionIdsToStages?: Record<string, string[]> | undefined;
+  SecretVersionsToStages?: Record<string, string[]> | undefined;
 }
 
 export function managedSecretFrom(described: DescribedSecret, secretId: string): ManagedSecret {
+  const key = readKeyTags(described.Tags);
+  const stages = described.VersionIdsToStages ?? described.SecretVersionsToStages ?? {};
   return {
     secretId: described.ARN ?? secretId,
     name: described.Name ?? secretId,
     rotationEnabled: described.RotationEnabled === true,
+    seeded:
+      key !== undefined ||
+      described.LastRotatedDate !== undefined ||
+      Object.values(stages).some((labels) => labels.includes('AWSPREVIOUS')),
     nextRotationAt: described.NextRotationDate?.getTime(),
-    key: readKeyTags(described.Tags),
+    key,
   };
 }
 

@@ -6,7 +6,6 @@
  */
 import type { ManagementClient } from '../api';
 import type { KeyRecord } from '../schemas';
-import { formatDuration } from './duration';
 import { KeyCommandError } from './errors';
 import { managementOf, type ManagedSecret } from './managed';
 
@@ -91,6 +90,3 @@ export async function revokeKey(api: RevokeApi, plan: RevokePlan): Promise<strin
   await api.updateKey(record.id, { state: 'disabled', expireAt: plan.expireAt });
   return `${label} disabled; it expires ${plan.expireAt} (re-enable it before then if something still needs it); revoke it again after that to delete it`;
 }
-
-/** "7d" for messages and help. */
-export const describeGrace = (ms: number) => (ms === 0 ? 'none' : formatDuration(ms));
