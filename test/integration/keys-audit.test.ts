@@ -1,29 +1,71 @@
 /**
- * Keys you can account for, on the sandbox, through the CLI: the audit gates on the never-expiring
- * admin key and the unused key; after `keys adopt` + one rotation + `keys revoke` it passes.
+ * Keys you can account for, on the sandbox, through the CLI and the deployed key sentinel: the
+ * audit gates on the never-expiring admin key and the unused key; after `keys adopt` + one
+ * rotation + `keys revoke` it passes. The sentinel tells each of those findings once, and once
+ * more when it is resolved.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEnv } from '../../cli/connect';
+import { createSentinelHandler } from '../../functions/rotate-key/sentinel';
 import { createManagementClient } from '../../lib/api';
 import { staticCredentials } from '../../lib/credentials';
 import { managementKeySecret } from '../../lib/schemas';
+import type { KeyNotice } from '../../lib/watch/subjects/key';
 import { runCapture } from '../support/cli';
+import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
+import { startReceiver } from '../support/receiver';
 import { admin } from '../support/sandbox-http';
 import { DAY, startRotationSandbox, type RotationSandbox } from './rotation-harness';
 
 let rs: RotationSandbox;
 let dir: string;
+let dynamo: LocalDynamo;
+let hook: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
   rs = await startRotationSandbox(undefined, 'current');
+  dynamo = await startLocalDynamo();
+  hook = await startReceiver();
   dir = mkdtempSync(join(tmpdir(), 'keys-audit-'));
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
+  await hook.close();
+  await dynamo.close();
   await rs.close();
 });
+
+/** The deployed sentinel as the stack wires it (its own key: the secret the test adopts into). */
+function sentinel() {
+  const handler = createSentinelHandler({
+    env: {
+      CLOUDOPS_API_URL: rs.sb.info.apiUrl,
+      CLOUDOPS_KEY_SENTINEL_SECRET_IDS: rs.secretId,
+      CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: rs.secretId,
+      CLOUDOPS_LOG_LEVEL: 'silent',
+      // The sandbox's own limit is lifted (test harness); the client's would only slow the test.
+      CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',
+      CLOUDOPS_WATCHDOG_TABLE: dynamo.tableName,
+      CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${hook.url}/hooks/keys`,
+    },
+    secretsManager: rs.sm,
+    dynamo: dynamo.client,
+    now: () => rs.sb.clock.now(),
+  });
+  return async () => {
+    await handler({}, {} as Context);
+    const told = hook.received.map(
+      (r) => (JSON.parse(r.body) as { notification: KeyNotice }).notification,
+    );
+    hook.received.length = 0;
+    return told;
+  };
+}
+const told = (notices: KeyNotice[], kind: KeyNotice['kind'], keyName: string, check: string) =>
+  notices.filter((n) => n.kind === kind && n.keyName === keyName && n.check === check);
 
 /** The operator's settings: the sandbox's seed admin key, as a person would have it at first. */
 const env = () => ({
@@ -57,6 +99,18 @@ describe('cloudops keys audit: from findings to a clean bill', () => {
   it('gates on the never-expiring admin key and the unused key, and passes once they are dealt with', async () => {
     const seed = await rs.read('AWSCURRENT');
     const unusedId = await unusedKey();
+
+    const runSentinel = sentinel();
+    const found = await runSentinel();
+    expect(told(found, 'finding', 'sandbox-admin', 'never-expires')).toMatchObject([
+      { level: 'high', severity: 'critical' },
+    ]);
+    expect(told(found, 'finding', 'ci-reporting', 'unused')).toMatchObject([
+      { level: 'medium', severity: 'warning' },
+    ]);
+    const dedupKeys = found.map((n) => n.dedupKey);
+    expect(new Set(dedupKeys).size).toBe(dedupKeys.length);
+    expect(await runSentinel()).toEqual([]);
 
     const before = await runCapture(['keys', 'audit', '--fail-on', 'high'], { env: env() });
     expect(before.stderr).toBe('');
@@ -113,6 +167,12 @@ describe('cloudops keys audit: from findings to a clean bill', () => {
     expect(after.code).toBe(0);
     expect(after.stdout).not.toMatch(/^HIGH/m);
     expect(after.stdout).toMatch(/LOW +key ci-reporting \(…\w{4}\) is disabled but not deleted/);
+
+    const resolved = await runSentinel();
+    expect(told(resolved, 'resolved', 'sandbox-admin', 'never-expires')).toHaveLength(1);
+    expect(told(resolved, 'resolved', 'ci-reporting', 'unused')).toHaveLength(1);
+    expect(resolved.filter((n) => n.kind === 'resolved').every((n) => n.resolves)).toBe(true);
+    expect(await runSentinel()).toEqual([]);
 
     const list = await runCapture(['keys', 'list', '--json'], { env: rotated });
     expect(list.code).toBe(0);
