@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- raw JSON bodies of the HTTP API under test */
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- raw JSON bodies of the HTTP API under test */
 /**
  * The organization's audit trail (key events as the service records them), the admin route that
  * ages a key, and `usedAt` kept to the minute when a key authenticates: in both profiles.
