@@ -14,9 +14,8 @@ export function durationFlag(
   if (allowZero && /^0(ms|s|m|h|d)?$/.test(value)) return 0;
   const parsed = duration.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new UsageError(
-    `--${name} expects ${parsed.error.issues[0]?.message ?? 'a duration'}, got "${value}"`,
-  );
+  const wanted = (parsed.error.issues[0]?.message ?? 'a duration').replace(/^expected /, '');
+  throw new UsageError(`--${name} expects ${wanted}, got "${value}"`);
 }
 
 export function severityFlag(name: string, value: string | undefined): FindingSeverity | undefined {

@@ -120,8 +120,10 @@ async function waitForRotation(
 function rotateSecretFailure(error: unknown, secretId: string, endpoint: string | undefined) {
   if (!(error instanceof Error) || error.name === 'AbortError') return error;
   const where = endpoint ? `Secrets Manager at ${endpoint}` : 'AWS Secrets Manager';
-  const hint =
-    error.name === 'InvalidRequestException'
+  const hint = /previous rotation isn't complete/i.test(error.message)
+    ? 'a rotation of this secret is still running, or failed and left its AWSPENDING version: ' +
+      "--via local resumes it (the rotation function's logs say why it failed)"
+    : error.name === 'InvalidRequestException'
       ? 'the secret needs a rotation function (the stack deploys one), or run with --via local'
       : 'check the secret id, AWS_REGION and your AWS credentials';
   return new CliFailure(

@@ -140,6 +140,8 @@ export async function adminAndDeveloperSecrets(
 export async function startRotationSandbox(
   config: RotationConfig = TEST_CONFIG,
   profile: 'current' | 'spec' = 'spec',
+  /** `async`: RotateSecret answers before the steps run, as AWS does. */
+  rotationTiming: 'sync' | 'async' = 'sync',
 ): Promise<RotationSandbox> {
   let invoke: (event: RotationEvent) => Promise<void> = () =>
     Promise.reject(new Error('not ready'));
@@ -147,6 +149,7 @@ export async function startRotationSandbox(
     profile,
     rateLimits: { management: { limit: 10_000, windowMs: 1_000 } },
     invokeRotation: (_arn, event) => invoke(event),
+    rotationTiming,
   });
   const sm = sdkClient(sb.info.secretsManagerUrl);
   const rotatorSm = sdkClient(sb.info.secretsManagerUrl);
