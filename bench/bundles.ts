@@ -19,6 +19,7 @@ export const FUNCTIONS = [
   'sync-dashboards',
   'provision-alerts',
   'pipe-watchdog',
+  'pipe-watchdog-consumer',
 ] as const;
 export type FunctionName = (typeof FUNCTIONS)[number];
 
@@ -32,6 +33,8 @@ export interface CdkBundle {
   /** The Lambda entry file (repo-relative). */
   entry: string;
   memorySize: number;
+  /** Environment.Variables as synthesized (strings, or tokens of deployed resources). */
+  environment: Record<string, unknown>;
 }
 
 /** Synthesizes the stack with bundling into `outdir`; one bundle per function. */
@@ -50,7 +53,14 @@ export function synthBundles(outdir: string): { bundles: CdkBundle[]; synthMs: n
   const template = assembly.getStackByName(stack.stackName).template as {
     Resources: Record<
       string,
-      { Type: string; Metadata?: Record<string, string>; Properties?: { MemorySize?: number } }
+      {
+        Type: string;
+        Metadata?: Record<string, string>;
+        Properties?: {
+          MemorySize?: number;
+          Environment?: { Variables?: Record<string, unknown> };
+        };
+      }
     >;
   };
   const constructs = {
@@ -67,6 +77,10 @@ export function synthBundles(outdir: string): { bundles: CdkBundle[]; synthMs: n
     'pipe-watchdog': {
       f: stack.pipeWatchdog.watchdog,
       entry: 'functions/pipe-watchdog/handler.ts',
+    },
+    'pipe-watchdog-consumer': {
+      f: stack.pipeWatchdog.consumer,
+      entry: 'functions/pipe-watchdog/consumer.ts',
     },
   } satisfies Record<FunctionName, unknown>;
   const bundles = FUNCTIONS.map((name): CdkBundle => {
@@ -86,6 +100,7 @@ export function synthBundles(outdir: string): { bundles: CdkBundle[]; synthMs: n
       mapBytes: statSync(file + '.map').size,
       entry,
       memorySize: resource.Properties?.MemorySize ?? NaN,
+      environment: resource.Properties?.Environment?.Variables ?? {},
     };
   });
   return { bundles, synthMs };

@@ -1,8 +1,9 @@
 /**
- * Cold start, peak memory, and rotation API calls: each sample is a fresh `node` process
- * (bench/child/invoke.mjs) that imports a deployed bundle and runs one real event against a
- * fresh sandbox (+ dynalite for DynamoDB, + bench/aws-stubs.ts for S3/EventBridge/SNS), with
- * the function's environment as the stack sets it (secrets from the Secrets Manager endpoint).
+ * Cold start, peak memory, and rotation API calls: each sample is a fresh `node` process of the
+ * deployed runtime (bench/node-runtime.ts; bench/child/invoke.mjs) that imports a deployed bundle
+ * and runs one real event against a fresh sandbox (+ dynalite for DynamoDB, + bench/aws-stubs.ts
+ * for S3/EventBridge/SNS, + bench/sqs-stub.ts), with the function's environment exactly as the
+ * synthesized template sets it (deployed resources replaced by the world's), nothing inherited.
  * Function and baseline alternate within a round, against the same world.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,14 +23,15 @@ import { createVersionTable } from '../lib/alerts/versions-dynamo';
 import { startLocalDynamo, type LocalDynamo } from '../test/support/local-dynamo';
 import { startSandbox, type Sandbox } from '../sandbox/index';
 import type { RotationEvent } from '../sandbox/secrets-manager';
+import type { WatchdogBatchMessage } from '../lib/pipes/fanout';
 import { startAwsStubs, type AwsStubs } from './aws-stubs';
-import type { FunctionName } from './bundles';
+import type { CdkBundle, FunctionName } from './bundles';
 import type { Capture } from './capture';
+import { startSqsStub, type SqsStub } from './sqs-stub';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const EXAMPLES = path.join(ROOT, 'dashboards');
 const BUCKET = 'cloudops-bench-config';
-const PREFIX = 'dashboards/';
 const TOPIC_ARN = 'arn:aws:sns:us-east-1:000000000000:cloudops-bench';
 const BUS = 'cloudops-bench';
 const TABLE = 'cloudops-pipe-watchdog';
@@ -48,6 +50,7 @@ export interface ChildRun {
 interface World {
   sb: Sandbox;
   stubs: AwsStubs;
+  sqs: SqsStub;
   dynamo?: LocalDynamo;
   sm: SecretsManagerClient;
   env: Record<string, string>;
@@ -58,11 +61,11 @@ interface World {
 
 export interface Scenario {
   /** The real event (rotate-key: the four steps come from RotateSecret instead). */
-  event(world: World): Promise<unknown>;
+  event(world: World, env: Record<string, string>): Promise<unknown>;
   /** The ids the baseline needs, as its event. */
-  baselineEvent(world: World): unknown;
-  /** Function-specific env, as the stack's construct sets it. */
-  env(world: World): Record<string, string>;
+  baselineEvent(world: World, env: Record<string, string>): unknown;
+  /** What the bench adds to the stack's environment (the example files' variables). */
+  extraEnv?(world: World): Record<string, string>;
   needsDynamo?: boolean;
 }
 
@@ -80,15 +83,25 @@ export async function runnerFile(dir: string): Promise<string> {
   return outfile;
 }
 
-let RUNNER = '';
+/** The runner script and the `node` binary every child runs with. */
+export interface ChildSetup {
+  runner: string;
+  node: string;
+}
 
 class Child {
   private readonly proc: ChildProcess;
   private readonly waiting: ((message: Record<string, unknown>) => void)[] = [];
   private readonly exited: Promise<number | null>;
 
-  constructor(bundle: string, env: Record<string, string>, label: string, capture: Capture) {
-    this.proc = spawn(process.execPath, [RUNNER, bundle], {
+  constructor(
+    setup: ChildSetup,
+    bundle: string,
+    env: Record<string, string>,
+    label: string,
+    capture: Capture,
+  ) {
+    this.proc = spawn(setup.node, [setup.runner, bundle], {
       env,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
@@ -147,6 +160,7 @@ async function startWorld(scenario: Scenario): Promise<World> {
     },
   });
   world.stubs = await startAwsStubs();
+  world.sqs = await startSqsStub();
   world.dynamo = scenario.needsDynamo ? await startLocalDynamo(TABLE) : undefined;
   if (world.dynamo) await createVersionTable(world.dynamo.client, VERSION_TABLE);
   world.sm = new SecretsManagerClient({
@@ -156,9 +170,7 @@ async function startWorld(scenario: Scenario): Promise<World> {
   });
   const { info } = world.sb;
   world.env = {
-    // What Lambda and the stack give every function (cdk/constructs/function.ts).
-    NODE_OPTIONS: '--enable-source-maps',
-    CLOUDOPS_LOG_LEVEL: 'info',
+    // What Lambda gives every function, pointed at this world's endpoints.
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'bench',
     AWS_SECRET_ACCESS_KEY: 'bench',
@@ -166,30 +178,64 @@ async function startWorld(scenario: Scenario): Promise<World> {
     AWS_ENDPOINT_URL_S3: world.stubs.url,
     AWS_ENDPOINT_URL_EVENTBRIDGE: world.stubs.url,
     AWS_ENDPOINT_URL_SNS: world.stubs.url,
+    AWS_ENDPOINT_URL_SQS: world.sqs.endpoint,
     ...(world.dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: world.dynamo.endpoint } : {}),
   };
   world.close = async () => {
     world.sm.destroy();
     await world.dynamo?.close();
+    await world.sqs.close();
     await world.stubs.close();
     await world.sb.close();
   };
   return world;
 }
 
-const managementEnv = (w: World) => ({
-  CLOUDOPS_API_URL: w.sb.info.apiUrl,
-  CLOUDOPS_ORGANIZATION_ID: w.sb.info.organizationId,
-  CLOUDOPS_SERVICE_ID: w.sb.info.serviceIds.join(','),
-  CLOUDOPS_KEY_SECRET_ID: w.sb.info.keySecretId,
-});
-const observabilityEnv = (w: World) => ({
-  ...managementEnv(w),
-  CLOUDOPS_SERVICE_ID: w.sb.info.serviceId,
-  CLOUDOPS_OBSERVABILITY_URL: w.sb.info.observabilityUrl,
-  CLOUDOPS_OBSERVABILITY_MODE: 'managed',
-  CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: w.sb.info.observabilityTokenSecretId,
-});
+/** This world's value for each variable the stack sets from a deployed resource or setting. */
+function worldValues(w: World): Record<string, string> {
+  const { info } = w.sb;
+  return {
+    CLOUDOPS_API_URL: info.apiUrl,
+    CLOUDOPS_OBSERVABILITY_URL: info.observabilityUrl,
+    CLOUDOPS_ORGANIZATION_ID: info.organizationId,
+    CLOUDOPS_SERVICE_ID: info.serviceIds.join(','),
+    CLOUDOPS_KEY_SECRET_ID: info.keySecretId,
+    CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: info.observabilityTokenSecretId,
+    CLOUDOPS_KEY_SENTINEL_SECRET_IDS: info.keySecretId,
+    CLOUDOPS_KEY_SENTINEL_TOPIC_ARN: TOPIC_ARN,
+    CLOUDOPS_DASHBOARDS_BUCKET: BUCKET,
+    CLOUDOPS_EVENT_BUS_NAME: BUS,
+    CLOUDOPS_ALERTS_VERSION_TABLE: VERSION_TABLE,
+    CLOUDOPS_WATCHDOG_TABLE: TABLE,
+    CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC_ARN,
+    CLOUDOPS_WATCHDOG_EVENT_BUS: BUS,
+    CLOUDOPS_WATCHDOG_QUEUE_URL: w.sqs.queueUrl,
+  };
+}
+
+/**
+ * The function's environment as the synthesized template sets it: literal values as they are
+ * (NODE_OPTIONS included, if the stack sets it), deployed resources and connection settings
+ * replaced by this world's. A variable the bench cannot give a local value fails the run.
+ */
+function stackEnv(
+  name: FunctionName,
+  template: Record<string, unknown>,
+  w: World,
+): Record<string, string> {
+  const local = worldValues(w);
+  return Object.fromEntries(
+    Object.entries(template).map(([key, value]) => {
+      const v = local[key] ?? value;
+      if (typeof v !== 'string')
+        throw new Error(
+          `bench: ${name} gets ${key} from a deployed resource; give it a local value in worldValues()`,
+        );
+      return [key, v];
+    }),
+  );
+}
+
 const scheduled = () => ({
   version: '0',
   id: randomUUID(),
@@ -201,6 +247,12 @@ const scheduled = () => ({
   resources: [],
   detail: {},
 });
+const batchMessage = (w: World): WatchdogBatchMessage => ({
+  runId: randomUUID(),
+  organizationId: w.sb.info.organizationId,
+  serviceIds: w.sb.info.serviceIds,
+  scheduledAt: Date.now(),
+});
 const exampleFiles = () =>
   directorySource(EXAMPLES)
     .list()
@@ -210,49 +262,33 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
   'rotate-key': {
     event: () => Promise.resolve(undefined),
     baselineEvent: (w) => ({ SecretId: w.sb.info.keySecretId }),
-    env: (w) => ({
-      CLOUDOPS_API_URL: w.sb.info.apiUrl,
-      CLOUDOPS_KEY_LIFETIME: '90d',
-      CLOUDOPS_KEY_GRACE_PERIOD: '1d',
-    }),
   },
   'key-sentinel': {
     // The seeded key has no expiry: the sentinel reads its record and publishes a notice.
     event: () => Promise.resolve(scheduled()),
     baselineEvent: (w) => ({ secretId: w.sb.info.keySecretId, topicArn: TOPIC_ARN }),
-    env: (w) => ({
-      CLOUDOPS_API_URL: w.sb.info.apiUrl,
-      CLOUDOPS_KEY_SECRET_ID: w.sb.info.keySecretId,
-      CLOUDOPS_KEY_EXPIRY_WARN_DAYS: '14',
-      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC_ARN,
-      CLOUDOPS_KEY_LIFETIME: '90d',
-      CLOUDOPS_KEY_GRACE_PERIOD: '1d',
-    }),
   },
   'sync-dashboards': {
-    // The schedule (repair mode) over the three example dashboards in "S3": creates them.
-    async event(w) {
+    // The schedule (the stack's mode) over the three example dashboards in "S3": creates them.
+    needsDynamo: true,
+    async event(w, env) {
       const files = new Map<string, string>();
-      for (const file of await exampleFiles())
-        files.set(PREFIX + file, readFileSync(path.join(EXAMPLES, file), 'utf8'));
+      for (const file of await exampleFiles()) {
+        const key = env.CLOUDOPS_DASHBOARDS_PREFIX + file;
+        files.set(key, readFileSync(path.join(EXAMPLES, file), 'utf8'));
+      }
       w.stubs.objects.set(BUCKET, files);
       return scheduled();
     },
-    baselineEvent: (w) => ({
+    baselineEvent: (w, env) => ({
       secretId: w.sb.info.keySecretId,
       bucket: BUCKET,
-      prefix: PREFIX,
+      prefix: env.CLOUDOPS_DASHBOARDS_PREFIX,
+      tableName: VERSION_TABLE,
       busName: BUS,
     }),
-    env: (w) => ({
-      ...observabilityEnv(w),
-      CLOUDOPS_DASHBOARDS_BUCKET: BUCKET,
-      CLOUDOPS_DASHBOARDS_PREFIX: PREFIX,
-      CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: 'repair',
-      CLOUDOPS_DASHBOARDS_PRUNE: 'false',
-      CLOUDOPS_EVENT_BUS_NAME: BUS,
-      CLOUDOPS_VAR_WEBHOOK_ID: w.sb.info.webhookId,
-    }),
+    // The example files name their webhook as ${WEBHOOK_ID}.
+    extraEnv: (w) => ({ CLOUDOPS_VAR_WEBHOOK_ID: w.sb.info.webhookId }),
   },
   'provision-alerts': {
     // One SQS record: the `Dashboard Synced` event of the checkout dashboard (one alert).
@@ -293,23 +329,40 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
       }
     },
     baselineEvent: (w) => ({ secretId: w.sb.info.keySecretId, tableName: VERSION_TABLE }),
-    env: (w) => ({ ...observabilityEnv(w), CLOUDOPS_ALERTS_VERSION_TABLE: VERSION_TABLE }),
     needsDynamo: true,
   },
   'pipe-watchdog': {
-    needsDynamo: true,
+    // As deployed (with its queue): the schedule only enqueues the services for the consumer.
     event: () => Promise.resolve(scheduled()),
+    baselineEvent: (w) => ({
+      queueUrl: w.sqs.queueUrl,
+      body: JSON.stringify(batchMessage(w)),
+    }),
+  },
+  'pipe-watchdog-consumer': {
+    // One queued batch of every service; the seeded failed pipes make it notify.
+    needsDynamo: true,
+    event: (w) =>
+      Promise.resolve({
+        Records: [
+          {
+            messageId: randomUUID(),
+            receiptHandle: 'bench',
+            body: JSON.stringify(batchMessage(w)),
+            attributes: {},
+            messageAttributes: {},
+            md5OfBody: '',
+            eventSource: 'aws:sqs',
+            eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:pipe-watchdog',
+            awsRegion: 'us-east-1',
+          },
+        ],
+      }),
     baselineEvent: (w) => ({
       secretId: w.sb.info.keySecretId,
       tableName: TABLE,
       topicArn: TOPIC_ARN,
       busName: BUS,
-    }),
-    env: (w) => ({
-      ...managementEnv(w),
-      CLOUDOPS_WATCHDOG_TABLE: TABLE,
-      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC_ARN,
-      CLOUDOPS_WATCHDOG_EVENT_BUS: BUS,
     }),
   },
 };
@@ -319,7 +372,7 @@ export interface CallCount {
   api: number;
   /** Secrets Manager requests by the function (the bench's own RotateSecret excluded) */
   secretsManager: number;
-  /** S3 / EventBridge / SNS requests (stubs); DynamoDB is not counted */
+  /** S3 / EventBridge / SNS / SQS requests (stubs); DynamoDB is not counted */
   otherAws: number;
   detail: string[];
 }
@@ -331,13 +384,14 @@ export interface RoundResult {
 }
 
 async function runChild(
+  setup: ChildSetup,
   bundle: string,
   env: Record<string, string>,
   label: string,
   capture: Capture,
   drive: (child: Child) => Promise<Record<string, unknown>>,
 ): Promise<ChildRun> {
-  const child = new Child(bundle, env, label, capture);
+  const child = new Child(setup, bundle, env, label, capture);
   try {
     await child.ready();
     const first = await drive(child);
@@ -354,7 +408,9 @@ async function runChild(
   }
 }
 
-function countCalls(world: World): CallCount {
+/** What the function called since the log was cleared (`sqsBefore`: the queue's count then). */
+function countCalls(world: World, sqsBefore: number): CallCount {
+  const sqsSends = world.sqs.sendCalls - sqsBefore;
   const entries = world.sb.requestLog.entries().filter((e) => e.surface !== 'admin');
   const api = entries.filter((e) => e.surface === 'management' || e.surface === 'observability');
   const sm = entries.filter(
@@ -364,35 +420,41 @@ function countCalls(world: World): CallCount {
     ...api.map((e) => `${e.method} ${e.path.replace(/[0-9a-f-]{36}/g, '{id}')}`),
     ...sm.map((e) => `SM ${e.operation}`),
     ...world.stubs.calls,
+    ...Array<string>(sqsSends).fill('SQS send'),
   ];
   return {
     api: api.length,
     secretsManager: sm.length,
-    otherAws: world.stubs.calls.length,
+    otherAws: world.stubs.calls.length + sqsSends,
     detail,
   };
 }
 
 /** One round for one function: fresh world, function and baseline in the given order. */
 export async function coldStartRound(
-  runner: string,
-  name: FunctionName,
-  bundles: { fn: string; baseline: string },
+  setup: ChildSetup,
+  bundle: CdkBundle,
+  baselineFile: string,
   baselineFirst: boolean,
   capture: Capture,
   secretsInUse: Set<string>,
 ): Promise<RoundResult> {
-  RUNNER = runner;
+  const name = bundle.function;
   const scenario = SCENARIOS[name];
   const world = await startWorld(scenario);
   try {
-    const env = { ...world.env, ...scenario.env(world) };
+    const env = {
+      ...world.env,
+      ...stackEnv(name, bundle.environment, world),
+      ...scenario.extraEnv?.(world),
+    };
     let calls: CallCount | undefined;
     const runFn = async () => {
-      const event = await scenario.event(world);
+      const event = await scenario.event(world, env);
       world.sb.requestLog.clear();
       world.stubs.calls.length = 0;
-      const run = await runChild(bundles.fn, env, name, capture, async (child) => {
+      const sqsBefore = world.sqs.sendCalls;
+      const run = await runChild(setup, bundle.file, env, name, capture, async (child) => {
         if (name !== 'rotate-key') return child.invoke(event);
         // The real thing: RotateSecret runs the four steps through the child (the first is timed).
         world.rotator = child;
@@ -421,12 +483,12 @@ export async function coldStartRound(
         const answer = await first;
         return rotated ? { ...answer, ok: false, error: `RotateSecret: ${rotated}` } : answer;
       });
-      calls = countCalls(world);
+      calls = countCalls(world, sqsBefore);
       return run;
     };
     const runBaseline = () =>
-      runChild(bundles.baseline, env, `${name} baseline`, capture, (child) =>
-        child.invoke(scenario.baselineEvent(world)),
+      runChild(setup, baselineFile, env, `${name} baseline`, capture, (child) =>
+        child.invoke(scenario.baselineEvent(world, env)),
       );
     let fn: ChildRun;
     let baseline: ChildRun;
@@ -439,6 +501,13 @@ export async function coldStartRound(
     }
     await collectSecrets(world, secretsInUse);
     capture.add(`${name} emitted (EventBridge/SNS)`, world.stubs.emitted.join('\n'));
+    capture.add(
+      `${name} enqueued (SQS)`,
+      world.sqs
+        .receive(Number.MAX_SAFE_INTEGER)
+        .map((r) => r.body)
+        .join('\n'),
+    );
     return { fn, baseline, calls: calls! };
   } finally {
     await world.close();

@@ -4,6 +4,7 @@ import type { FaultKind, FaultSpec, Faults } from './faults';
 import { jsonReply } from './http';
 import type { Reply } from './http';
 import { parseJsonBody } from './management/surface';
+import { metricsAdminRoutes } from './metrics/routes';
 import type { RequestLog } from './request-log';
 import { matchRoute, route } from './router';
 import type { Store } from './store';
@@ -132,6 +133,7 @@ export function createAdmin(deps: AdminDeps, secretsManagerState: () => unknown)
     route<AdminHandler>('PATCH', '/_sandbox/keys/:keyRecordId', (d, params, body) =>
       ageKey(d.store, params.keyRecordId, body),
     ),
+    ...metricsAdminRoutes,
     route<AdminHandler>('GET', '/_sandbox/faults', (d) => ({ spec: d.faults.current() ?? null })),
     route<AdminHandler>('DELETE', '/_sandbox/faults', (d) => {
       d.faults.clear();

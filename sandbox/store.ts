@@ -8,6 +8,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { MetricsState } from './metrics/state';
 import type { SandboxProfile } from './profiles/names';
 import type { Alert, Dashboard, IpAccessEntry, KeyRole, KeyState, Pipe } from '../lib/schemas';
 
@@ -132,6 +133,8 @@ export interface SandboxState {
   tokens: TokenRow[];
   /** The audit trail, oldest first (absent in older state files). */
   activities?: ActivityRow[];
+  /** The metrics endpoint's pipe flows (absent until a flow or pipe state first changes). */
+  metrics?: MetricsState;
   seed: SeedInfo;
   /** The Secrets Manager emulator's own state (opaque here). */
   secretsManager?: unknown;

@@ -1,40 +1,17 @@
 /**
- * Baseline of pipe-watchdog: the credential secret, one DynamoDB query through the document
- * client, and one SNS Publish and one EventBridge PutEvents (the stack configures both
- * notifiers, and the seeded failed pipes make the function notify on its first run).
+ * Baseline of pipe-watchdog, the scheduled run as the stack deploys it (with its queue): it only
+ * enqueues the services for the consumer, one SQS SendMessageBatch; no secret, no API request.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 
-const sm = new SecretsManagerClient({});
-const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
-const sns = new SNSClient({});
-const events = new EventBridgeClient({});
+const sqs = new SQSClient({});
 
-export async function handler(event: {
-  secretId: string;
-  tableName: string;
-  topicArn: string;
-  busName: string;
-}): Promise<number> {
-  await sm.send(new GetSecretValueCommand({ SecretId: event.secretId }));
-  const out = await doc.send(
-    new QueryCommand({
-      TableName: event.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': 'baseline' },
+export async function handler(event: { queueUrl: string; body: string }): Promise<number> {
+  const out = await sqs.send(
+    new SendMessageBatchCommand({
+      QueueUrl: event.queueUrl,
+      Entries: [{ Id: '0', MessageBody: event.body }],
     }),
   );
-  await sns.send(new PublishCommand({ TopicArn: event.topicArn, Message: 'baseline notice' }));
-  await events.send(
-    new PutEventsCommand({
-      Entries: [
-        { EventBusName: event.busName, Source: 'bench', DetailType: 'Baseline', Detail: '{}' },
-      ],
-    }),
-  );
-  return out.Count ?? 0;
+  return out.Successful?.length ?? 0;
 }

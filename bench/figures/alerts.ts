@@ -41,34 +41,36 @@ const context = { getRemainingTimeInMillis: () => LAMBDA_MS } as unknown as Cont
 const floorMs = (requests: number) =>
   Math.max(0, Math.ceil(requests / REAL.limit) - 1) * REAL.windowMs;
 
-function file(sb: Sandbox, i: number, title = 'Errors', tiles = 1, alertsPerTile = 1): string {
-  return JSON.stringify({
-    name: `Service ${i}`,
-    tiles: Array.from({ length: tiles }, (_, t) => ({
-      name: t === 0 ? title : `Tile ${t}`,
-      x: (t % 4) * 6,
-      y: Math.floor(t / 4) * 4,
-      w: 6,
-      h: 4,
-      series: [
-        {
-          type: 'time',
-          sourceId: sb.info.sourceId,
-          aggFn: 'count',
-          where: `service:s${i}`,
-          whereLanguage: 'lucene',
-          groupBy: ['service'],
-        },
-      ],
-      alerts: Array.from({ length: alertsPerTile }, (_, a) => ({
-        name: `alert ${t}.${a}`,
-        threshold: 10 + a,
-        thresholdType: 'above',
-        interval: '5m',
-        channel: { type: 'webhook', webhookId: sb.info.webhookId },
-      })),
+/** The tiles of dashboard `i` as its file declares them, alerts included. */
+function fileTiles(sb: Sandbox, i: number, title = 'Errors', tiles = 1, alertsPerTile = 1) {
+  return Array.from({ length: tiles }, (_, t) => ({
+    name: t === 0 ? title : `Tile ${t}`,
+    x: (t % 4) * 6,
+    y: Math.floor(t / 4) * 4,
+    w: 6,
+    h: 4,
+    series: [
+      {
+        type: 'time',
+        sourceId: sb.info.sourceId,
+        aggFn: 'count',
+        where: `service:s${i}`,
+        whereLanguage: 'lucene',
+        groupBy: ['service'],
+      },
+    ],
+    alerts: Array.from({ length: alertsPerTile }, (_, a) => ({
+      name: `alert ${t}.${a}`,
+      threshold: 10 + a,
+      thresholdType: 'above',
+      interval: '5m',
+      channel: { type: 'webhook', webhookId: sb.info.webhookId },
     })),
-  });
+  }));
+}
+
+function file(sb: Sandbox, i: number, title = 'Errors'): string {
+  return JSON.stringify({ name: `Service ${i}`, tiles: fileTiles(sb, i, title) });
 }
 
 interface World {
@@ -270,16 +272,10 @@ async function batchRun(perDashboard: number) {
     const names = Array.from({ length: perDashboard }, (_, t) => `tile ${t}`);
     const dashes: Dashboard[] = [];
     for (let i = 0; i < 10; i += 1) {
-      const parsed = JSON.parse(file(w.sb, i, 'tile 0', perDashboard, 0)) as {
-        tiles: { name: string }[];
-      };
-      parsed.tiles.forEach((t, k) => (t.name = names[k]!));
-      dashes.push(
-        await clients.backend.createDashboard({
-          name: `batch ${i}`,
-          tiles: parsed.tiles.map(({ alerts: _a, ...t }: Record<string, unknown>) => t),
-        } as never),
+      const tiles = fileTiles(w.sb, i, 'tile 0', perDashboard, 0).map(
+        ({ alerts: _a, ...t }, k) => ({ ...t, name: names[k] }),
       );
+      dashes.push(await clients.backend.createDashboard({ name: `batch ${i}`, tiles }));
     }
     // The set-up's requests leave the key's window before the counted batch starts.
     fake.advance(REAL.windowMs);

@@ -21,7 +21,7 @@ import {
   EVENT_SOURCE,
 } from '../../lib/events/schemas';
 import type { eventTrustEnv } from '../../lib/events/trust';
-import type { provisionAlertsEnv } from '../../functions/provision-alerts/config';
+import type { provisionAlertsEnv } from '../../lib/alerts/config';
 import {
   grantCredentials,
   observabilityEnv,

@@ -18,7 +18,7 @@ import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
-import type { syncDashboardsEnvShape } from '../../functions/sync-dashboards/config';
+import type { syncDashboardsEnvShape } from '../../lib/dashboards/config';
 import { WATCH_TABLE_VARIABLE } from '../../lib/watch/settings';
 import { EMITTED_DETAIL_TYPES } from '../../lib/events/trust';
 import {

@@ -1,6 +1,7 @@
 /**
  * The one place function defaults are set: Node (newest Lambda runtime in aws-cdk-lib), arm64,
- * local esbuild bundling to a minified ESM `.mjs` with source maps, an explicit log group with
+ * local esbuild bundling to a minified ESM `.mjs` with a source map beside it (not loaded at
+ * start: cdk/decode-stack-trace.ts maps a logged stack offline), an explicit log group with
  * retention, JSON log format, a dead-letter queue for async invocations, and its own role
  * (no AWS managed policy: log writes are scoped to its log group).
  */
@@ -18,13 +19,13 @@ import { deadLetterQueue } from './queues';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-const RUNTIME = lambda.Runtime.NODEJS_24_X;
+export const RUNTIME = lambda.Runtime.NODEJS_24_X;
 
 /**
  * ESM bundles call `require` for Node built-ins pulled in by CJS dependencies; this banner
  * gives them one (named apart so it cannot clash with a bundled `createRequire`).
  */
-const ESM_REQUIRE_BANNER =
+export const ESM_REQUIRE_BANNER =
   "import { createRequire as __cloudopsCreateRequire } from 'node:module'; const require = __cloudopsCreateRequire(import.meta.url);";
 
 /** Bundling options shared by every function (bench/bundle-size.ts builds with the same). */
@@ -110,8 +111,9 @@ export class CloudOpsFunction extends Construct {
       deadLetterQueue: this.deadLetterQueue,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       bundling: BUNDLING,
+      // No NODE_OPTIONS=--enable-source-maps: reading the map would slow every cold start
+      // (bench/README.md has the measure); cdk/decode-stack-trace.ts maps a trace offline.
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
         [ENV.logLevel]: props.logLevel,
         ...definedOnly(props.environment),
       },

@@ -42,7 +42,7 @@ const LOG_METRICS = {
   rateLimited: { message: 'api retry', reason: 429 },
   /** lib/keys/rotation.ts: finishSecret moved AWSCURRENT. */
   keyRotated: { message: 'AWSCURRENT moved to the new version' },
-  /** lib/dashboards/function-run.ts: a plan with changes (drift, or files changed). */
+  /** lib/dashboards/entry.ts: a plan with changes (drift, or files changed). */
   dashboardPlanPending: { message: 'dashboard plan' },
 } as const;
 

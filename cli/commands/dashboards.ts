@@ -1,34 +1,32 @@
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import type { ObservabilityBackend } from '../../lib/api';
 import {
-  applyPlan,
-  checkSavedPlan,
   DashboardFilesError,
   dashboardFileJsonSchema,
-  dashboardSyncedEvents,
   DEFAULT_OWNER,
   directorySource,
   loadDashboardGroups,
   OWNER_ID,
-  planDashboards,
+  planServiceSync,
   planToJson,
   renderApply,
   renderPlan,
   renderPlanMarkdown,
+  savedServiceSync,
   StalePlanError,
   useColor,
-  type ApplyResult,
+  type AppliedSync,
   type DashboardResult,
+  type ServiceSync,
 } from '../../lib/dashboards';
 import { readSavedPlan, writeSavedPlan, type ServicePlan } from '../../lib/dashboards/saved-plan';
 import { ValidationError } from '../../lib/errors';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
-import { connectFromEnv } from '../connect';
 import type { CliIO, Command } from '../io';
 import { assertWritable } from '../output';
 import { collectVars } from '../vars';
 import { pullDashboards } from './dashboards-pull';
+import { servicesFromEnv, type DashboardServices } from './dashboards-services';
 import { runDashboardsValidate } from './dashboards-validate';
 
 /** Exit codes of `cloudops dashboards` (documented in --help and README.md). */
@@ -145,6 +143,7 @@ export const dashboardsCommand: Command & {
 };
 
 type Format = 'text' | 'markdown' | 'json';
+type Values = ReturnType<typeof parseCommand<typeof spec.options>>['values'];
 
 async function runDashboards(
   argv: string[],
@@ -171,6 +170,30 @@ async function runDashboards(
   const owner = values.owner ?? io.env.CLOUDOPS_DASHBOARDS_OWNER ?? DEFAULT_OWNER;
   if (!OWNER_ID.test(owner))
     throw new UsageError(`--owner expects 1-23 letters, digits, ".", "_" or "-", got "${owner}"`);
+  checkFlags(action, planFile, values);
+
+  let connection: DashboardServices | undefined;
+  // Connect lazily: files are validated first, so bad files fail without any config.
+  const connect = () => (connection ??= servicesFromEnv(io.env, values.service));
+  try {
+    if (action === 'pull') return await pull(values, owner, io, signal, connect());
+    if (planFile !== undefined) return await applySavedPlan(planFile, values, io, signal, connect);
+    if (action === 'apply' && !values['auto-approve'] && !io.isTTY)
+      throw new UsageError(
+        'apply --dir off a terminal needs --auto-approve (or apply a saved plan: plan --out FILE, then apply FILE)',
+      );
+    const runs = await planServices(values, owner, io, signal, connect);
+    if (action === 'plan') return await printPlan(runs, values, owner, format, io);
+    return await confirmAndApply(runs, values, format, io, ask);
+  } catch (error) {
+    return failureCode(error, format, io, signal);
+  } finally {
+    connection?.close();
+  }
+}
+
+/** Flags that belong to another action, and the plan-file / --dir choice. */
+function checkFlags(action: string, planFile: string | undefined, values: Values): void {
   const only = (flag: string, ok: boolean, where: string) => {
     if (!ok) throw new UsageError(`--${flag} applies to ${where} only`);
   };
@@ -187,117 +210,24 @@ async function runDashboards(
   if (planFile !== undefined && values.dir)
     throw new UsageError('apply takes either a plan file or --dir, not both');
   if (planFile === undefined && !values.dir) throw new UsageError('--dir is required');
+}
 
-  let connection: DashboardServices | undefined;
-  // Connect lazily: files are validated first, so bad files fail without any config.
-  const connect = () => (connection ??= servicesFromEnv(io.env, values.service));
-  try {
-    if (action === 'pull') {
-      const services = connect();
-      const serviceId = services.defaultService;
-      const written = await pullDashboards(services.backendFor(serviceId), values.dir!, {
-        keys: [...(values.target ?? []), ...(values.key ?? [])], // --key: pull's old name for --target
-        names: values.name ?? [],
-        owner,
-        signal,
-      });
-      for (const w of written) io.out(`wrote ${w.file} ("${w.name}")`);
-      io.out(`Pulled ${written.length} dashboard(s) from service ${serviceId} into ${values.dir}.`);
-      return DASHBOARDS_EXIT.ok;
-    }
-    if (planFile !== undefined) return await applySavedPlan(planFile, values, io, signal, connect);
-
-    if (action === 'apply' && !values['auto-approve'] && !io.isTTY)
-      throw new UsageError(
-        'apply --dir off a terminal needs --auto-approve (or apply a saved plan: plan --out FILE, then apply FILE)',
-      );
-    const vars = collectVars(io.env, values.var ?? []);
-    const call = { signal };
-    const groups = await loadDashboardGroups(directorySource(values.dir!), {
-      vars,
-      configuredServices: () => connect().ids,
-      // Files without `services:` go to --service, else the first configured service.
-      scope: () => ({
-        defaultService: connect().defaultService,
-        ...(values.service !== undefined ? { only: values.service } : {}),
-      }),
-      directory: (service) => connect().backendFor(service),
-      call,
-    });
-    const services = connect();
-    const plans: ServicePlan[] = [];
-    // One service after the other: each is its own list (and its own writes later).
-    const declared = groups.flatMap((g) => g.dashboards.map((d) => d.key));
-    for (const g of groups) {
-      const plan = await planDashboards(
-        g.dashboards,
-        services.backendFor(g.service),
-        {
-          prune: values.prune ?? false,
-          adopt: values.adopt ?? false,
-          owner,
-          targets: values.target ?? [],
-          declaredElsewhere: declared,
-        },
-        call,
-      );
-      plans.push({ service: g.service, plan });
-    }
-    const color = useColor(io.isTTY, io.env);
-    const pending = plans.some((p) => p.plan.pending);
-    const conflicts = plans.some((p) => p.plan.counts.conflict > 0);
-    if (action === 'plan') {
-      printPlans(io, plans, format, color);
-      if (values.out) {
-        await writeSavedPlan(values.out, { createdAt: new Date().toISOString(), owner, plans });
-        if (format === 'text')
-          io.out(
-            `Saved the plan to ${values.out}: apply it with \`cloudops dashboards apply ${values.out}\`.`,
-          );
-      }
-      if (conflicts) return DASHBOARDS_EXIT.failure;
-      return values['detailed-exitcode'] && pending ? DASHBOARDS_EXIT.changes : DASHBOARDS_EXIT.ok;
-    }
-
-    // apply --dir
-    if (!values['auto-approve']) {
-      printPlans(io, plans, 'text', color);
-      if (!pending && !conflicts) return DASHBOARDS_EXIT.ok;
-      const names = plans.map((p) => p.service);
-      const answer = await ask(
-        `Apply these changes to ${names.length > 1 ? 'services' : 'service'} ${names.join(', ')}? Only "yes" applies: `,
-      );
-      if (answer.trim() !== 'yes') {
-        io.err('Apply cancelled; nothing was written.');
-        return DASHBOARDS_EXIT.failure;
-      }
-    } else if (format === 'text') {
-      printPlans(io, plans, 'text', color);
-    }
-    const applied = await applyAll(plans, services, signal, (r) => {
-      if (io.isTTY && format === 'text' && r.status !== 'unchanged')
-        io.err(`  ${r.status} ${r.name}`);
-    });
-    return finishApply(io, applied, format, values.events);
-  } catch (error) {
-    if (signal.aborted) {
-      io.err('Interrupted before any write; nothing was applied.');
-      return DASHBOARDS_EXIT.interrupted;
-    }
-    if (error instanceof DashboardFilesError) {
-      if (format === 'json')
-        io.out(JSON.stringify({ ok: false, errors: error.fileIssues }, null, 2));
-      io.err(error.message);
-      return DASHBOARDS_EXIT.failure;
-    }
-    if (error instanceof StalePlanError || error instanceof ValidationError) {
-      io.err(`cloudops dashboards: ${error.message}`);
-      return DASHBOARDS_EXIT.failure;
-    }
-    throw error;
-  } finally {
-    connection?.close();
+/** The exit code of an error a person can act on (other errors reach the CLI's handler). */
+function failureCode(error: unknown, format: Format, io: CliIO, signal: AbortSignal): number {
+  if (signal.aborted) {
+    io.err('Interrupted before any write; nothing was applied.');
+    return DASHBOARDS_EXIT.interrupted;
   }
+  if (error instanceof DashboardFilesError) {
+    if (format === 'json') io.out(JSON.stringify({ ok: false, errors: error.fileIssues }, null, 2));
+    io.err(error.message);
+    return DASHBOARDS_EXIT.failure;
+  }
+  if (error instanceof StalePlanError || error instanceof ValidationError) {
+    io.err(`cloudops dashboards: ${error.message}`);
+    return DASHBOARDS_EXIT.failure;
+  }
+  throw error;
 }
 
 function formatOf(format: string | undefined, json: boolean | undefined): Format {
@@ -307,6 +237,132 @@ function formatOf(format: string | undefined, json: boolean | undefined): Format
   if (f !== 'text' && f !== 'markdown' && f !== 'json')
     throw new UsageError(`--format expects text, markdown or json, got "${f}"`);
   return f;
+}
+
+async function pull(
+  values: Values,
+  owner: string,
+  io: CliIO,
+  signal: AbortSignal,
+  services: DashboardServices,
+): Promise<number> {
+  const serviceId = services.defaultService;
+  const written = await pullDashboards(services.backendFor(serviceId), values.dir!, {
+    keys: [...(values.target ?? []), ...(values.key ?? [])], // --key: pull's old name for --target
+    names: values.name ?? [],
+    owner,
+    signal,
+  });
+  for (const w of written) io.out(`wrote ${w.file} ("${w.name}")`);
+  io.out(`Pulled ${written.length} dashboard(s) from service ${serviceId} into ${values.dir}.`);
+  return DASHBOARDS_EXIT.ok;
+}
+
+/** One service's sync (the orchestration of lib/dashboards sync.ts), planned. */
+interface ServiceRun {
+  service: string;
+  sync: ServiceSync;
+}
+
+/**
+ * Validates every file (before any request), groups them by service, and plans the one
+ * orchestration once per service: each is its own list (and its own writes later).
+ */
+async function planServices(
+  values: Values,
+  owner: string,
+  io: CliIO,
+  signal: AbortSignal,
+  connect: () => DashboardServices,
+): Promise<ServiceRun[]> {
+  const groups = await loadDashboardGroups(directorySource(values.dir!), {
+    vars: collectVars(io.env, values.var ?? []),
+    configuredServices: () => connect().ids,
+    // Files without `services:` go to --service, else the first configured service.
+    scope: () => ({
+      defaultService: connect().defaultService,
+      ...(values.service !== undefined ? { only: values.service } : {}),
+    }),
+    directory: (service) => connect().backendFor(service),
+    call: { signal },
+  });
+  const services = connect();
+  const declared = groups.flatMap((g) => g.dashboards.map((d) => d.key));
+  const runs: ServiceRun[] = [];
+  for (const g of groups) {
+    const sync = await planServiceSync(g.dashboards, {
+      backend: services.backendFor(g.service),
+      prune: values.prune ?? false,
+      adopt: values.adopt ?? false,
+      owner,
+      targets: values.target ?? [],
+      declaredElsewhere: declared,
+      signal,
+    });
+    runs.push({ service: g.service, sync });
+  }
+  return runs;
+}
+
+const plansOf = (runs: readonly ServiceRun[]): ServicePlan[] =>
+  runs.map(({ service, sync }) => ({ service, plan: sync.plan }));
+
+/** `plan`: prints every service's plan, saves it with --out. */
+async function printPlan(
+  runs: readonly ServiceRun[],
+  values: Values,
+  owner: string,
+  format: Format,
+  io: CliIO,
+): Promise<number> {
+  const plans = plansOf(runs);
+  printPlans(io, plans, format, useColor(io.isTTY, io.env));
+  if (values.out) {
+    await writeSavedPlan(values.out, { createdAt: new Date().toISOString(), owner, plans });
+    if (format === 'text')
+      io.out(
+        `Saved the plan to ${values.out}: apply it with \`cloudops dashboards apply ${values.out}\`.`,
+      );
+  }
+  if (plans.some((p) => p.plan.counts.conflict > 0)) return DASHBOARDS_EXIT.failure;
+  const pending = plans.some((p) => p.plan.pending);
+  return values['detailed-exitcode'] && pending ? DASHBOARDS_EXIT.changes : DASHBOARDS_EXIT.ok;
+}
+
+/**
+ * `apply --dir`: on a terminal the plans are shown and one question covers every service
+ * (only "yes" applies); with --auto-approve the text plan is printed. Progress lines on a
+ * terminal, one per dashboard written.
+ */
+async function confirmAndApply(
+  runs: readonly ServiceRun[],
+  values: Values,
+  format: Format,
+  io: CliIO,
+  ask: Ask,
+): Promise<number> {
+  const plans = plansOf(runs);
+  const color = useColor(io.isTTY, io.env);
+  if (!values['auto-approve']) {
+    printPlans(io, plans, 'text', color);
+    const conflicts = plans.some((p) => p.plan.counts.conflict > 0);
+    if (!plans.some((p) => p.plan.pending) && !conflicts) return DASHBOARDS_EXIT.ok;
+    const names = plans.map((p) => p.service);
+    const answer = await ask(
+      `Apply these changes to ${names.length > 1 ? 'services' : 'service'} ${names.join(', ')}? Only "yes" applies: `,
+    );
+    if (answer.trim() !== 'yes') {
+      io.err('Apply cancelled; nothing was written.');
+      return DASHBOARDS_EXIT.failure;
+    }
+  } else if (format === 'text') {
+    printPlans(io, plans, 'text', color);
+  }
+  const applied = await applyAll(runs, (r) => {
+    if (io.isTTY && format === 'text' && r.status !== 'unchanged')
+      io.err(`  ${r.status} ${r.name}`);
+  });
+  return finishApply(io, applied, format, values.events);
 }
 
 /** One service's plan as printed: the JSON of one service keeps its single-service shape. */
@@ -330,31 +386,25 @@ function printPlans(
   else io.out(plans.map(({ service, plan }) => renderPlan(plan, { service, color })).join('\n\n'));
 }
 
-interface ServiceApply extends ServicePlan {
-  result: ApplyResult;
-}
+interface ServiceApply extends ServicePlan, AppliedSync {}
 
 /**
  * Applies each service's plan in turn. After an interrupt the later services are applied with
  * an aborted signal, which writes nothing and lists every change as not applied.
  */
 async function applyAll(
-  plans: readonly ServicePlan[],
-  services: DashboardServices,
-  signal: AbortSignal,
+  runs: readonly ServiceRun[],
   onResult?: (r: DashboardResult) => void,
 ): Promise<ServiceApply[]> {
   const out: ServiceApply[] = [];
-  for (const { service, plan } of plans) {
-    const result = await applyPlan(plan, services.backendFor(service), {
-      signal,
-      ...(onResult ? { onResult } : {}),
-    });
-    out.push({ service, plan, result });
+  for (const { service, sync } of runs) {
+    const applied = await sync.apply(onResult ? { onResult } : {});
+    out.push({ service, plan: sync.plan, ...applied });
   }
   return out;
 }
 
+/** Prints what was applied (and not), writes --events, and gives the exit code. */
 function finishApply(
   io: CliIO,
   applied: readonly ServiceApply[],
@@ -390,19 +440,17 @@ function finishApply(
         .join('\n\n'),
     );
   if (eventsFile) {
-    const events = dashboardSyncedEvents(
-      applied.flatMap((a) => a.result.results),
-      new Date(),
-    );
+    const events = applied.flatMap((a) => a.events);
     writeFileSync(eventsFile, JSON.stringify(events, null, 2) + '\n');
   }
   if (applied.some((a) => a.result.interrupted)) return DASHBOARDS_EXIT.interrupted;
   return applied.every((a) => a.result.ok) ? DASHBOARDS_EXIT.ok : DASHBOARDS_EXIT.failure;
 }
 
+/** `apply PLANFILE`: every service's part is checked before any of them is written. */
 async function applySavedPlan(
   file: string,
-  values: { service?: string; format?: string; json?: boolean; events?: string },
+  values: Values,
   io: CliIO,
   signal: AbortSignal,
   connect: () => DashboardServices,
@@ -428,67 +476,10 @@ async function applySavedPlan(
       `Applying the plan saved at ${saved.createdAt} for service ${plans.map((p) => p.service).join(', ')}, owner "${saved.owner}".`,
     );
   // Refuses, having written nothing on any service, when anything the plan touches changed since.
-  for (const { service, plan } of plans)
-    await checkSavedPlan(plan, services.backendFor(service), { signal });
-  const applied = await applyAll(plans, services, signal);
-  return finishApply(io, applied, format, values.events);
-}
-
-/** The configured services and a backend for each, over one connection (one rate budget). */
-export interface DashboardServices {
-  /** CLOUDOPS_SERVICE_ID. */
-  ids: readonly string[];
-  /** `--service`, else the first configured service (`(default)` when none, open-source mode). */
-  defaultService: string;
-  backendFor(service: string): ObservabilityBackend;
-  close(): void;
-}
-
-const NO_SERVICE = '(default)';
-
-export function servicesFromEnv(env: CliIO['env'], service?: string): DashboardServices {
-  const connection = connectFromEnv(env);
-  try {
-    const ids = connection.serviceIds;
-    if (service !== undefined && !ids.includes(service))
-      throw new UsageError(
-        `--service ${service} is not configured (CLOUDOPS_SERVICE_ID: ${ids.join(', ') || 'none'})`,
-      );
-    const backends = new Map<string, ObservabilityBackend>();
-    return {
-      ids,
-      defaultService: service ?? ids[0] ?? NO_SERVICE,
-      backendFor(id) {
-        let backend = backends.get(id);
-        if (!backend) {
-          backend = connection.clients.backend(id === NO_SERVICE ? undefined : id);
-          backends.set(id, backend);
-        }
-        return backend;
-      },
-      close: () => connection.close(),
-    };
-  } catch (error) {
-    connection.close();
-    throw error;
+  const runs: ServiceRun[] = [];
+  for (const { service, plan } of plans) {
+    const sync = await savedServiceSync(plan, { backend: services.backendFor(service), signal });
+    runs.push({ service, sync });
   }
-}
-
-/**
- * The dashboards of one configured service (`service`, else the first), through the
- * configured deployment mode. A service that is not configured is a usage error.
- */
-export function backendFromEnv(
-  env: CliIO['env'],
-  service?: string,
-): ObservabilityBackend & { close(): void; backend: ObservabilityBackend; serviceId: string } {
-  const services = servicesFromEnv(env, service);
-  try {
-    const serviceId = services.defaultService;
-    const backend = services.backendFor(serviceId);
-    return { ...backend, backend, serviceId, close: () => services.close() };
-  } catch (error) {
-    services.close();
-    throw error;
-  }
+  return finishApply(io, await applyAll(runs), format, values.events);
 }

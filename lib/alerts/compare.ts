@@ -1,5 +1,6 @@
 /** Alert fields as cloudops declares them, read back from the service, and compared. */
 import { alertLinks, wireSource, type Alert, type CreateAlertBody } from '../schemas';
+import type { TileAlertDeclaration } from './desired';
 import { stripMarker } from './marker';
 
 /** The declarable fields, normalized so "absent", null and "" compare equal. */
@@ -21,42 +22,52 @@ export interface AlertFields {
 
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null || v === '' ? undefined : v);
 
-export function fieldsOfBody(body: CreateAlertBody): AlertFields {
-  const source = wireSource(body.source);
+type LinkField = 'source' | 'dashboardId' | 'tileId' | 'savedSearchId';
+/** What an alert says, apart from where it points. */
+type Said = Omit<AlertFields, LinkField>;
+
+/**
+ * The one reading of what an alert says, the same for a declaration, a body and an alert read
+ * back (a new declarable field is read here).
+ */
+function said(a: TileAlertDeclaration | CreateAlertBody | Alert): Said {
   return {
-    name: body.name,
-    message: stripMarker(body.message),
-    threshold: body.threshold,
-    thresholdMax: opt(body.thresholdMax),
-    interval: body.interval,
-    thresholdType: body.thresholdType,
-    source,
-    channelType: body.channel.type,
-    webhookId: opt(body.channel.webhookId),
-    dashboardId: source === 'tile' ? opt(body.dashboardId) : undefined,
-    tileId: source === 'tile' ? opt(body.tileId) : undefined,
-    savedSearchId: source === 'saved_search' ? opt(body.savedSearchId) : undefined,
+    name: a.name ?? '',
+    message: stripMarker(a.message),
+    threshold: opt(a.threshold),
+    thresholdMax: opt(a.thresholdMax),
+    interval: opt(a.interval),
+    thresholdType: opt(a.thresholdType),
+    channelType: opt(a.channel?.type),
+    webhookId: opt(a.channel?.webhookId),
   };
+}
+
+function withLinks(
+  what: Said,
+  source: string | undefined,
+  links: Partial<Record<Exclude<LinkField, 'source'>, string | null>>,
+): AlertFields {
+  const { channelType, webhookId, ...rest } = what;
+  return {
+    ...rest,
+    source,
+    channelType,
+    webhookId,
+    dashboardId: source === 'tile' ? opt(links.dashboardId) : undefined,
+    tileId: source === 'tile' ? opt(links.tileId) : undefined,
+    savedSearchId: source === 'saved_search' ? opt(links.savedSearchId) : undefined,
+  };
+}
+
+export function fieldsOfBody(body: CreateAlertBody): AlertFields {
+  return withLinks(said(body), wireSource(body.source), body);
 }
 
 /** What the service holds, whichever names its links use (current or spec). */
 export function fieldsOfAlert(alert: Alert): AlertFields {
   const source = opt(alert.source) === undefined ? undefined : wireSource(alert.source!);
-  const links = alertLinks(alert);
-  return {
-    name: alert.name ?? '',
-    message: stripMarker(alert.message),
-    threshold: opt(alert.threshold),
-    thresholdMax: opt(alert.thresholdMax),
-    interval: opt(alert.interval),
-    thresholdType: opt(alert.thresholdType),
-    source,
-    channelType: opt(alert.channel?.type),
-    webhookId: opt(alert.channel?.webhookId),
-    dashboardId: source === 'tile' ? links.dashboardId : undefined,
-    tileId: source === 'tile' ? links.tileId : undefined,
-    savedSearchId: source === 'saved_search' ? links.savedSearchId : undefined,
-  };
+  return withLinks(said(alert), source, alertLinks(alert));
 }
 
 /** Names of the fields that differ (empty: nothing to write). */
@@ -88,5 +99,20 @@ export function bodyOfAlert(alert: Alert): CreateAlertBody | undefined {
     ...(f.dashboardId ? { dashboardId: f.dashboardId } : {}),
     ...(f.tileId ? { tileId: f.tileId } : {}),
     ...(f.savedSearchId ? { savedSearchId: f.savedSearchId } : {}),
+  };
+}
+
+/**
+ * The fields a person declares on a tile alert, as a plan shows them old -> new (links left
+ * out: a tile alert is matched by its tile, so they are equal). The marker is not shown.
+ */
+export function alertShape(a: TileAlertDeclaration | Alert): Record<string, unknown> {
+  const { channelType, webhookId, ...rest } = said(a);
+  return {
+    ...rest,
+    channel:
+      channelType === undefined
+        ? undefined
+        : { type: channelType, ...(webhookId ? { webhookId } : {}) },
   };
 }

@@ -1,8 +1,8 @@
 /** What an event asks for: the alerts it declares, each with its owner and the event's version. */
 import { createHash } from 'node:crypto';
 import { wireSource, type CreateAlertBody } from '../schemas';
-import type { AlertEvent, DashboardSyncedDetail } from '../events/schemas';
-import { ownerId, type AlertOwner } from './marker';
+import type { AlertEvent, DashboardSyncedDetail, DeclaredAlertDetail } from '../events/schemas';
+import { ownerId, withMarker, type AlertOwner } from './marker';
 
 export interface DesiredAlert {
   owner: AlertOwner;
@@ -44,6 +44,62 @@ export function desiredFromEvent(event: AlertEvent): DesiredSet {
   return desiredFromDashboard(event.detail);
 }
 
+/** An alert declared on a tile: what a dashboard file and a `Dashboard Synced` event say. */
+export type TileAlertDeclaration = Pick<
+  DeclaredAlertDetail,
+  'name' | 'threshold' | 'thresholdMax' | 'thresholdType' | 'interval' | 'channel' | 'message'
+>;
+
+/** Where a tile alert points once its dashboard is written. */
+export interface TileLink {
+  dashboardId: string;
+  tileId: string;
+}
+
+/**
+ * The one builder of a tile alert (owner, marker id, create body), for the alerts a dashboard
+ * sync writes itself and for those a `Dashboard Synced` event asks for. `tileIdentity` is the
+ * tile's key, else its name: what the marker records.
+ */
+export function tileAlert(
+  dashboardKey: string,
+  tileIdentity: string,
+  link: TileLink,
+  declared: TileAlertDeclaration,
+): DesiredAlert {
+  const owner: AlertOwner = {
+    kind: 'dashboard',
+    dashboardKey,
+    tileName: tileIdentity,
+    alertName: declared.name,
+  };
+  return {
+    owner,
+    id: ownerId(owner),
+    body: {
+      source: 'tile',
+      dashboardId: link.dashboardId,
+      tileId: link.tileId,
+      name: declared.name,
+      threshold: declared.threshold,
+      ...(declared.thresholdMax !== undefined ? { thresholdMax: declared.thresholdMax } : {}),
+      thresholdType: declared.thresholdType,
+      interval: declared.interval,
+      channel: declared.channel,
+      ...(declared.message !== undefined ? { message: declared.message } : {}),
+    },
+  };
+}
+
+/** A body of `d` with the marker of `version` as its message's last line. */
+export function markedBody(
+  d: DesiredAlert,
+  version: string,
+  body: CreateAlertBody = d.body,
+): CreateAlertBody {
+  return { ...body, message: withMarker(body.message, { owner: d.owner, version }) };
+}
+
 function desiredFromDashboard(detail: DashboardSyncedDetail): DesiredSet {
   const tileIds = new Map(detail.tiles.map((t) => [t.name, t.id]));
   const set: DesiredSet = {
@@ -53,13 +109,12 @@ function desiredFromDashboard(detail: DashboardSyncedDetail): DesiredSet {
     blocked: [],
   };
   for (const declared of detail.alerts) {
-    const owner: AlertOwner = {
+    const id = ownerId({
       kind: 'dashboard',
       dashboardKey: detail.dashboardKey,
       tileName: declared.tileName,
       alertName: declared.name,
-    };
-    const id = ownerId(owner);
+    });
     const tileId = tileIds.get(declared.tileName);
     if (!tileId) {
       const known = [...tileIds.keys()].map((n) => `"${n}"`).join(', ') || 'none';
@@ -78,22 +133,8 @@ function desiredFromDashboard(detail: DashboardSyncedDetail): DesiredSet {
       });
       continue;
     }
-    set.alerts.push({
-      owner,
-      id,
-      body: {
-        source: 'tile',
-        dashboardId: detail.dashboardId,
-        tileId,
-        name: declared.name,
-        threshold: declared.threshold,
-        ...(declared.thresholdMax !== undefined ? { thresholdMax: declared.thresholdMax } : {}),
-        thresholdType: declared.thresholdType,
-        interval: declared.interval,
-        channel: declared.channel,
-        ...(declared.message !== undefined ? { message: declared.message } : {}),
-      },
-    });
+    const link = { dashboardId: detail.dashboardId, tileId };
+    set.alerts.push(tileAlert(detail.dashboardKey, declared.tileName, link, declared));
   }
   return set;
 }
@@ -104,8 +145,13 @@ function desiredFromDashboard(detail: DashboardSyncedDetail): DesiredSet {
  */
 export function versionOwner(event: AlertEvent): string {
   return event['detail-type'] === 'Dashboard Synced'
-    ? `d/${encodeURIComponent(event.detail.dashboardKey)}`
+    ? dashboardVersionOwner(event.detail.dashboardKey)
     : `r/${encodeURIComponent(event.detail.key)}`;
+}
+
+/** The version owner of every alert declared on one dashboard (its `Dashboard Synced` events). */
+export function dashboardVersionOwner(dashboardKey: string): string {
+  return `d/${encodeURIComponent(dashboardKey)}`;
 }
 
 /**

@@ -1,3 +1,17 @@
+/**
+ * The alerts engine: the one planner and writer of alerts, for events and for a dashboard
+ * sync's tile alerts alike.
+ * - marker.ts: the ownership marker in every alert cloudops writes (the API has no labels).
+ * - desired.ts: what is wanted: events as desired sets; tileAlert(), the one body builder.
+ * - compare.ts: what an alert says, read one way for declarations, bodies and read-backs.
+ * - plan.ts: events against the service (copies, versions, orphans) -> steps. Pure.
+ * - tile-plan.ts: a dashboard's declared tile alerts against the service -> changes. Pure.
+ * - write.ts: create (once, through lib/api createOnce), update, delete.
+ * - provision.ts, batch.ts: executor of event plans; tile-apply.ts: of tile alert changes.
+ * - versions*.ts, ledger.ts: the newest event per owner, shared with the dashboard sync.
+ * Another kind of declared alert (on a saved search) is a marker owner kind, a builder beside
+ * tileAlert() and a planner beside tile-plan.ts; the writes and the executors stay.
+ */
 export * from './marker';
 export * from './mutex';
 export * from './desired';
@@ -8,3 +22,7 @@ export * from './versions-dynamo';
 export * from './plan';
 export * from './provision';
 export * from './batch';
+export * from './ledger';
+export * from './tile-plan';
+export * from './tile-apply';
+export * from './write';

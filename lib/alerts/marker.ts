@@ -49,11 +49,6 @@ export function stripMarker(message: string | null | undefined): string {
   return message.replace(LINE, '');
 }
 
-/** True when the message carries something that looks like our marker (parsable or not). */
-export function hasMarkerText(message: string | null | undefined): boolean {
-  return Boolean(message?.includes(PREFIX));
-}
-
 /** Parses the trailing marker; undefined for a hand-made alert or a damaged marker. */
 export function parseMarker(message: string | null | undefined): Marker | undefined {
   const match = message ? LINE.exec(message) : null;

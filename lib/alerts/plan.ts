@@ -19,8 +19,8 @@
 import type { Alert, CreateAlertBody } from '../schemas';
 import { alertLinks, wireSource } from '../schemas';
 import { bodyOfAlert, diffFields, fieldsOfAlert, fieldsOfBody } from './compare';
-import type { DesiredAlert, DesiredSet } from './desired';
-import { compareVersions, ownerId, parseMarker, withMarker, type Marker } from './marker';
+import { markedBody, type DesiredAlert, type DesiredSet } from './desired';
+import { compareVersions, ownerId, parseMarker, type Marker } from './marker';
 import { declaredOwnerHash } from './versions';
 
 export type AlertAction =
@@ -165,7 +165,7 @@ export function planAlerts(input: PlanAlertsInput): AlertStep[] {
     const orphan = adoptable(input.observed, d, adopted);
     if (orphan) {
       adopted.add(orphan.id);
-      const body = markedBody(d, d.body, version);
+      const body = markedBody(d, version);
       const changed = diffFields(fieldsOfAlert(orphan), fieldsOfBody(d.body));
       steps.push({
         kind: 'update',
@@ -177,7 +177,7 @@ export function planAlerts(input: PlanAlertsInput): AlertStep[] {
       });
       continue;
     }
-    steps.push({ kind: 'create', desired: d, body: markedBody(d, d.body, version) });
+    steps.push({ kind: 'create', desired: d, body: markedBody(d, version) });
   }
   return steps;
 }
@@ -226,7 +226,7 @@ function settle(
       kind: 'update',
       desired: d,
       alertId: winner.alert.id,
-      body: markedBody(d, target.body, target.version),
+      body: markedBody(d, target.version, target.body),
       action: 'updated',
       detail: `${changed.join(', ')}${target.from ? ` (from newer copy ${target.from})` : ''}`,
     });
@@ -271,7 +271,7 @@ function settleCopies(d: DesiredAlert, owned: Owned[]): AlertStep[] {
       kind: 'update',
       desired: d,
       alertId: winner.alert.id,
-      body: markedBody(d, body, newest.marker.version),
+      body: markedBody(d, newest.marker.version, body),
       action: 'updated',
       detail: `${changed.join(', ')} (from newer copy ${newest.alert.id})`,
     });
@@ -289,10 +289,6 @@ function duplicateDeletes(d: DesiredAlert, winner: Owned, copies: readonly Owned
     action: 'duplicate-removed' as const,
     detail: `duplicate of ${winner.alert.id}`,
   }));
-}
-
-function markedBody(d: DesiredAlert, body: CreateAlertBody, version: string): CreateAlertBody {
-  return { ...body, message: withMarker(body.message, { owner: d.owner, version }) };
 }
 
 /**

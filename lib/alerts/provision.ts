@@ -9,11 +9,12 @@
  * settled deterministically (plan.ts). An event whose declarations equal those of the last
  * complete apply of its owner (the version store's `settled` record) costs no request at all.
  *
- * A create whose answer was lost (timeout, reset, 5xx) may still land after the re-list; when
- * it had to be made again, or a newer event overtook the apply, the event fails so that its
- * redelivery (after the queue's visibility timeout) lists again and removes a late copy. By
- * then the redelivery may be stale: it plans against the newest declaration the version store
- * keeps, so an alert the newest event no longer declares is removed too (issue 16 §4).
+ * A create whose answer was lost (timeout, reset, 5xx) is looked for in a re-list at once
+ * (write.ts, the create-once helper) and made again only when absent. It may still land after
+ * that re-list; when it had to be made again, or a newer event overtook the apply, the event
+ * fails so that its redelivery (after the queue's visibility timeout) lists again and removes
+ * a late copy. By then the redelivery may be stale: it plans against the newest declaration
+ * the version store keeps, so an alert the newest event no longer declares is removed too.
  *
  * Order between events of one owner comes from the version store (versions.ts): an event
  * first claims its version, and only then writes. Claiming before applying keeps "nothing
@@ -21,7 +22,7 @@
  * applies again, while any older event is refused from then on. Before each write the store is
  * read again, so an event overtaken while it works stops instead of overwriting the newer one.
  */
-import { ApiError, isNotFound, TransportError, type ObservabilityBackend } from '../api';
+import { CreateNotConfirmedError, type ObservabilityBackend } from '../api';
 import { CloudOpsError, ValidationError, type ErrorOptions } from '../errors';
 import type { AlertEvent } from '../events/schemas';
 import { silentLogger, type Logger } from '../log';
@@ -41,9 +42,11 @@ import {
   claimVersion,
   compactDeclaration,
   MemoryVersionStore,
+  scopedKey,
   versionMillis,
   type VersionStore,
 } from './versions';
+import { AlertWriter } from './write';
 
 export type { AlertAction, AlertOutcome } from './plan';
 
@@ -73,7 +76,7 @@ export interface AlertProvisionerOptions {
   logger?: Logger;
   /** Share one per process so every provisioner serializes on the same owners. */
   mutex?: KeyedMutex;
-  /** Create -> re-list rounds before an unconfirmed create is reported. @default 4 */
+  /** POSTs per alert (a re-list after each unknown outcome) before it is reported. @default 4 */
   maxCreateRounds?: number;
   /**
    * The newest version seen per owner (DynamoDB in the function, a file in the CLI).
@@ -203,10 +206,10 @@ interface Entry {
   digest: string;
   result: ProvisionResult;
   log: Logger;
-  /** Owners created (or whose create outcome is unknown) and not yet confirmed by a re-list. */
-  pending: Map<string, { desired: DesiredAlert; unknown: boolean; attempts: number }>;
-  /** A create was made again after an unknown outcome: the first may still land. */
-  lateCopyRisk: string[];
+  /** Owners created and not yet confirmed by the session's re-list; POSTs made so far. */
+  pending: Map<string, { desired: DesiredAlert; attempts: number }>;
+  /** Owners with a POST whose outcome stayed unknown (it may still land): why, per owner. */
+  unsure: Map<string, string>;
   overtaken?: string;
   /** Thrown before or outside the plan (validation, a failed list): the event fails with it. */
   error?: Error;
@@ -226,6 +229,7 @@ class Overtaken extends CloudOpsError {
 
 class Session implements AlertSession {
   private readonly snapshot: AlertSnapshot;
+  private readonly writer: AlertWriter;
   private readonly entries: Entry[] = [];
 
   constructor(
@@ -235,6 +239,13 @@ class Session implements AlertSession {
     private readonly lock: boolean,
   ) {
     this.snapshot = new AlertSnapshot(c.backend, signal);
+    this.writer = new AlertWriter({
+      backend: c.backend,
+      relist: () => this.snapshot.refresh(),
+      // Not waited for here: a late landing is what the failed event's redelivery cleans up.
+      settleMs: 0,
+      ...(signal ? { signal } : {}),
+    });
   }
 
   private locked<T>(owner: string, work: () => Promise<T>): Promise<T> {
@@ -244,7 +255,7 @@ class Session implements AlertSession {
   async add(event: AlertEvent, opts: Omit<ProvisionOptions, 'signal'> = {}): Promise<void> {
     this.signal?.throwIfAborted();
     const owner = versionOwner(event);
-    const key = this.c.scope ? `${this.c.scope}#${owner}` : owner;
+    const key = scopedKey(this.c.scope, owner);
     const label = `${event['detail-type']} event ${opts.ref ?? event.id ?? '(no id)'}`;
     const desired = desiredFromEvent(event);
     const entry: Entry = {
@@ -256,7 +267,7 @@ class Session implements AlertSession {
       result: { event: label, version: desired.version, outcomes: [], errors: [], writes: 0 },
       log: this.c.log.child({ event: label }),
       pending: new Map(),
-      lateCopyRisk: [],
+      unsure: new Map(),
       skipped: false,
     };
     this.entries.push(entry);
@@ -357,36 +368,18 @@ class Session implements AlertSession {
     entry.pending = new Map();
     const observed = await this.snapshot.get();
     const steps = planAlerts({ desired: entry.desired, observed, only: new Set(pending.keys()) });
-    const missing = new Set(steps.filter((s) => s.kind === 'create').map((s) => s.desired.id));
-    for (const [id, p] of pending) {
-      if (missing.has(id) || !p.unknown) continue;
-      const alertId = observed.find((a) => a.message?.includes(`[cloudops:${id}@`))?.id;
-      this.outcome(entry, {
-        action: 'created',
-        owner: id,
-        name: p.desired.body.name,
-        ...(alertId ? { alertId } : {}),
-        detail: 'confirmed by re-list',
-      });
-    }
     const retry: AlertStep[] = [];
     for (const step of steps) {
-      if (step.kind !== 'create') {
-        retry.push(step);
-        continue;
-      }
-      const p = pending.get(step.desired.id)!;
-      if (round >= this.c.maxRounds) {
+      // A create here: the alert answered as created is not in the list (removed since?).
+      if (step.kind === 'create' && round >= this.c.maxRounds) {
         this.fail(
           entry,
           step.desired.id,
           step.desired.body.name,
-          `${describe(step.desired)}: create not confirmed after ${this.c.maxRounds} attempts`,
+          notConfirmed(step.desired, this.c),
         );
         continue;
       }
-      // Made again: an earlier attempt whose answer was lost may still land later.
-      if (p.unknown) entry.lateCopyRisk.push(describe(step.desired));
       retry.push(step);
     }
     await this.execute(entry, retry, pending);
@@ -400,7 +393,7 @@ class Session implements AlertSession {
       if (entry.error instanceof Overtaken) return { ok: true, result };
       return { ok: false, error: entry.error };
     }
-    for (const what of entry.lateCopyRisk) {
+    for (const what of entry.unsure.values()) {
       result.errors.push(
         `${what}: an earlier create timed out and may still land; retry the event to remove a late copy`,
       );
@@ -426,7 +419,7 @@ class Session implements AlertSession {
   private async execute(
     entry: Entry,
     steps: readonly AlertStep[],
-    attempts?: ReadonlyMap<string, { attempts: number; unknown: boolean }>,
+    attempts?: ReadonlyMap<string, { attempts: number }>,
     planned: string | null = entry.desired.version,
   ): Promise<void> {
     try {
@@ -443,11 +436,9 @@ class Session implements AlertSession {
   private async step(
     entry: Entry,
     step: AlertStep,
-    attempts: ReadonlyMap<string, { attempts: number; unknown: boolean }> | undefined,
+    attempts: ReadonlyMap<string, { attempts: number }> | undefined,
     planned: string | null,
   ): Promise<void> {
-    const call = { signal: this.signal };
-    const { backend } = this.c;
     if (step.kind === 'report') {
       if (step.outcome.action === 'failed') {
         this.fail(entry, step.outcome.owner, step.outcome.name, step.outcome.detail ?? 'failed');
@@ -455,40 +446,12 @@ class Session implements AlertSession {
       return;
     }
     if (planned !== null) await this.checkNotOvertaken(entry, planned);
+    if (step.kind === 'create') return this.create(entry, step, attempts, planned);
     entry.result.writes += 1;
-    if (step.kind === 'create') {
-      const d = step.desired;
-      const tries = (attempts?.get(d.id)?.attempts ?? 0) + 1;
-      const wasUnknown = attempts?.get(d.id)?.unknown ?? false;
-      try {
-        const created = await backend.createAlert(step.body, call);
-        this.snapshot.put(created);
-        this.outcome(entry, {
-          action: 'created',
-          owner: d.id,
-          name: d.body.name,
-          alertId: created.id,
-        });
-        entry.pending.set(d.id, { desired: d, unknown: wasUnknown, attempts: tries });
-      } catch (error) {
-        if (isDefinite(error)) {
-          this.fail(entry, d.id, d.body.name, `${describe(d)}: create failed: ${message(error)}`);
-          return;
-        }
-        // It may have been applied (5xx, reset, truncated answer): the re-list will tell.
-        entry.log.warn('alert create outcome unknown; re-listing', {
-          owner: d.id,
-          error: message(error),
-        });
-        entry.pending.set(d.id, { desired: d, unknown: true, attempts: tries });
-      }
-      return;
-    }
     if (step.kind === 'update') {
       const d = step.desired;
       try {
-        const updated = await backend.updateAlert(step.alertId, step.body, call);
-        this.snapshot.put(updated);
+        this.snapshot.put(await this.writer.update(step.alertId, step.body));
         this.outcome(entry, {
           action: step.action,
           owner: d.id,
@@ -497,12 +460,8 @@ class Session implements AlertSession {
           detail: step.detail,
         });
       } catch (error) {
-        this.fail(
-          entry,
-          d.id,
-          d.body.name,
-          `${describe(d)}: update of alert ${step.alertId} failed: ${message(error)}`,
-        );
+        const why = `update of alert ${step.alertId} failed: ${message(error)}`;
+        this.fail(entry, d.id, d.body.name, `${describe(d)}: ${why}`);
       }
       return;
     }
@@ -514,18 +473,11 @@ class Session implements AlertSession {
       });
     }
     try {
-      await backend.deleteAlert(step.alertId, call);
+      await this.writer.remove(step.alertId);
     } catch (error) {
-      // Already gone (another instance removed it, or its tile was deleted): the goal holds.
-      if (!isNotFound(error)) {
-        this.fail(
-          entry,
-          step.owner,
-          step.name,
-          `delete of alert ${step.alertId} (${step.owner}) failed: ${message(error)}`,
-        );
-        return;
-      }
+      const why = `delete of alert ${step.alertId} (${step.owner}) failed: ${message(error)}`;
+      this.fail(entry, step.owner, step.name, why);
+      return;
     }
     this.snapshot.remove(step.alertId);
     this.outcome(entry, {
@@ -535,6 +487,54 @@ class Session implements AlertSession {
       alertId: step.alertId,
       detail: step.detail,
     });
+  }
+
+  /** POST once (create-once: a lost answer is looked for in a re-list before another POST). */
+  private async create(
+    entry: Entry,
+    step: Extract<AlertStep, { kind: 'create' }>,
+    attempts: ReadonlyMap<string, { attempts: number }> | undefined,
+    planned: string | null,
+  ): Promise<void> {
+    const d = step.desired;
+    const before = attempts?.get(d.id)?.attempts ?? 0;
+    let posts = 0;
+    try {
+      const made = await this.writer.create(d.id, step.body, {
+        attempts: Math.max(1, this.c.maxRounds - before),
+        beforePost: async () => {
+          // The first POST was checked with the other writes; a repeat is checked again.
+          if (posts > 0 && planned !== null) await this.checkNotOvertaken(entry, planned);
+          posts += 1;
+          entry.result.writes += 1;
+        },
+        onUnknown: (error) => {
+          entry.unsure.set(d.id, describe(d));
+          entry.log.warn('alert create outcome unknown; re-listing', {
+            owner: d.id,
+            error: message(error),
+          });
+        },
+      });
+      // Found, or answered without a POST made again: nothing of ours is still on its way.
+      if (made.resent === 0) entry.unsure.delete(d.id);
+      this.snapshot.put(made.value);
+      this.outcome(entry, {
+        action: 'created',
+        owner: d.id,
+        name: d.body.name,
+        alertId: made.value.id,
+        ...(made.via === 'list' ? { detail: 'confirmed by re-list' } : {}),
+      });
+      entry.pending.set(d.id, { desired: d, attempts: before + posts });
+    } catch (error) {
+      if (error instanceof Overtaken || this.signal?.aborted) throw error;
+      const why =
+        error instanceof CreateNotConfirmedError
+          ? notConfirmed(d, this.c)
+          : `${describe(d)}: create failed: ${message(error)}`;
+      this.fail(entry, d.id, d.body.name, why);
+    }
   }
 
   /** Called before every POST, PUT and DELETE. */
@@ -552,11 +552,9 @@ class Session implements AlertSession {
       newest,
     });
     entry.overtaken = newest;
-    // A create whose answer was lost may still land after the newer event listed: fail, so
-    // the redelivery (stale by then) removes it if the newer declaration lacks it.
-    entry.lateCopyRisk = [...entry.pending.values()]
-      .filter((p) => p.unknown)
-      .map((p) => describe(p.desired));
+    // A create whose answer was lost may still land after the newer event listed: `unsure`
+    // fails the event, so the redelivery (stale by then) removes it if the newer declaration
+    // lacks it.
     entry.pending.clear();
     const done = new Set(entry.result.outcomes.map((o) => o.owner));
     for (const d of entry.desired.alerts) {
@@ -587,11 +585,8 @@ function stale(d: DesiredAlert, detail: string): AlertOutcome {
   return { action: 'stale', owner: d.id, name: d.body.name, detail };
 }
 
-/** A create that surely did not happen: a 4xx other than 429, or a local validation error. */
-function isDefinite(error: unknown): boolean {
-  if (error instanceof ApiError)
-    return error.status >= 400 && error.status < 500 && error.status !== 429;
-  return !(error instanceof TransportError);
+function notConfirmed(d: DesiredAlert, c: Pick<Config, 'maxRounds'>): string {
+  return `${describe(d)}: create not confirmed after ${c.maxRounds} attempts`;
 }
 
 function describe(d: DesiredAlert): string {

@@ -176,6 +176,11 @@ export class MemoryVersionStore implements VersionStore {
   }
 }
 
+/** The version-store key of an owner within its scope (see versionScope()). */
+export function scopedKey(scope: string, owner: string): string {
+  return scope ? `${scope}#${owner}` : owner;
+}
+
 /**
  * Where the alerts live, as a version-key prefix: the service in managed mode, the
  * observability API in open-source mode. Owners are unique only within that home.

@@ -8,3 +8,4 @@ export * from './http';
 export * from './management-client';
 export * from './observability-client';
 export * from './observability-backend';
+export * from './create-once';

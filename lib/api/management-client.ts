@@ -35,9 +35,11 @@ import {
   type Webhook,
 } from '../schemas';
 import { basicAuth } from './auth';
+import { metricsBody, readOrganizationMetrics, readServiceMetrics } from '../metrics';
+import type { ServiceReading } from '../schemas/metrics';
 import { ApiError, asServiceIdle } from './errors';
 import { httpCoreFor, type ApiRequest, type CallOptions, type HttpClientOptions } from './http';
-import { managementPaths as P } from './paths';
+import { managementPaths as P, type ApiPath } from './paths';
 import { MANAGEMENT_RATE_LIMIT } from './rate-limiter';
 import { validateBody } from './validate-body';
 
@@ -98,6 +100,7 @@ export function createManagementClient(options: ManagementClientOptions) {
     ...pipeOperations(ops),
     ...keyOperations(ops),
     ...observabilityOperations(ops),
+    ...metricsOperations(ops),
   };
 }
 
@@ -310,6 +313,47 @@ function observabilityOperations({ org, call }: Operations) {
     async listWebhooks(serviceId: string, opts?: CallOptions): Promise<Webhook[]> {
       const path = P.observability(await org(), serviceId, 'webhooks');
       return call({ method: 'GET', path, schema: z.array(webhook) }, opts);
+    },
+  };
+}
+
+export interface MetricsCallOptions extends CallOptions {
+  /** `filtered_metrics=true|false`; omitted when undefined (what it drops is undocumented). */
+  readonly filteredMetrics?: boolean;
+}
+
+function withFilter(path: ApiPath, filteredMetrics: boolean | undefined): ApiPath {
+  if (filteredMetrics === undefined) return path;
+  return { ...path, path: `${path.path}?filtered_metrics=${String(filteredMetrics)}` };
+}
+
+/**
+ * The metrics endpoint (API-FACTS "Metrics endpoint"): Prometheus text, one request per service
+ * (or one for the organization), under the same key and rate limit as every management call.
+ * Reading metrics never wakes an idle service: it answers its service-info metric alone, which
+ * reads as `observed: false`.
+ */
+function metricsOperations({ org, call }: Operations) {
+  return {
+    async getServiceMetrics(
+      serviceId: string,
+      { filteredMetrics, ...opts }: MetricsCallOptions = {},
+    ): Promise<ServiceReading> {
+      const path = withFilter(P.serviceMetrics(await org(), serviceId), filteredMetrics);
+      const schema = metricsBody((samples) => readServiceMetrics(samples, serviceId));
+      try {
+        return await call({ method: 'GET', path, schema, responseType: 'text' }, opts);
+      } catch (error) {
+        throw asServiceIdle(error, serviceId);
+      }
+    },
+    /** Every service of the organization in one request. */
+    async getOrganizationMetrics({ filteredMetrics, ...opts }: MetricsCallOptions = {}): Promise<
+      ServiceReading[]
+    > {
+      const path = withFilter(P.organizationMetrics(await org()), filteredMetrics);
+      const schema = metricsBody(readOrganizationMetrics);
+      return call({ method: 'GET', path, schema, responseType: 'text' }, opts);
     },
   };
 }

@@ -16,6 +16,7 @@ export const SEGMENTS = {
   alerts: 'alerts',
   sources: 'sources',
   webhooks: 'webhooks',
+  prometheus: 'prometheus',
 } as const;
 
 export type ObservabilityResource = 'dashboards' | 'alerts';
@@ -85,6 +86,9 @@ export const managementPaths = {
     build(S.managementPrefix, [...pipe(o, s, p), S.settings]),
   pipeState: (o: string, s: string, p: string) =>
     build(S.managementPrefix, [...pipe(o, s, p), S.state]),
+  serviceMetrics: (o: string, s: string) =>
+    build(S.managementPrefix, [...service(o, s), S.prometheus]),
+  organizationMetrics: (o: string) => build(S.managementPrefix, [...org(o), S.prometheus]),
   observability: (o: string, s: string, resource: ObservabilityResource | NamedListResource) =>
     build(S.managementPrefix, [...service(o, s), S.observability, resource]),
   observabilityItem: (o: string, s: string, resource: ObservabilityResource, id: string) =>

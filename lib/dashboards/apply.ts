@@ -1,31 +1,35 @@
 /**
- * Applies a plan: dashboards one at a time (the API has no optimistic concurrency), then the
- * tile alerts of each. A fresh plan (`apply --dir`) is applied as planned, without re-reading
- * each dashboard: 1 list + k writes. A saved plan is checked first (checkSavedPlan): one list
- * shows whether anything it touches changed since, and then nothing is written at all.
+ * Applies a plan: dashboards one at a time (the API has no optimistic concurrency), each
+ * followed by its tile alerts, which the alerts engine writes (lib/alerts tile-apply.ts). A
+ * fresh plan (`apply --dir`) is applied as planned, without re-reading each dashboard: 1 list
+ * + k writes. A saved plan is checked first (checkSavedPlan): one list shows whether anything
+ * it touches changed since, and then nothing is written at all.
  *
  * A create has no idempotency on the service, so a failed create is retried safely within the
- * run: re-list, find the dashboard (or alert) by its marker, create only if it is absent.
- * A failure is per dashboard; an interrupt stops at once and the result says what was not done.
+ * run (lib/api create-once.ts): re-list, find the dashboard by its marker, create only if it
+ * is absent. A failure is per dashboard; an interrupt stops between two writes and the result
+ * says what was not done.
  */
-import { ApiError, isNotFound, TransportError } from '../api/errors';
+import { isNotFound } from '../api/errors';
+import { createOnce } from '../api/create-once';
 import type { CallOptions } from '../api/http';
 import type { ObservabilityBackend } from '../api/observability-backend';
-import { ownerId as alertOwnerId, parseMarker, withMarker as markAlert } from '../alerts/marker';
+import { alertShape } from '../alerts/compare';
+import { applyTileAlerts, type AlertResult } from '../alerts/tile-apply';
+import { AlertWriter } from '../alerts/write';
+import { stableStringify } from '../diff';
 import { CloudOpsError, type ErrorOptions } from '../errors';
 import type { Logger } from '../log';
 import { redactText } from '../redact';
-import type { Alert, CreateAlertBody, Dashboard } from '../schemas';
+import type { Alert, Dashboard } from '../schemas';
 import type { FileAlert } from './file-schema';
-import { fingerprint, stableStringify } from './normalize';
+import { fingerprint } from './normalize';
 import { identityTag, ownerOf, ownerTag } from './ownership';
 import {
-  alertShape,
   dashboardOf,
   tileOf,
   tileIdentity,
   writeBody,
-  type AlertChange,
   type DashboardAction,
   type DashboardChange,
   type Plan,
@@ -36,15 +40,6 @@ export type ApplyStatus =
 
 /** A file's alert plus the tile it sits on (the `alerts` of a `Dashboard Synced` event). */
 export type DeclaredAlert = FileAlert & { tileName: string };
-
-export interface AlertResult {
-  action: AlertChange['action'];
-  name: string;
-  tile: string;
-  id?: string;
-  status: 'done' | 'failed' | 'not applied';
-  message?: string;
-}
 
 export interface DashboardResult {
   action: DashboardAction;
@@ -83,7 +78,7 @@ export interface ApplyOptions {
    * may still land, and re-listing too early would create it twice. @default 1000
    */
   readonly relistDelayMs?: number;
-  /** The version written into alert markers. @default now */
+  /** The version written into alert markers (the sync's time). @default now */
   readonly now?: () => Date;
 }
 
@@ -176,9 +171,17 @@ export async function applyPlan(
     attempts: options.createAttempts ?? 5,
     relistDelayMs: options.relistDelayMs ?? 1000,
     version: (options.now ?? (() => new Date()))().toISOString(),
+    alerts: new AlertWriter({
+      backend,
+      relist: () => backend.listAlerts(call),
+      ...(options.createAttempts !== undefined ? { createAttempts: options.createAttempts } : {}),
+      settleMs: options.relistDelayMs ?? 1000,
+      ...(options.signal ? { signal: options.signal } : {}),
+    }),
   };
   let interrupted = false;
   for (const change of plan.changes) {
+    // The stop point: between two dashboards (and, inside one, between two alert writes).
     if (interrupted || options.signal?.aborted) {
       interrupted = true;
       results.push(notApplied(change));
@@ -220,6 +223,7 @@ interface Ctx {
   attempts: number;
   relistDelayMs: number;
   version: string;
+  alerts: AlertWriter;
 }
 
 function baseOf(change: DashboardChange) {
@@ -288,169 +292,41 @@ async function applyOne(change: DashboardChange, ctx: Ctx): Promise<DashboardRes
     return { ...notApplied(change), status: 'failed', message: describe(error) };
   }
   const tiles = tileIds(change, after);
-  const alertResults = await applyAlerts(change, after, tiles, ctx);
+  const alertResults = await applyTileAlerts(
+    change.alerts,
+    {
+      dashboardKey: change.key!,
+      dashboardId: after.id,
+      tileIds: new Map(tiles.map((t) => [t.name, t.id])),
+      version: ctx.version,
+    },
+    ctx.alerts,
+    call.signal,
+  );
   return { ...base, id: after.id, status, tiles, alertResults };
 }
 
-/** POST, and after an ambiguous failure re-list and look for our marker before trying again. */
+/** POST once: after an unknown outcome, the re-list finds ours by its owner and key tags. */
 async function createDashboardOnce(change: DashboardChange, ctx: Ctx): Promise<Dashboard> {
   const body = writeBody(change.desired!, [], ctx.owner);
   const tag = identityTag(change.key!);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ctx.backend.createDashboard(body, ctx.call);
-    } catch (error) {
-      if (ctx.call.signal?.aborted || attempt >= ctx.attempts || !retryable(error)) throw error;
-      await waitIfTimedOut(error, ctx);
-      const list = await relistUntilAnswer(() => ctx.backend.listDashboards(ctx.call), ctx);
-      const found = list.find((d) => ownerTag(d.tags) === tag && ownerOf(d.tags) === ctx.owner);
-      if (found) return found;
-    }
-  }
-}
-
-/** 5xx, 429, timeouts and resets: the create may or may not have landed; look, then retry. */
-function retryable(error: unknown): boolean {
-  return (error instanceof ApiError || error instanceof TransportError) && error.retryable;
-}
-
-/** A timed-out request may land late: give it time before looking for it. */
-async function waitIfTimedOut(error: unknown, ctx: Ctx): Promise<void> {
-  if (!(error instanceof TransportError) || error.kind !== 'timeout') return;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ctx.relistDelayMs);
-    ctx.call.signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), {
-      once: true,
-    });
+  const created = await createOnce({
+    create: () => ctx.backend.createDashboard(body, ctx.call),
+    find: async () =>
+      (await ctx.backend.listDashboards(ctx.call)).find(
+        (d) => ownerTag(d.tags) === tag && ownerOf(d.tags) === ctx.owner,
+      ),
+    attempts: ctx.attempts,
+    settleMs: ctx.relistDelayMs,
+    ...(ctx.call.signal ? { signal: ctx.call.signal } : {}),
   });
-}
-
-/** A list that itself fails is retried a few times; then the create is not retried. */
-async function relistUntilAnswer<T>(list: () => Promise<T>, ctx: Ctx): Promise<T> {
-  for (let i = 0; i < ctx.attempts; i++) {
-    try {
-      return await list();
-    } catch (error) {
-      if (ctx.call.signal?.aborted) throw error;
-    }
-  }
-  // Not knowing whether the first create landed, a second create could duplicate it.
-  throw new CloudOpsError(
-    'create failed, and the list to check for it failed too; run apply again',
-  );
+  return created.value;
 }
 
 /** Tile identity (key, else name) -> id, for the events and the alert writes. */
 function tileIds(change: DashboardChange, d: Dashboard): { name: string; id: string }[] {
   const identity = new Map((change.desired?.tiles ?? []).map((t) => [t.name, tileIdentity(t)]));
   return d.tiles.map((t) => ({ name: identity.get(t.name) ?? t.name, id: t.id }));
-}
-
-async function applyAlerts(
-  change: DashboardChange,
-  d: Dashboard,
-  tiles: { name: string; id: string }[],
-  ctx: Ctx,
-): Promise<AlertResult[]> {
-  const out: AlertResult[] = [];
-  const tileId = new Map(tiles.map((t) => [t.name, t.id]));
-  // Deletes first: a re-created alert of the same name must not meet its predecessor.
-  const ordered = [...change.alerts].sort(
-    (a, b) => Number(b.action === 'delete') - Number(a.action === 'delete'),
-  );
-  for (const a of ordered) {
-    const head = { action: a.action, name: a.name, tile: a.tile };
-    if (ctx.call.signal?.aborted) {
-      out.push({ ...head, ...(a.id ? { id: a.id } : {}), status: 'not applied' });
-      continue;
-    }
-    try {
-      if (a.action === 'delete') {
-        await ctx.backend.deleteAlert(a.id!, ctx.call).catch((error: unknown) => {
-          if (!isNotFound(error)) throw error;
-        });
-        out.push({ ...head, id: a.id, status: 'done' });
-        continue;
-      }
-      const tid = tileId.get(a.tileIdentity);
-      if (!tid) throw new CloudOpsError(`tile "${a.tile}" has no id after the write`);
-      const body = alertBody(change.key!, d.id, tid, a, ctx.version);
-      if (a.action === 'update') {
-        await ctx.backend.updateAlert(a.id!, body, ctx.call);
-        out.push({ ...head, id: a.id, status: 'done' });
-      } else {
-        const made = await createAlertOnce(body, change.key!, d.id, a, ctx);
-        out.push({ ...head, id: made.id, status: 'done' });
-      }
-    } catch (error) {
-      if (ctx.call.signal?.aborted) throw error;
-      out.push({
-        ...head,
-        ...(a.id ? { id: a.id } : {}),
-        status: 'failed',
-        message: describe(error),
-      });
-    }
-  }
-  return out;
-}
-
-function alertBody(
-  key: string,
-  dashboardId: string,
-  tileId: string,
-  a: AlertChange,
-  version: string,
-): CreateAlertBody {
-  const w = a.want!;
-  return {
-    source: 'tile',
-    dashboardId,
-    tileId,
-    name: w.name,
-    threshold: w.threshold,
-    ...(w.thresholdMax !== undefined ? { thresholdMax: w.thresholdMax } : {}),
-    thresholdType: w.thresholdType,
-    ...(w.thresholdMax !== undefined ? { thresholdMax: w.thresholdMax } : {}),
-    interval: w.interval,
-    channel: {
-      type: w.channel.type,
-      ...(w.channel.webhookId !== undefined ? { webhookId: w.channel.webhookId } : {}),
-    },
-    message: markAlert(w.message, {
-      owner: { kind: 'dashboard', dashboardKey: key, tileName: a.tileIdentity, alertName: w.name },
-      version,
-    }),
-  };
-}
-
-async function createAlertOnce(
-  body: CreateAlertBody,
-  key: string,
-  dashboardId: string,
-  a: AlertChange,
-  ctx: Ctx,
-): Promise<Alert> {
-  const want = alertOwnerId({
-    kind: 'dashboard',
-    dashboardKey: key,
-    tileName: a.tileIdentity,
-    alertName: a.name,
-  });
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ctx.backend.createAlert(body, ctx.call);
-    } catch (error) {
-      if (ctx.call.signal?.aborted || attempt >= ctx.attempts || !retryable(error)) throw error;
-      await waitIfTimedOut(error, ctx);
-      const list = await relistUntilAnswer(() => ctx.backend.listAlerts(ctx.call), ctx);
-      const found = list.find((x) => {
-        const m = parseMarker(x.message);
-        return m && dashboardOf(x) === dashboardId && alertOwnerId(m.owner) === want;
-      });
-      if (found) return found;
-    }
-  }
 }
 
 function declaredAlerts(change: DashboardChange): DeclaredAlert[] {

@@ -105,7 +105,6 @@ export const fileSelectItem = z
     metricType: z.string().optional().describe('Metric type (metric sources)'),
   })
   .describe('One aggregation of a config tile');
-export type FileSelectItem = z.infer<typeof fileSelectItem>;
 
 export const fileTileConfig = z
   .strictObject({
@@ -140,7 +139,7 @@ export type FileTileConfig = z.infer<typeof fileTileConfig>;
 
 export { THRESHOLD_TYPES, type ThresholdType } from '../schemas/alert';
 
-export const fileAlertChannel = z
+const fileAlertChannel = z
   .strictObject({
     type: z.string().min(1).describe('Channel type; webhook is the documented one'),
     webhookId: z
@@ -173,13 +172,13 @@ export const fileAlert = z
   .describe('An alert on this tile (line, stacked_bar and number tiles)');
 export type FileAlert = z.infer<typeof fileAlert>;
 
-export const tileKey = z
+const tileKey = z
   .string()
   .min(1)
   .max(100)
   .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only');
 
-export const fileTile = z
+const fileTile = z
   .strictObject({
     key: tileKey
       .optional()
@@ -206,7 +205,7 @@ export const fileTile = z
 export type FileTile = z.infer<typeof fileTile>;
 
 /** User tags: the marker tags cloudops adds count against the service's 50-tag limit. */
-export const USER_TAGS_MAX = DASHBOARD_LIMITS.tagsMax - MARKER_TAG_COUNT;
+const USER_TAGS_MAX = DASHBOARD_LIMITS.tagsMax - MARKER_TAG_COUNT;
 
 export const dashboardFile = z
   .strictObject({

@@ -10,7 +10,6 @@ export { FILE_LIMITS } from './parse';
 export * from './plan';
 export * from './apply';
 export * from './render';
-export * from './diff';
 export * from './events';
 export * from './sync';
 export * from './trigger';

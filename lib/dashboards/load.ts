@@ -24,7 +24,7 @@ export interface DashboardSource {
 
 const DASHBOARD_FILE = /\.(ya?ml|json)$/i;
 
-export function isDashboardFile(file: string): boolean {
+function isDashboardFile(file: string): boolean {
   return DASHBOARD_FILE.test(file) && !file.split('/').some((part) => part.startsWith('.'));
 }
 
@@ -46,7 +46,7 @@ export function directorySource(root: string): DashboardSource {
 }
 
 /** Reads every dashboard file of a source (README and dot-files are skipped). */
-export async function readSource(source: DashboardSource): Promise<SourceFile[]> {
+async function readSource(source: DashboardSource): Promise<SourceFile[]> {
   const files = (await source.list()).filter(isDashboardFile).sort();
   return Promise.all(
     files.map(async (file): Promise<SourceFile> => {

@@ -12,7 +12,7 @@
  * has a `sourceId`) and fields the file cannot express (extras the service adds) are not
  * compared, so whole comparable tiles can be diffed directly.
  */
-import { diffValues, type FieldChange } from './diff';
+import { diffValues, stableStringify, type FieldChange } from '../diff';
 import type { Dashboard, Tile, TileWrite } from '../schemas';
 import type { DesiredTile } from './types';
 
@@ -60,7 +60,7 @@ export interface NormalTile {
 export type QueryForm = 'series' | 'config' | 'none';
 
 /** `series` names the tile's query in plans, whatever form it is written in. */
-export const TILE_FIELDS = ['x', 'y', 'w', 'h', 'asRatio', 'series'] as const;
+const TILE_FIELDS = ['x', 'y', 'w', 'h', 'asRatio', 'series'] as const;
 export type TileField = (typeof TILE_FIELDS)[number];
 
 type Loose = Record<string, unknown>;
@@ -110,7 +110,7 @@ const SERIES_DISPLAY: Record<string, string> = {
 };
 
 /** The series form, read the way the service converts it into its config form. */
-export function seriesToComparable(list: readonly unknown[]): ComparableQuery {
+function seriesToComparable(list: readonly unknown[]): ComparableQuery {
   const series = list.filter(isRecord);
   const first = series[0];
   if (!first) return { displayType: '' };
@@ -154,7 +154,7 @@ export function seriesToComparable(list: readonly unknown[]): ComparableQuery {
 }
 
 /** The config form (read-back of the current service, or a file tile written in config form). */
-export function configToComparable(config: Loose): ComparableQuery {
+function configToComparable(config: Loose): ComparableQuery {
   const displayType = str(config.displayType) ?? '';
   if (displayType === 'markdown')
     return compact({ displayType, markdown: str(config.markdown) ?? str(config.content) });
@@ -220,9 +220,6 @@ export function normalizeTile(t: AnyTile): NormalTile {
   };
 }
 
-/** Alias with the name the planner of the config days uses. */
-export const comparableTile = normalizeTile;
-
 export function normalizeTags(tags: readonly string[]): string[] {
   return [...new Set(tags)].sort();
 }
@@ -286,13 +283,4 @@ export function fingerprint(d: Dashboard): string {
     tags: normalizeTags(d.tags),
     tiles: d.tiles.map((t) => ({ id: t.id, ...normalizeTile(t) })),
   });
-}
-
-/** JSON with object keys sorted, so key order never reads as a difference. */
-export function stableStringify(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
 }

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 
-export const MANAGED_TAG = 'cloudops';
+const MANAGED_TAG = 'cloudops';
 export const ALERTS_TAG = 'cloudops:alerts';
 const IDENTITY_PREFIX = 'cloudops:';
 const OWNER_PREFIX = 'cloudops@';

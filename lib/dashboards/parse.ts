@@ -3,18 +3,18 @@
  *
  * Each file is parsed once: JSON by JSON.parse (after a bounded scan that finds syntax errors,
  * duplicate keys and over-deep nesting with their position, which JSON.parse cannot), YAML by
- * js-yaml (measured faster than `yaml` for this). The `yaml` parser, which keeps positions, runs
- * only when a problem has to be located, i.e. never for a good file.
+ * js-yaml (measured faster than `yaml` for this). Positions (./locate.ts, js-yaml's node events)
+ * are worked out only when a problem has to be located, i.e. never for a good file.
  *
  * Limits (issue 16 §8), each failure one line naming the file: size, nesting depth, and the
  * size a YAML file's aliases expand to (a billion-laughs file is a few hundred bytes).
  */
 import { CORE_SCHEMA, load as loadYaml, YAMLException } from 'js-yaml';
-import { isMap, isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import { findJsonSyntaxError } from './json-syntax';
+import { lazyLocator, type Locate } from './locate';
 import type { FileIssue, SourceFile } from './types';
 
-export type Locate = (path: readonly PropertyKey[]) => { line?: number; column?: number };
+export type { Locate } from './locate';
 
 export interface ParsedFile {
   file: string;
@@ -34,7 +34,7 @@ export const FILE_LIMITS = {
   maxDepth: 32,
 } as const;
 
-export function isJsonFile(file: string): boolean {
+function isJsonFile(file: string): boolean {
   return file.toLowerCase().endsWith('.json');
 }
 
@@ -168,50 +168,6 @@ function measure(root: unknown): { depth: number; bytes: number } {
 /** Line and column of a field path in a file's text (for problems found after parsing). */
 export function locateIn(text: string, path: readonly PropertyKey[]) {
   return lazyLocator(text)(path);
-}
-
-/**
- * Positions come from the `yaml` parser (valid JSON is YAML), built on the first call only:
- * good files never pay for it.
- */
-function lazyLocator(text: string): Locate {
-  let located: Locate | undefined;
-  return (path) => {
-    if (!located) {
-      const lineCounter = new LineCounter();
-      const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
-      located = locator(doc, lineCounter);
-    }
-    return located(path);
-  };
-}
-
-/** Line of the deepest node on the path that exists (a missing field points at its parent). */
-function locator(doc: Document, lineCounter: LineCounter): Locate {
-  return (path) => {
-    for (let n = path.length; n >= 0; n--) {
-      const part = path.slice(0, n);
-      const node: unknown = n === 0 ? doc.contents : doc.getIn(part, true);
-      if (isNode(node) && node.range) {
-        const pos = lineCounter.linePos(node.range[0]);
-        return { line: pos.line, column: pos.col };
-      }
-      // For a missing value under an existing key, the key itself is the better anchor.
-      if (n > 0) {
-        const parent: unknown = n === 1 ? doc.contents : doc.getIn(path.slice(0, n - 1), true);
-        if (isMap(parent)) {
-          const pair = parent.items.find(
-            (p) => isNode(p.key) && (p.key as { value?: unknown }).value === path[n - 1],
-          );
-          if (pair && isNode(pair.key) && pair.key.range) {
-            const pos = lineCounter.linePos(pair.key.range[0]);
-            return { line: pos.line, column: pos.col };
-          }
-        }
-      }
-    }
-    return {};
-  };
 }
 
 function lineOf(text: string, offset: number): { line: number; column: number } {

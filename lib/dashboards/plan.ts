@@ -11,10 +11,15 @@
  */
 import type { ObservabilityBackend } from '../api/observability-backend';
 import type { CallOptions } from '../api/http';
-import { ownerId as alertOwnerId, parseMarker, stripMarker } from '../alerts/marker';
+import { parseMarker } from '../alerts/marker';
+import {
+  newTileAlerts,
+  planTileAlerts,
+  type AlertChange,
+  type AlertTile,
+} from '../alerts/tile-plan';
 import { alertLinks, type Alert, type Dashboard, type DashboardWrite, type Tile } from '../schemas';
-import { diffValues, type FieldChange } from './diff';
-import type { FileAlert } from './file-schema';
+import type { FieldChange } from '../diff';
 import { normalizeTags, tileChanges, tileWrite } from './normalize';
 import {
   ALERTS_TAG,
@@ -26,8 +31,6 @@ import {
   withMarker,
 } from './ownership';
 import type { DesiredDashboard, DesiredTile } from './types';
-
-export type { FieldChange } from './diff';
 
 export type DashboardAction = 'create' | 'update' | 'delete' | 'unchanged' | 'conflict';
 
@@ -52,25 +55,6 @@ export interface TileChange {
   alerts?: AlertRef[];
   /** For removed: why this looks like a rename that loses alerts. */
   warning?: string;
-}
-
-/** One tile alert to create, update or delete (declared in the file on a tile). */
-export interface AlertChange {
-  action: 'create' | 'update' | 'delete';
-  /** Alert name. */
-  name: string;
-  /** Tile name (desired for create/update, as on the service for delete). */
-  tile: string;
-  /** Tile identity in the marker: the tile's key, else its name. */
-  tileIdentity: string;
-  /** The alert id on the service (update, delete). */
-  id?: string;
-  /** Update: what differs, old → new. Create: every field as new. */
-  changes: FieldChange[];
-  /** Create/update: the declaration. */
-  want?: FileAlert;
-  /** Update: a hand-made alert taken over with its dashboard (--adopt); it gets the marker. */
-  adopt?: boolean;
 }
 
 export interface DashboardChange {
@@ -240,9 +224,7 @@ export function computePlan(
         );
       }
     }
-    changes.push(
-      target ? diffChange(want, target, adopted, owner, alerts) : createChange(want, alerts),
-    );
+    changes.push(target ? diffChange(want, target, adopted, owner, alerts) : createChange(want));
   }
 
   for (const [tag, list] of owned) {
@@ -286,7 +268,17 @@ export function tileIdentity(t: { key?: string; name: string }): string {
 
 const hasAlerts = (want: DesiredDashboard) => want.tiles.some((t) => t.alerts.length > 0);
 
-function createChange(want: DesiredDashboard, alerts?: readonly Alert[]): DashboardChange {
+/** The desired tiles as the alerts engine plans them, each with the id the write keeps. */
+function alertTiles(want: DesiredDashboard, ids: readonly (string | undefined)[]): AlertTile[] {
+  return want.tiles.map((t, i) => ({
+    identity: tileIdentity(t),
+    name: t.name,
+    id: ids[i],
+    alerts: t.alerts,
+  }));
+}
+
+function createChange(want: DesiredDashboard): DashboardChange {
   return {
     action: 'create',
     key: want.key,
@@ -294,10 +286,7 @@ function createChange(want: DesiredDashboard, alerts?: readonly Alert[]): Dashbo
     sourceFile: want.sourceFile,
     fields: {},
     tiles: want.tiles.map((t) => ({ kind: 'added', name: t.name })),
-    alerts:
-      alerts === undefined && !hasAlerts(want)
-        ? []
-        : want.tiles.flatMap((t) => t.alerts.map((a) => createAlertChange(t, a))),
+    alerts: newTileAlerts(alertTiles(want, [])),
     alertsDeleted: [],
     desired: want,
     tileIds: want.tiles.map(() => undefined),
@@ -495,7 +484,15 @@ function diffChange(
     tiles.push(change);
   }
   const alertChanges =
-    alerts === undefined ? [] : planAlerts(want, onDashboard, tileIds, actual, adopted);
+    alerts === undefined
+      ? []
+      : planTileAlerts({
+          dashboardKey: want.key,
+          tiles: alertTiles(want, tileIds),
+          onDashboard,
+          tileNames,
+          adopt: adopted,
+        });
   // Marker tags are cloudops' business: written, but shown only as "ownership marker".
   const user = (t: string) => !isReservedTag(t);
   const userAdded = added.filter(user);
@@ -522,117 +519,6 @@ function diffChange(
     tileIds,
     ...(alerts ? { seenAlerts: onDashboard } : {}),
   };
-}
-
-/** The comparable, declarable fields of an alert (what the file can say). */
-export function alertShape(a: FileAlert | Alert): Record<string, unknown> {
-  const channel = a.channel ?? undefined;
-  return {
-    name: a.name ?? '',
-    threshold: a.threshold,
-    thresholdMax: a.thresholdMax ?? undefined,
-    thresholdType: a.thresholdType,
-    ...(a.thresholdMax != null ? { thresholdMax: a.thresholdMax } : {}),
-    interval: a.interval,
-    channel: channel
-      ? { type: channel.type, ...(channel.webhookId ? { webhookId: channel.webhookId } : {}) }
-      : undefined,
-    message: stripMarker(a.message ?? undefined),
-  };
-}
-
-function createAlertChange(t: DesiredTile, a: FileAlert): AlertChange {
-  return {
-    action: 'create',
-    name: a.name,
-    tile: t.name,
-    tileIdentity: tileIdentity(t),
-    changes: diffValues({}, alertShape(a)),
-    want: a,
-  };
-}
-
-/**
- * Alerts of one dashboard: the file's declarations against the alerts cloudops marked for this
- * dashboard key. An alert is matched by the tile it watches (tile id) and its name, so a tile
- * renamed with a key keeps its alerts; a marker naming the tile differently is re-marked.
- * Alerts on tiles the write removes are left out: the service deletes those itself.
- */
-function planAlerts(
-  want: DesiredDashboard,
-  onDashboard: readonly Alert[],
-  tileIds: readonly (string | undefined)[],
-  actual: Dashboard,
-  adopted: boolean,
-): AlertChange[] {
-  // Adopting a dashboard adopts its hand-made alerts too (matched by tile and name).
-  const managed = onDashboard.filter((a) => {
-    const m = parseMarker(a.message);
-    if (!m) return adopted;
-    return m.owner.kind === 'dashboard' && m.owner.dashboardKey === want.key;
-  });
-  const kept = new Set(tileIds.filter((id): id is string => id !== undefined));
-  const used = new Set<string>();
-  const out: AlertChange[] = [];
-  want.tiles.forEach((t, i) => {
-    const tileId = tileIds[i];
-    for (const a of t.alerts) {
-      const have =
-        tileId === undefined
-          ? undefined
-          : managed.find(
-              (m) => !used.has(m.id) && tileOf(m) === tileId && markerAlertName(m) === a.name,
-            );
-      if (!have) {
-        out.push(createAlertChange(t, a));
-        continue;
-      }
-      used.add(have.id);
-      const changes = diffValues(alertShape(have), alertShape(a));
-      const marker = parseMarker(have.message);
-      const wantOwner = alertOwnerId({
-        kind: 'dashboard',
-        dashboardKey: want.key,
-        tileName: tileIdentity(t),
-        alertName: a.name,
-      });
-      const adopt = marker === undefined;
-      if (marker && alertOwnerId(marker.owner) !== wantOwner)
-        changes.push({ path: 'marker', from: alertOwnerId(marker.owner), to: wantOwner });
-      if (changes.length > 0 || adopt)
-        out.push({
-          action: 'update',
-          name: a.name,
-          tile: t.name,
-          tileIdentity: tileIdentity(t),
-          id: have.id,
-          changes,
-          want: a,
-          ...(adopt ? { adopt } : {}),
-        });
-    }
-  });
-  const tileNames = new Map(actual.tiles.map((t) => [t.id, t.name]));
-  for (const m of managed) {
-    const marker = parseMarker(m.message);
-    // Unmatched hand-made alerts of an adopted dashboard stay: only marked ones are ours.
-    const tileId = tileOf(m);
-    if (used.has(m.id) || !tileId || !kept.has(tileId) || !marker) continue;
-    out.push({
-      action: 'delete',
-      name: markerAlertName(m),
-      tile: tileNames.get(tileId) ?? tileId,
-      tileIdentity: marker.owner.kind === 'dashboard' ? marker.owner.tileName : '',
-      id: m.id,
-      changes: [],
-    });
-  }
-  return out;
-}
-
-function markerAlertName(a: Alert): string {
-  const m = parseMarker(a.message);
-  return m?.owner.kind === 'dashboard' ? m.owner.alertName : (a.name ?? '');
 }
 
 /** The body a create or update sends: existing tiles carry their current id. */

@@ -51,7 +51,7 @@ export interface PulledFile {
 }
 
 /** A key from a name: lower case, runs of other characters as `-`. */
-export function slugKey(name: string): string {
+function slugKey(name: string): string {
   return (
     name
       .toLowerCase()

@@ -4,8 +4,9 @@
  * markdown for a pull-request comment; JSON for machines.
  */
 import type { ApplyResult, DashboardResult } from './apply';
-import { formatValue, type FieldChange } from './diff';
-import type { AlertChange, DashboardChange, Plan, TileChange } from './plan';
+import { formatValue, type FieldChange } from '../diff';
+import type { AlertChange } from '../alerts/tile-plan';
+import type { DashboardChange, Plan, TileChange } from './plan';
 
 const SIGN = {
   create: '[+]',

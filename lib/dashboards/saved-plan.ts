@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { ValidationError } from '../errors';
 import type { Plan } from './plan';
 
-export const SAVED_PLAN_FORMAT = 'cloudops-dashboards-plan';
+const SAVED_PLAN_FORMAT = 'cloudops-dashboards-plan';
 
 const planShape = z.looseObject({
   changes: z.array(z.looseObject({ action: z.string(), name: z.string() })),
@@ -41,7 +41,6 @@ const savedPlanV2 = z.object({
 });
 
 const savedPlanFile = z.discriminatedUnion('version', [savedPlanV1, savedPlanV2]);
-export type SavedPlanFile = z.infer<typeof savedPlanFile>;
 
 /** One service's plan. */
 export interface ServicePlan {

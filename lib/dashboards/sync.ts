@@ -1,9 +1,19 @@
-/** One sync, shared by the CLI and the Lambda: load + validate all files, plan, then apply if asked. */
+/**
+ * The one dashboards orchestration, for the CLI and the Lambda alike. For one service: plan
+ * (one dashboard list; the alert list only when alerts matter), then, when the caller goes on,
+ * apply: dashboards one at a time, each followed by its tile alerts (written by lib/alerts),
+ * with a stop point between two writes, and the `Dashboard Synced` events of what is in sync.
+ * The CLI loops it per service with its own prompt and progress lines; the Lambda runs it for
+ * its service (syncDashboards: load, plan, apply).
+ */
 import type { CallOptions } from '../api/http';
 import type { ObservabilityBackend } from '../api/observability-backend';
+import type { TileAlertLedger } from '../alerts/ledger';
+import type { DashboardSyncedEvent } from '../events/schemas';
 import type { Logger } from '../log';
 import type { Webhook } from '../schemas';
-import { applyPlan, type ApplyResult, type DashboardResult } from './apply';
+import { applyPlan, checkSavedPlan, type ApplyResult, type DashboardResult } from './apply';
+import { dashboardSyncedEvents, plannedSyncedEvent } from './events';
 import { dashboardFilesError, loadDashboards, type DashboardSource } from './load';
 import { ALERTS_TAG } from './ownership';
 import { locateIn } from './parse';
@@ -18,25 +28,190 @@ import {
 import { orAbsent, resolveNames, type NameDirectory } from './resolve';
 import type { DesiredDashboard, FileIssue, SourceFile } from './types';
 
-export interface SyncOptions extends PlanOptions {
-  readonly source: DashboardSource;
+export interface ServiceSyncOptions extends PlanOptions {
   readonly backend: ObservabilityBackend;
+  readonly signal?: AbortSignal;
+  readonly logger?: Logger;
+  /** The sync's time, carried by alert markers and events. @default the time apply starts */
+  readonly now?: Date;
+  /**
+   * The deployed path: provision-alerts' version ledger. A dashboard whose event would ask for
+   * what provision-alerts last settled (same declarations, same tile ids) needs no alert list,
+   * so a no-op run costs one request; the sync claims before writing a dashboard's alerts and
+   * records the ones it applied completely. Without it, the alert list is read whenever a
+   * file declares alerts. An alert edited or deleted by hand is then seen only when its
+   * declaration or tile changes.
+   */
+  readonly ledger?: TileAlertLedger;
+  /**
+   * Which dashboards get a `Dashboard Synced` event: `all` in sync, or only `changed` ones
+   * (tiles or alerts written, or alerts the ledger has not settled), so a no-op drift run
+   * sends provision-alerts nothing. @default 'all'
+   */
+  readonly events?: 'all' | 'changed';
+}
+
+export interface SyncHooks {
+  /** Called after each dashboard (progress lines). */
+  readonly onResult?: (result: DashboardResult) => void;
+}
+
+export interface AppliedSync {
+  result: ApplyResult;
+  /** One per dashboard in sync (see `events`), recorded in the ledger before they go out. */
+  events: DashboardSyncedEvent[];
+}
+
+/** One service's sync, planned; `apply` writes it (once). */
+export interface ServiceSync {
+  readonly plan: Plan;
+  apply(hooks?: SyncHooks): Promise<AppliedSync>;
+}
+
+/** Plans one service's dashboards (one request in steady state). */
+export async function planServiceSync(
+  desired: readonly DesiredDashboard[],
+  options: ServiceSyncOptions,
+): Promise<ServiceSync> {
+  const call = options.signal ? { signal: options.signal } : {};
+  // Dashboards whose alerts the ledger has not settled as declared (filled by the plan).
+  const unsettled = new Set<string>();
+  const plan = options.ledger
+    ? await planWithLedger(desired, options, options.ledger, unsettled, call)
+    : await planDashboards(desired, options.backend, options, call);
+  return serviceSync(plan, options, unsettled);
+}
+
+/**
+ * A plan saved earlier (`plan --out`), checked against the service first: throws
+ * StalePlanError, having written nothing, when anything it touches changed since.
+ */
+export async function savedServiceSync(
+  plan: Plan,
+  options: ServiceSyncOptions,
+): Promise<ServiceSync> {
+  await checkSavedPlan(plan, options.backend, options.signal ? { signal: options.signal } : {});
+  return serviceSync(plan, options, new Set());
+}
+
+function serviceSync(
+  plan: Plan,
+  options: ServiceSyncOptions,
+  unsettled: ReadonlySet<string>,
+): ServiceSync {
+  return {
+    plan,
+    async apply(hooks = {}) {
+      const now = options.now ?? new Date();
+      const version = now.toISOString();
+      const claimed = options.ledger
+        ? await claimAlerts(plan, options.ledger, version)
+        : new Set<string>();
+      const result = await applyPlan(plan, options.backend, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.logger ? { logger: options.logger } : {}),
+        ...(hooks.onResult ? { onResult: hooks.onResult } : {}),
+        now: () => now,
+      });
+      const events = dashboardSyncedEvents(result.results, now, {
+        changedOnly: options.events === 'changed',
+        alsoKeys: unsettled,
+      });
+      // Before the events go out, so provision-alerts finds them settled.
+      if (options.ledger) await settleApplied(options.ledger, events, result.results, claimed);
+      return { result, events };
+    },
+  };
+}
+
+/**
+ * Before the sync writes a dashboard's alerts itself, it claims their version in
+ * provision-alerts' store, as that function does before its writes: an older event still
+ * queued or in flight then stops instead of undoing them.
+ */
+async function claimAlerts(
+  plan: Plan,
+  ledger: TileAlertLedger,
+  version: string,
+): Promise<Set<string>> {
+  const claimed = new Set<string>();
+  for (const c of plan.changes) {
+    if (!c.key || c.alerts.length === 0) continue;
+    if (await ledger.claim(c.key, version)) claimed.add(c.key);
+  }
+  return claimed;
+}
+
+/** A dashboard whose alerts this run claimed and applied completely is recorded as settled. */
+async function settleApplied(
+  ledger: TileAlertLedger,
+  events: readonly DashboardSyncedEvent[],
+  results: readonly DashboardResult[],
+  claimed: ReadonlySet<string>,
+): Promise<void> {
+  for (const event of events) {
+    const key = event.detail.dashboardKey;
+    if (!claimed.has(key)) continue;
+    const result = results.find((r) => r.key === key);
+    if (result?.alertResults?.every((a) => a.status === 'done')) await ledger.settle(event);
+  }
+}
+
+/**
+ * The ledger's way to skip the alert list: it is read only when a dashboard is deleted, loses
+ * a tile, or has alerts whose declarations or tiles changed since they were last settled.
+ */
+async function planWithLedger(
+  desired: readonly DesiredDashboard[],
+  options: ServiceSyncOptions,
+  ledger: TileAlertLedger,
+  unsettled: Set<string>,
+  call: CallOptions,
+): Promise<Plan> {
+  const actual = await options.backend.listDashboards(call);
+  const first = computePlan(desired, actual, options);
+  // Deletes and removed tiles: the list names the alerts they kill, and finds keyed tiles.
+  const removes = first.changes.some(
+    (c) => c.action === 'delete' || c.tiles.some((t) => t.kind === 'removed'),
+  );
+  // A new dashboard has no alerts yet: its declared alerts are planned as creates anyway.
+  const withAlerts = first.changes.filter(
+    (c) =>
+      (c.action === 'update' || c.action === 'unchanged') &&
+      (c.desired?.tiles.some((t) => t.alerts.length > 0) || c.seen?.tags.includes(ALERTS_TAG)),
+  );
+  if (!removes) {
+    await collectUnsettled(withAlerts, ledger, unsettled);
+    if (unsettled.size === 0) return first;
+  }
+  return computePlan(desired, actual, options, await options.backend.listAlerts(call));
+}
+
+/** The keys of the dashboards whose would-be event is not settled in the ledger. */
+async function collectUnsettled(
+  changes: readonly DashboardChange[],
+  ledger: TileAlertLedger,
+  unsettled: Set<string>,
+): Promise<void> {
+  const CONCURRENCY = 8; // DynamoDB reads in flight
+  const now = new Date();
+  for (let i = 0; i < changes.length; i += CONCURRENCY) {
+    await Promise.all(
+      changes.slice(i, i + CONCURRENCY).map(async (change) => {
+        const planned = plannedSyncedEvent(change, now);
+        if (!planned || !(await ledger.settled(planned))) unsettled.add(change.key!);
+      }),
+    );
+  }
+}
+
+export interface SyncOptions extends ServiceSyncOptions, SyncHooks {
+  readonly source: DashboardSource;
   /** `plan` never writes. */
   readonly mode: 'plan' | 'apply';
   readonly vars?: Readonly<Record<string, string>>;
   /** The service the backend targets: files whose `services` leave it out are skipped. */
   readonly service?: string;
-  readonly signal?: AbortSignal;
-  readonly logger?: Logger;
-  readonly onResult?: (result: DashboardResult) => void;
-  /**
-   * The deployed path's way to skip the alert list: given the dashboards whose alerts could
-   * be as last applied (same declarations, same tile ids), resolves true when every one of
-   * them is (the alert version store's settled records). The list is then read only when a
-   * dashboard is deleted, loses a tile, or has alerts that changed. Without it, the list is
-   * read whenever a file declares alerts (planDashboards).
-   */
-  readonly alertsSettled?: (changes: readonly DashboardChange[]) => Promise<boolean>;
   /**
    * `declared`: every `webhookId` in the files is checked against the webhooks list.
    * `written`: only those of alerts this run creates or updates (an id an existing alert
@@ -44,17 +219,20 @@ export interface SyncOptions extends PlanOptions {
    * @default 'declared'
    */
   readonly checkWebhookIds?: 'declared' | 'written';
-  /** Apply mode: called with the plan after every check, just before the first write. */
-  readonly beforeApply?: (plan: Plan) => Promise<void>;
 }
 
 export interface SyncOutcome {
   plan: Plan;
   /** Present in apply mode. */
   apply?: ApplyResult;
+  /** Apply mode: the `Dashboard Synced` events (see ServiceSyncOptions.events). */
+  events?: DashboardSyncedEvent[];
 }
 
-/** Throws DashboardFilesError (every problem in every file) before any write is made. */
+/**
+ * Load, plan and (apply mode) apply the files of one service. Throws DashboardFilesError
+ * (every problem in every file) before any write is made.
+ */
 export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome> {
   const call = options.signal ? { signal: options.signal } : {};
   const written = options.checkWebhookIds === 'written';
@@ -71,14 +249,11 @@ export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome>
         }),
         files: [],
       };
-  const plan = options.alertsSettled
-    ? await planReadingAlertsWhenChanged(desired, options, options.alertsSettled, call)
-    : await planDashboards(desired, options.backend, options, call);
-  if (written) await checkWrittenWebhookIds(plan, files, webhooks, options.source.label);
-  if (options.mode === 'plan') return { plan };
-  await options.beforeApply?.(plan);
-  const apply = await applyPlan(plan, options.backend, options);
-  return { plan, apply };
+  const sync = await planServiceSync(desired, options);
+  if (written) await checkWrittenWebhookIds(sync.plan, files, webhooks, options.source.label);
+  if (options.mode === 'plan') return { plan: sync.plan };
+  const { result, events } = await sync.apply(options);
+  return { plan: sync.plan, apply: result, events };
 }
 
 /**
@@ -115,28 +290,6 @@ async function loadResolvingNamesOnly(
   const resolved = await resolveNames(valid, directory, files, call);
   if (resolved.issues.length > 0) throw dashboardFilesError(source.label, resolved.issues);
   return { desired: resolved.dashboards, files };
-}
-
-async function planReadingAlertsWhenChanged(
-  desired: readonly DesiredDashboard[],
-  options: SyncOptions,
-  alertsSettled: NonNullable<SyncOptions['alertsSettled']>,
-  call: CallOptions,
-): Promise<Plan> {
-  const actual = await options.backend.listDashboards(call);
-  const first = computePlan(desired, actual, options);
-  // Deletes and removed tiles: the list names the alerts they kill, and finds keyed tiles.
-  const removes = first.changes.some(
-    (c) => c.action === 'delete' || c.tiles.some((t) => t.kind === 'removed'),
-  );
-  // A new dashboard has no alerts yet: its declared alerts are planned as creates anyway.
-  const withAlerts = first.changes.filter(
-    (c) =>
-      (c.action === 'update' || c.action === 'unchanged') &&
-      (c.desired?.tiles.some((t) => t.alerts.length > 0) || c.seen?.tags.includes(ALERTS_TAG)),
-  );
-  if (!removes && (withAlerts.length === 0 || (await alertsSettled(withAlerts)))) return first;
-  return computePlan(desired, actual, options, await options.backend.listAlerts(call));
 }
 
 /** Before any write: the webhook ids of the alerts this run creates or updates exist. */

@@ -5,3 +5,4 @@ export * from './alert';
 export * from './dashboard';
 export * from './secrets';
 export * from './activity';
+export * from './metrics';

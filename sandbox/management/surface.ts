@@ -2,21 +2,27 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from '../../lib/log';
 import { authenticateKey, parseBasic, requireRole } from '../auth';
 import { ApiError, badRequest, notFound } from '../errors';
-import { jsonReply } from '../http';
+import { jsonReply, textReply } from '../http';
 import type { Reply } from '../http';
 import { isObjectId, isUuid } from '../ids';
 import type { RateLimiter } from '../rate-limit';
 import { matchRoute } from '../router';
 import type { Route, RouteMatch } from '../router';
 import type { Store } from '../store';
-import type { ManagementHandler } from './context';
+import { TextResult, type ManagementHandler } from './context';
 import { activityRoutes } from './activities';
 import { keyRoutes } from './keys';
 import { pipeRoutes } from './pipes';
 import type { Profile } from '../profiles';
 
 function managementRoutes(profile: Profile): Route<ManagementHandler>[] {
-  return [...keyRoutes, ...activityRoutes, ...pipeRoutes, ...profile.managementObservabilityRoutes];
+  return [
+    ...keyRoutes,
+    ...activityRoutes,
+    ...pipeRoutes,
+    ...profile.managementObservabilityRoutes,
+    ...profile.metricsRoutes,
+  ];
 }
 
 export interface SurfaceRequest {
@@ -152,6 +158,12 @@ export function createManagementSurface(deps: ManagementSurfaceDeps) {
           remoteAddress: req.remoteAddress,
           userAgent: String(req.headers['user-agent'] ?? ''),
         });
+        if (result instanceof TextResult)
+          return {
+            reply: textReply(200, result.text, result.contentType),
+            credential,
+            keyRecordId,
+          };
         const envelope =
           result === undefined
             ? { status: 200, requestId: req.requestId }

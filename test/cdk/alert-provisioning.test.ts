@@ -90,7 +90,6 @@ describe('credentials by mode', () => {
       'CLOUDOPS_OBSERVABILITY_MODE',
       'CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID',
       'CLOUDOPS_OBSERVABILITY_URL',
-      'NODE_OPTIONS',
     ]);
     expect(env.CLOUDOPS_OBSERVABILITY_MODE).toBe('open-source');
     expect(stack.secrets.keys.alerts).toBeUndefined();

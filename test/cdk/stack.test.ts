@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionEnv, isNotConfiguredSecret } from '../../lib/config';
 import { rotationEnv } from '../../lib/keys/config';
 import { watchdogEnv } from '../../lib/pipes/config';
-import { syncDashboardsEnvShape } from '../../functions/sync-dashboards/config';
+import { syncDashboardsEnvShape } from '../../lib/dashboards/config';
 import { sentinelEnv } from '../../lib/keys/sentinel-entry';
 import { NOTIFIERS } from '../../lib/watch/notifiers/registry';
-import { provisionAlertsEnv } from '../../functions/provision-alerts/config';
+import { provisionAlertsEnv } from '../../lib/alerts/config';
 import { eventTrustEnv } from '../../lib/events/trust';
 import { BUNDLING } from '../../cdk/constructs/function';
 import type { CloudOpsFunction } from '../../cdk/constructs/function';
@@ -75,7 +75,8 @@ describe('functions', () => {
       expect(p.LoggingConfig.LogFormat, name).toBe('JSON');
       expect(referencedIds(p.LoggingConfig.LogGroup), name).toEqual([id(f.logGroup)]);
       expect(referencedIds(p.DeadLetterConfig.TargetArn), name).toEqual([id(f.deadLetterQueue)]);
-      expect(p.Environment.Variables.NODE_OPTIONS, name).toBe('--enable-source-maps');
+      // Source maps are decoded offline (cdk/decode-stack-trace.ts), not loaded at start.
+      expect(p.Environment.Variables.NODE_OPTIONS, name).toBeUndefined();
       expect(referencedIds(p.Role), name).toEqual([id(f.role)]);
     }
     template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 6);
@@ -100,7 +101,7 @@ describe('functions', () => {
 
   it('gives each function only env vars its config schema reads, and the ones it needs', () => {
     const known = (...schemas: { shape: object }[]) =>
-      new Set(['NODE_OPTIONS', ...schemas.flatMap((s) => Object.keys(s.shape))]);
+      new Set(schemas.flatMap((s) => Object.keys(s.shape)));
     const expectations: [CloudOpsFunction, Set<string>, string[]][] = [
       [
         stack.keyRotation.rotator,

@@ -268,3 +268,59 @@ export const managementError = z.strictObject({
   requestId: z.uuid(),
 });
 export const apiError = z.strictObject({ message: z.string() });
+
+// ---- metrics endpoint (Prometheus text, "Metrics endpoint (one call per service)") ----
+export const CLUSTER_STATUSES = ['awaking', 'running', 'degraded', 'idle', 'stopped'] as const;
+export const SCRAPES = ['full', 'partial'] as const;
+/** Every sample carries these. */
+export const SERVICE_LABELS = [
+  'clickhouse_org',
+  'clickhouse_service',
+  'clickhouse_service_name',
+] as const;
+/** Every pipe sample adds these. */
+export const PIPE_LABELS = ['clickpipe_id', 'clickpipe_name', 'clickpipe_source'] as const;
+
+/**
+ * Which samples carry a metric: `service` (the service-info metric), `all` pipes, `streaming`
+ * (streaming and object-storage pipes), `database` (CDC) pipes, or `database service` (shared by
+ * a service's CDC pipes, no pipe labels).
+ */
+export type MetricScope = 'service' | 'all' | 'streaming' | 'database' | 'database service';
+
+/** Every metric the endpoint documents, with its TYPE and scope. */
+export const METRIC_FAMILIES: Readonly<
+  Record<string, { types: readonly string[]; scope: MetricScope }>
+> = {
+  // The sample writes `untyped`, the text calls it a gauge.
+  ClickHouse_ServiceInfo: { types: ['untyped', 'gauge'], scope: 'service' },
+  ClickPipes_Info: { types: ['gauge'], scope: 'all' },
+  ClickPipes_Errors_Total: { types: ['counter'], scope: 'all' },
+  ClickPipes_FetchedBytesCompressed_Total: { types: ['counter'], scope: 'all' },
+  ClickPipes_FetchedEvents_Total: { types: ['counter'], scope: 'streaming' },
+  ClickPipes_SentEvents_Total: { types: ['counter'], scope: 'streaming' },
+  ClickPipes_FetchedBytes_Total: { types: ['counter'], scope: 'streaming' },
+  ClickPipes_SentBytes_Total: { types: ['counter'], scope: 'streaming' },
+  ClickPipes_SentBytesCompressed_Total: { types: ['counter'], scope: 'streaming' },
+  ClickPipes_Latency: { types: ['gauge'], scope: 'streaming' },
+  ClickPipes_Replica_CPUUsage: { types: ['gauge'], scope: 'streaming' },
+  ClickPipes_Replica_CPULimit: { types: ['gauge'], scope: 'streaming' },
+  ClickPipes_Replica_MemoryUsage: { types: ['gauge'], scope: 'streaming' },
+  ClickPipes_Replica_MemoryLimit: { types: ['gauge'], scope: 'streaming' },
+  ClickPipes_FetchedBytesInitialLoad_Total: { types: ['counter'], scope: 'database' },
+  ClickPipes_FetchedEvents_PerTable: { types: ['gauge'], scope: 'database' },
+  ClickPipes_LastFetchedBatchId: { types: ['gauge'], scope: 'database' },
+  ClickPipes_LastSentBatchId: { types: ['gauge'], scope: 'database' },
+  ClickPipes_SourceReplicationLatency_MiB: { types: ['gauge'], scope: 'database' },
+  ClickPipes_CDC_SourceLatency: { types: ['gauge'], scope: 'database' },
+  ClickPipes_CDC_DestinationLatency: { types: ['gauge'], scope: 'database' },
+  ClickPipes_CDC_CPUUsage: { types: ['gauge'], scope: 'database service' },
+  ClickPipes_CDC_CPULimit: { types: ['gauge'], scope: 'database service' },
+  ClickPipes_CDC_MemoryUsage: { types: ['gauge'], scope: 'database service' },
+  ClickPipes_CDC_MemoryLimit: { types: ['gauge'], scope: 'database service' },
+  ClickPipes_CDC_NetworkReceiveBytes: { types: ['gauge'], scope: 'database service' },
+};
+/** The ClickHouse server's own metrics (the sample's `ClickHouseProfileEvents_Query`). */
+export const SERVER_METRIC = /^ClickHouse(ProfileEvents|Metrics|AsyncMetrics)_\w+$/;
+/** `clickpipe_source` of database (CDC) pipes; every other source streams or reads objects. */
+export const DATABASE_SOURCES = ['postgres', 'mysql', 'mongodb', 'bigquery'] as const;

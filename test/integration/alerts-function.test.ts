@@ -3,7 +3,7 @@
  * Secrets Manager over HTTP, the version table in DynamoDB (dynalite, the real SDK client), the
  * alerts in the sandbox.
  */
-import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEnv, secretsManagerClientFromEnv } from '../../cli/connect';
@@ -36,9 +36,10 @@ beforeAll(async () => {
   secrets = new Proxy(real, {
     get(target, property, receiver) {
       if (property !== 'send') return Reflect.get(target, property, receiver) as unknown;
-      return (command: unknown) => {
-        if (command instanceof GetSecretValueCommand) read.push(String(command.input.SecretId));
-        return target.send(command as never);
+      // The functions read their secrets with GetSecretValue only.
+      return (command: GetSecretValueCommand) => {
+        read.push(String(command.input.SecretId));
+        return target.send(command);
       };
     },
   });

@@ -2,6 +2,7 @@
  * Alert provisioning from events against the sandbox over HTTP (managed mode: create through
  * the management API, update through /api/v2). Ground truth is read from the sandbox store.
  */
+import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ObservabilityBackend } from '../../lib/api';
 import {
@@ -320,7 +321,7 @@ describe('provision-alerts handler (SQS partial batch)', () => {
       if (i === 7) body = { ...event, detail: { alert: event.detail.alert } }; // no key
       return { messageId: `m-${i}`, body: JSON.stringify(body) };
     });
-    const response = await handler({ Records: records }, {} as never);
+    const response = await handler({ Records: records }, {} as Context);
     expect(response.batchItemFailures).toEqual([
       { itemIdentifier: 'm-3' },
       { itemIdentifier: 'm-7' },
@@ -361,7 +362,7 @@ describe('provision-alerts handler (SQS partial batch)', () => {
           },
         ],
       },
-      {} as never,
+      {} as Context,
     );
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'x' }, { itemIdentifier: 'y' }]);
   });

@@ -10,7 +10,7 @@ import type { Context } from 'aws-lambda';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { sandboxEnv, secretsManagerClientFromEnv } from '../../cli/connect';
 import { createHandler as provisionHandler } from '../../functions/provision-alerts/handler';
 import { createHandler } from '../../functions/sync-dashboards/handler';
@@ -293,9 +293,10 @@ describe('sync-dashboards function in open-source mode', () => {
     const secretsManager = new Proxy(real, {
       get(target, property, receiver) {
         if (property !== 'send') return Reflect.get(target, property, receiver) as unknown;
-        return (command: unknown) => {
-          if (command instanceof GetSecretValueCommand) read.push(String(command.input.SecretId));
-          return target.send(command as never);
+        // The functions read their secrets with GetSecretValue only.
+        return (command: GetSecretValueCommand) => {
+          read.push(String(command.input.SecretId));
+          return target.send(command);
         };
       },
     });
@@ -431,6 +432,43 @@ describe('sync-dashboards function with provision-alerts version table', () => {
         /checkout-service\.yaml:\d+:\d+ tiles\[\d\]\.alerts\[0\]\.channel\.webhookId: webhook id "0123456789abcdef01234567" not found/,
       );
       expect(writes()).toHaveLength(0);
+    } finally {
+      objects.set(PREFIX + 'checkout-service.yaml', original);
+    }
+  });
+
+  it('one sync time: an alert write that failed in the sync is finished by provision-alerts from the event', async () => {
+    const checkout = () => objects.get(PREFIX + 'checkout-service.yaml')!;
+    const original = checkout();
+    try {
+      // The files as they are, applied and provisioned (whatever ran before).
+      eventBridge.resetHistory();
+      await withTable()(schedule, context, tick());
+      await provisionEmitted();
+      // "Checkout error burst" is renamed (its old alert deleted, a new one created) and
+      // "Checkout went quiet" gets a new threshold (updated); every create fails.
+      objects.set(
+        PREFIX + 'checkout-service.yaml',
+        original
+          .replace('name: Checkout error burst', 'name: Checkout error storm')
+          .replace('threshold: 1\n', 'threshold: 2\n'),
+      );
+      sb.faults.queue({ route: 'POST .*/alerts', kind: '500', count: 1000 });
+      eventBridge.resetHistory();
+      const at = tick();
+      await withTable()(schedule, context, at);
+      sb.faults.clear();
+      const stored = (name: string) => sb.store.state.alerts.find((a) => a.name === name);
+      expect(stored('Checkout error storm')).toBeUndefined();
+      expect(stored('Checkout went quiet')?.threshold).toBe(2);
+      // The alert the sync wrote carries the sync's time, the one its event and claim carry.
+      const [event] = sentEvents().filter((e) => e.detail.dashboardKey === 'checkout-service');
+      expect(event.detail.syncedAt).toBe(at.toISOString());
+      expect(stored('Checkout went quiet')?.message).toContain(`@${at.toISOString()}]`);
+
+      // provision-alerts applies the event: not stale against the sync's own writes.
+      await provisionEmitted();
+      expect(stored('Checkout error storm')?.threshold).toBe(50);
     } finally {
       objects.set(PREFIX + 'checkout-service.yaml', original);
     }

@@ -7,7 +7,8 @@ import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { backendFromEnv, dashboardsCommand } from '../../cli/commands/dashboards';
+import { dashboardsCommand } from '../../cli/commands/dashboards';
+import { servicesFromEnv, type DashboardServices } from '../../cli/commands/dashboards-services';
 import type { CliIO } from '../../cli/io';
 import type { ObservabilityBackend } from '../../lib/api';
 import {
@@ -26,6 +27,7 @@ const captured = createLogger({ level: 'debug', fields: { test: 'dashboards' } }
 let sb: Sandbox;
 let dir: string;
 let env: Record<string, string>;
+let services: DashboardServices;
 let backend: ObservabilityBackend;
 
 const FAST = { limit: 100_000, windowMs: 1_000 };
@@ -86,11 +88,13 @@ beforeAll(async () => {
     CLOUDOPS_MANAGEMENT_RATE_LIMIT: '100000/1s',
     CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '100000/1s',
   };
-  backend = backendFromEnv(env);
+  services = servicesFromEnv(env);
+  backend = services.backendFor(services.defaultService);
   dir = await mkdtemp(path.join(tmpdir(), 'cloudops-dash-'));
   for (let n = 0; n < 50; n++) await writeFile(file(n), dashboardYaml(n));
 });
 afterAll(async () => {
+  services.close();
   await sb.close();
   await rm(dir, { recursive: true, force: true });
 });

@@ -27,6 +27,7 @@ import {
   listDashboards,
   updateDashboard,
 } from './dashboards';
+import { metricsRoutes } from '../../metrics/routes';
 import { currentKeyRules } from './keys';
 import { paginationQuery } from './schemas';
 import { seedCurrent } from './seed';
@@ -222,6 +223,7 @@ export const currentProfile: Profile = {
   name: 'current',
   apiV2Routes,
   managementObservabilityRoutes,
+  metricsRoutes,
   keys: currentKeyRules,
   invalidObjectIdMessage: () => 'Params validation failed: id: Invalid ObjectId',
   seed: seedCurrent,

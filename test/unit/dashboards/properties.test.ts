@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../../lib/dashboards/apply';
 import { planDashboards } from '../../../lib/dashboards/plan';
 import { validateFiles } from '../../../lib/dashboards/validate';
-import { AGG_FNS, SERIES_TYPES } from '../../../lib/schemas';
+import { AGG_FNS, SERIES_TYPES, tileWrite } from '../../../lib/schemas';
 import { normalizeTile, tileChanges, tileDiff } from '../../../lib/dashboards/normalize';
 import type { FileSeries } from '../../../lib/dashboards/file-schema';
 import { createFakeBackend, type FakeBackend } from './fake-backend';
@@ -269,7 +269,11 @@ describe('properties', () => {
           expect(tileChanges(desired, observed)).toEqual([]);
           expect(tileDiff(normalizeTile(desired), normalizeTile(observed))).toEqual([]);
           // The other direction: a file in config form against a service answering series.
-          const asFile = { ...desired, series: [], config: serviceConfig(desired) } as never;
+          const asFile = tileWrite.parse({
+            ...desired,
+            series: [],
+            config: serviceConfig(desired),
+          });
           expect(tileChanges(asFile, { ...desired, id: 'i' })).toEqual([]);
 
           const s0 = series[0] as Loose;
@@ -284,7 +288,7 @@ describe('properties', () => {
             !(s0.type === 'search' && (edited === 'groupBy' || edited === 'aggFn')) &&
             !(s0.type === 'number' && edited === 'groupBy');
           fc.pre(applicable);
-          const edit = { ...desired, series: [changed, ...series.slice(1)] } as never;
+          const edit = tileWrite.parse({ ...desired, series: [changed, ...series.slice(1)] });
           expect(tileDiff(normalizeTile(edit), normalizeTile(observed))).toEqual(['series']);
           expect(tileChanges(edit, observed).length).toBeGreaterThan(0);
         },

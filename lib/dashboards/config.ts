@@ -1,7 +1,6 @@
 /** Settings of the sync-dashboards function (env, read through lib/config.ts). */
 import * as z from 'zod';
-import { envFlag, readEnv, varsFromEnv } from '../../lib/config';
-import type { SyncFunctionSettings } from '../../lib/dashboards/function-run';
+import { envFlag, readEnv, varsFromEnv } from '../config';
 
 /** The named variables (the CDK writes env typed by this shape, so a rename fails tsc there). */
 export const syncDashboardsEnvShape = z.object({
@@ -26,27 +25,22 @@ export const syncDashboardsEnvShape = z.object({
   CLOUDOPS_ALERTS_VERSION_TABLE: z.string().min(1).optional(),
 });
 
-export type SyncDashboardsSettings = SyncFunctionSettings & {
-  owner: string;
-  alertVersionTable?: string;
-};
+const syncDashboardsEnv = syncDashboardsEnvShape.loose().transform((env) => ({
+  bucket: env.CLOUDOPS_DASHBOARDS_BUCKET,
+  prefix: env.CLOUDOPS_DASHBOARDS_PREFIX,
+  /** On the schedule: `repair` applies drift away, `report` only logs (and tells) the plan. */
+  scheduleMode: env.CLOUDOPS_DASHBOARDS_SCHEDULE_MODE,
+  prune: env.CLOUDOPS_DASHBOARDS_PRUNE,
+  adopt: env.CLOUDOPS_DASHBOARDS_ADOPT,
+  owner: env.CLOUDOPS_DASHBOARDS_OWNER,
+  eventBusName: env.CLOUDOPS_EVENT_BUS_NAME,
+  alertVersionTable: env.CLOUDOPS_ALERTS_VERSION_TABLE,
+  // `${NAME}` in dashboard files comes from CLOUDOPS_VAR_NAME (e.g. the webhook id).
+  vars: varsFromEnv(env),
+}));
 
-export const syncDashboardsEnv = syncDashboardsEnvShape
-  .loose()
-  .transform((env): SyncDashboardsSettings => ({
-    bucket: env.CLOUDOPS_DASHBOARDS_BUCKET,
-    prefix: env.CLOUDOPS_DASHBOARDS_PREFIX,
-    scheduleMode: env.CLOUDOPS_DASHBOARDS_SCHEDULE_MODE,
-    prune: env.CLOUDOPS_DASHBOARDS_PRUNE,
-    adopt: env.CLOUDOPS_DASHBOARDS_ADOPT,
-    owner: env.CLOUDOPS_DASHBOARDS_OWNER,
-    eventBusName: env.CLOUDOPS_EVENT_BUS_NAME,
-    ...(env.CLOUDOPS_ALERTS_VERSION_TABLE
-      ? { alertVersionTable: env.CLOUDOPS_ALERTS_VERSION_TABLE }
-      : {}),
-    // `${NAME}` in dashboard files comes from CLOUDOPS_VAR_NAME (e.g. the webhook id).
-    vars: varsFromEnv(env),
-  }));
+/** The function's settings (the CDK writes the env that yields them). */
+export type SyncDashboardsSettings = z.output<typeof syncDashboardsEnv>;
 
 export function readSyncDashboardsSettings(
   env?: Record<string, string | undefined>,

@@ -1,9 +1,9 @@
 /**
- * Field-level differences with old and new values, for the plan and its renderings
+ * Field-level differences with old and new values, for plans and their renderings
  * (`cdk diff`-like trees). Objects are compared key by key, arrays index by index, so a
  * change reads as `series[0].aggFn: "avg" → "sum"` rather than "series changed".
+ * Shared by the dashboards plan and the alerts engine, so it depends on neither.
  */
-import { stableStringify } from './normalize';
 
 export interface FieldChange {
   /** `h`, `series[0].where`, `channel.webhookId`. */
@@ -40,4 +40,13 @@ export function formatValue(value: unknown): string {
   if (value === undefined) return '(none)';
   if (typeof value === 'string') return JSON.stringify(value);
   return stableStringify(value);
+}
+
+/** JSON with object keys sorted, so key order never reads as a difference. */
+export function stableStringify(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }

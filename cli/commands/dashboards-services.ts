@@ -1,0 +1,45 @@
+/** The services `cloudops dashboards` works on (CLOUDOPS_SERVICE_ID, --service), one connection. */
+import type { ObservabilityBackend } from '../../lib/api';
+import { UsageError } from '../args';
+import { connectFromEnv } from '../connect';
+import type { CliIO } from '../io';
+
+/** The configured services and a backend for each, over one connection (one rate budget). */
+export interface DashboardServices {
+  /** CLOUDOPS_SERVICE_ID. */
+  ids: readonly string[];
+  /** `--service`, else the first configured service (`(default)` when none, open-source mode). */
+  defaultService: string;
+  backendFor(service: string): ObservabilityBackend;
+  close(): void;
+}
+
+const NO_SERVICE = '(default)';
+
+export function servicesFromEnv(env: CliIO['env'], service?: string): DashboardServices {
+  const connection = connectFromEnv(env);
+  try {
+    const ids = connection.serviceIds;
+    if (service !== undefined && !ids.includes(service))
+      throw new UsageError(
+        `--service ${service} is not configured (CLOUDOPS_SERVICE_ID: ${ids.join(', ') || 'none'})`,
+      );
+    const backends = new Map<string, ObservabilityBackend>();
+    return {
+      ids,
+      defaultService: service ?? ids[0] ?? NO_SERVICE,
+      backendFor(id) {
+        let backend = backends.get(id);
+        if (!backend) {
+          backend = connection.clients.backend(id === NO_SERVICE ? undefined : id);
+          backends.set(id, backend);
+        }
+        return backend;
+      },
+      close: () => connection.close(),
+    };
+  } catch (error) {
+    connection.close();
+    throw error;
+  }
+}

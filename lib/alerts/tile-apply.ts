@@ -1,0 +1,90 @@
+/**
+ * Executes a dashboard's planned tile alerts (tile-plan.ts) once its dashboard is written and
+ * every tile has its id: deletes first, then updates and creates, one at a time. A failure is
+ * per alert; an interrupt stops between two writes and lists the rest as not applied.
+ */
+import { CloudOpsError } from '../errors';
+import { redactText } from '../redact';
+import { markedBody, tileAlert } from './desired';
+import type { AlertChange } from './tile-plan';
+import type { AlertWriter } from './write';
+
+export interface AlertResult {
+  action: AlertChange['action'];
+  name: string;
+  tile: string;
+  id?: string;
+  status: 'done' | 'failed' | 'not applied';
+  message?: string;
+}
+
+/** The written dashboard the alerts attach to. */
+export interface TileAlertTarget {
+  dashboardKey: string;
+  dashboardId: string;
+  /** Tile identity (key, else name) -> id after the write. */
+  tileIds: ReadonlyMap<string, string>;
+  /** The version written into the markers (the sync's time). */
+  version: string;
+}
+
+export async function applyTileAlerts(
+  changes: readonly AlertChange[],
+  target: TileAlertTarget,
+  writer: AlertWriter,
+  signal?: AbortSignal,
+): Promise<AlertResult[]> {
+  const out: AlertResult[] = [];
+  // Deletes first: a re-created alert of the same name must not meet its predecessor.
+  const ordered = [...changes].sort(
+    (a, b) => Number(b.action === 'delete') - Number(a.action === 'delete'),
+  );
+  for (const change of ordered) {
+    const head = { action: change.action, name: change.name, tile: change.tile };
+    // The stop point: between two writes.
+    if (signal?.aborted) {
+      out.push({ ...head, ...(change.id ? { id: change.id } : {}), status: 'not applied' });
+      continue;
+    }
+    try {
+      const id = await writeOne(change, target, writer);
+      out.push({ ...head, id, status: 'done' });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      out.push({
+        ...head,
+        ...(change.id ? { id: change.id } : {}),
+        status: 'failed',
+        message: describe(error),
+      });
+    }
+  }
+  return out;
+}
+
+/** One planned change; resolves to the alert's id. */
+async function writeOne(
+  change: AlertChange,
+  target: TileAlertTarget,
+  writer: AlertWriter,
+): Promise<string> {
+  if (change.action === 'delete') {
+    await writer.remove(change.id!);
+    return change.id!;
+  }
+  const tileId = target.tileIds.get(change.tileIdentity);
+  if (!tileId) throw new CloudOpsError(`tile "${change.tile}" has no id after the write`);
+  const link = { dashboardId: target.dashboardId, tileId };
+  const d = tileAlert(target.dashboardKey, change.tileIdentity, link, change.want!);
+  const body = markedBody(d, target.version);
+  if (change.action === 'update') {
+    await writer.update(change.id!, body);
+    return change.id!;
+  }
+  return (await writer.create(d.id, body)).value.id;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof CloudOpsError) return error.message;
+  return redactText(error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,155 @@
+/**
+ * The alerts a dashboard sync writes with its dashboard: the file's declarations on each tile
+ * against the alerts cloudops marked for this dashboard key. Pure, computed before the
+ * dashboard write (so a new tile has no id yet); tile-apply.ts executes it once the write
+ * gave every tile its id.
+ *
+ * An alert is matched by the tile it watches (tile id) and its name, so a tile renamed with a
+ * key keeps its alerts; a marker naming the tile differently is re-marked. Alerts on tiles the
+ * dashboard write removes are left out: the service deletes those itself.
+ */
+import { diffValues, type FieldChange } from '../diff';
+import { alertLinks, type Alert } from '../schemas';
+import { alertShape } from './compare';
+import type { TileAlertDeclaration } from './desired';
+import { ownerId, parseMarker } from './marker';
+
+/** One tile alert to create, update or delete (declared in the file on a tile). */
+export interface AlertChange {
+  action: 'create' | 'update' | 'delete';
+  /** Alert name. */
+  name: string;
+  /** Tile name (desired for create/update, as on the service for delete). */
+  tile: string;
+  /** Tile identity in the marker: the tile's key, else its name. */
+  tileIdentity: string;
+  /** The alert id on the service (update, delete). */
+  id?: string;
+  /** Update: what differs, old → new. Create: every field as new. */
+  changes: FieldChange[];
+  /** Create/update: the declaration. */
+  want?: TileAlertDeclaration;
+  /** Update: a hand-made alert taken over with its dashboard (--adopt); it gets the marker. */
+  adopt?: boolean;
+}
+
+/** A tile as the planner needs it: identity, name, current id (none yet: a new tile), alerts. */
+export interface AlertTile {
+  identity: string;
+  name: string;
+  id: string | undefined;
+  alerts: readonly TileAlertDeclaration[];
+}
+
+export interface TileAlertsInput {
+  dashboardKey: string;
+  /** The desired tiles, each with the id the dashboard write keeps (if any). */
+  tiles: readonly AlertTile[];
+  /** The alerts on the dashboard as the service holds them. */
+  onDashboard: readonly Alert[];
+  /** Tile id -> name on the service (names the tile of a delete). */
+  tileNames: ReadonlyMap<string, string>;
+  /** The dashboard is taken over (--adopt): its hand-made alerts are matched too. */
+  adopt: boolean;
+}
+
+/** Every declaration as a create (a new dashboard, or alerts not read). */
+export function newTileAlerts(tiles: readonly Omit<AlertTile, 'id'>[]): AlertChange[] {
+  return tiles.flatMap((t) => t.alerts.map((a) => createChange(t, a)));
+}
+
+export function planTileAlerts(input: TileAlertsInput): AlertChange[] {
+  const { dashboardKey, tiles, onDashboard, adopt } = input;
+  // Adopting a dashboard adopts its hand-made alerts too (matched by tile and name).
+  const managed = onDashboard.filter((a) => {
+    const m = parseMarker(a.message);
+    if (!m) return adopt;
+    return m.owner.kind === 'dashboard' && m.owner.dashboardKey === dashboardKey;
+  });
+  const kept = new Set(tiles.map((t) => t.id).filter((id): id is string => id !== undefined));
+  const used = new Set<string>();
+  const out: AlertChange[] = [];
+  for (const t of tiles) {
+    for (const a of t.alerts) {
+      const have =
+        t.id === undefined
+          ? undefined
+          : managed.find(
+              (m) => !used.has(m.id) && tileOf(m) === t.id && markerAlertName(m) === a.name,
+            );
+      if (!have) {
+        out.push(createChange(t, a));
+        continue;
+      }
+      used.add(have.id);
+      const update = updateChange(dashboardKey, t, a, have);
+      if (update) out.push(update);
+    }
+  }
+  for (const m of managed) {
+    const marker = parseMarker(m.message);
+    // Unmatched hand-made alerts of an adopted dashboard stay: only marked ones are ours.
+    const tileId = tileOf(m);
+    if (used.has(m.id) || !tileId || !kept.has(tileId) || !marker) continue;
+    out.push({
+      action: 'delete',
+      name: markerAlertName(m),
+      tile: input.tileNames.get(tileId) ?? tileId,
+      tileIdentity: marker.owner.kind === 'dashboard' ? marker.owner.tileName : '',
+      id: m.id,
+      changes: [],
+    });
+  }
+  return out;
+}
+
+function createChange(t: Omit<AlertTile, 'id'>, a: TileAlertDeclaration): AlertChange {
+  return {
+    action: 'create',
+    name: a.name,
+    tile: t.name,
+    tileIdentity: t.identity,
+    changes: diffValues({}, alertShape(a)),
+    want: a,
+  };
+}
+
+/** An update when a field or the marker differs, or the alert is hand-made (adopted). */
+function updateChange(
+  dashboardKey: string,
+  t: AlertTile,
+  a: TileAlertDeclaration,
+  have: Alert,
+): AlertChange | undefined {
+  const changes = diffValues(alertShape(have), alertShape(a));
+  const marker = parseMarker(have.message);
+  const wantOwner = ownerId({
+    kind: 'dashboard',
+    dashboardKey,
+    tileName: t.identity,
+    alertName: a.name,
+  });
+  const adopt = marker === undefined;
+  if (marker && ownerId(marker.owner) !== wantOwner)
+    changes.push({ path: 'marker', from: ownerId(marker.owner), to: wantOwner });
+  if (changes.length === 0 && !adopt) return undefined;
+  return {
+    action: 'update',
+    name: a.name,
+    tile: t.name,
+    tileIdentity: t.identity,
+    id: have.id,
+    changes,
+    want: a,
+    ...(adopt ? { adopt } : {}),
+  };
+}
+
+function tileOf(a: Alert): string | undefined {
+  return alertLinks(a).tileId;
+}
+
+function markerAlertName(a: Alert): string {
+  const m = parseMarker(a.message);
+  return m?.owner.kind === 'dashboard' ? m.owner.alertName : (a.name ?? '');
+}

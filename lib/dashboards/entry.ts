@@ -1,0 +1,210 @@
+/**
+ * The sync-dashboards function's wiring and its run (functions/sync-dashboards/handler.ts adds
+ * middy and the API clients). A run classifies the trigger, reads the files from S3, and runs
+ * the dashboards orchestration (sync.ts) for the function's service: it applies (S3 change,
+ * or the schedule in repair mode) or only reports (the schedule in report mode, telling drift
+ * through the watchdog's notifiers), then sends a `Dashboard Synced` event per dashboard whose
+ * tiles or alerts changed. In open-source mode only the observability token is read.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { S3Client } from '@aws-sdk/client-s3';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { readObservabilityHome, type ObservabilityHome } from '../alerts/config';
+import { TileAlertLedger } from '../alerts/ledger';
+import { DynamoVersionStore } from '../alerts/versions-dynamo';
+import type { ObservabilityBackend } from '../api/observability-backend';
+import { CloudOpsError } from '../errors';
+import { createLogger, type Logger } from '../log';
+import type { NotifierClients } from '../watch/notifiers/types';
+import { watchFromEnv } from '../watch/settings';
+import type { ApplyStatus } from './apply';
+import { readSyncDashboardsSettings, type SyncDashboardsSettings } from './config';
+import { noticeDrift, type DriftNoticeDeps } from './drift-notice';
+import type { DashboardAction, Plan } from './plan';
+import { publishEvents } from './publish';
+import { s3Source } from './s3-source';
+import { syncDashboards } from './sync';
+import { classifyTrigger, normalizePrefix, type Trigger } from './trigger';
+
+export interface SyncEntryOptions {
+  /** @default the process environment (read in lib/config.ts) */
+  env?: Record<string, string | undefined>;
+  s3?: S3Client;
+  eventBridge?: EventBridgeClient;
+  secretsManager?: SecretsManagerClient;
+  /** Client for provision-alerts' version table and the drift record (watchdog table). */
+  dynamo?: DynamoDBClient;
+  /** The drift notifiers' AWS clients (SNS, EventBridge). */
+  notify?: Omit<NotifierClients, 'secretsManager'>;
+  now?: () => Date;
+}
+
+export interface SyncFunctionSummary {
+  trigger: Trigger['kind'];
+  mode: 'apply' | 'plan' | 'skipped';
+  counts?: Record<DashboardAction, number>;
+  pending?: boolean;
+  results: { key?: string; name: string; status: ApplyStatus | 'planned'; message?: string }[];
+  eventsSent: number;
+  /** Report mode with notifiers: the drift notices this run sent (or left pending). */
+  driftNotices?: number;
+}
+
+export interface SyncEntry {
+  readonly home: ObservabilityHome;
+  readonly logger: Logger;
+  /** One invocation; `signal` aborts before the Lambda's timeout (writes stop in between). */
+  run(
+    event: unknown,
+    io: { backend: ObservabilityBackend; signal?: AbortSignal },
+  ): Promise<SyncFunctionSummary>;
+}
+
+export function syncDashboardsEntry(options: SyncEntryOptions = {}): SyncEntry {
+  const settings = readSyncDashboardsSettings(options.env);
+  const home = readObservabilityHome(options.env);
+  const logger = createLogger({
+    level: home.connection.CLOUDOPS_LOG_LEVEL,
+    fields: { function: 'sync-dashboards' },
+  });
+  const deps: RunDeps = {
+    settings,
+    s3: options.s3 ?? new S3Client({}),
+    eventBridge: options.eventBridge ?? new EventBridgeClient({}),
+    service: home.serviceId,
+    logger,
+    now: options.now ?? (() => new Date()),
+    // The same store and key scope as provision-alerts, read to skip the alert list.
+    ledger: settings.alertVersionTable
+      ? new TileAlertLedger(
+          new DynamoVersionStore({
+            client: options.dynamo ?? new DynamoDBClient({}),
+            tableName: settings.alertVersionTable,
+          }),
+          home.scope,
+        )
+      : undefined,
+    drift: driftWiring(options, settings.scheduleMode),
+  };
+  return { home, logger, run: (event, io) => runSync(event, io, deps) };
+}
+
+interface RunDeps {
+  settings: SyncDashboardsSettings;
+  s3: Pick<S3Client, 'send'>;
+  eventBridge: Pick<EventBridgeClient, 'send'>;
+  /** The service the backend targets (managed mode): files listing other services are skipped. */
+  service: string | undefined;
+  logger: Logger;
+  now: () => Date;
+  ledger: TileAlertLedger | undefined;
+  /** Report mode: drift is told through the watchdog's notifiers; without them only logged. */
+  drift: Omit<DriftNoticeDeps, 'logger' | 'signal'> | undefined;
+}
+
+async function runSync(
+  event: unknown,
+  io: { backend: ObservabilityBackend; signal?: AbortSignal },
+  deps: RunDeps,
+): Promise<SyncFunctionSummary> {
+  const { settings, logger } = deps;
+  const trigger = classifyTrigger(event, settings.bucket, settings.prefix);
+  if (trigger.kind === 'ignored') {
+    logger.info('sync skipped', { reason: trigger.reason });
+    return { trigger: trigger.kind, mode: 'skipped', results: [], eventsSent: 0 };
+  }
+  const mode: 'plan' | 'apply' =
+    trigger.kind === 'schedule' && settings.scheduleMode === 'report' ? 'plan' : 'apply';
+  const { plan, apply, events } = await syncDashboards({
+    source: s3Source(deps.s3, settings.bucket, settings.prefix),
+    backend: io.backend,
+    mode,
+    vars: settings.vars,
+    ...(deps.service !== undefined ? { service: deps.service } : {}),
+    prune: settings.prune,
+    adopt: settings.adopt,
+    owner: settings.owner,
+    ...(io.signal ? { signal: io.signal } : {}),
+    logger,
+    checkWebhookIds: 'written',
+    now: deps.now(),
+    ...(deps.ledger ? { ledger: deps.ledger } : {}),
+    // Only what changed: an unchanged dashboard's alerts need no provisioning.
+    events: 'changed',
+  });
+  logger.info('dashboard plan', {
+    trigger: trigger.kind,
+    counts: plan.counts,
+    pending: plan.pending,
+    notes: plan.notes,
+  });
+  const summary = { trigger: trigger.kind, mode, counts: plan.counts, pending: plan.pending };
+  if (!apply || !events) {
+    const driftNotices = await reportDrift(plan, trigger, deps, io.signal);
+    return {
+      ...(driftNotices !== undefined ? { driftNotices } : {}),
+      ...summary,
+      results: plan.changes
+        .filter((c) => c.action !== 'unchanged')
+        .map((c) => ({ key: c.key, name: c.name, status: 'planned' })),
+      eventsSent: 0,
+    };
+  }
+  const eventsSent = await publishEvents(deps.eventBridge, settings.eventBusName, events);
+  const results = apply.results.map((r) => ({
+    key: r.key,
+    name: r.name,
+    status: r.status,
+    ...(r.message ? { message: r.message } : {}),
+  }));
+  const bad = results.filter((r) => r.status === 'aborted' || r.status === 'failed');
+  if (bad.length > 0) {
+    // Events for the good ones are out; failing the invocation makes the problem visible (and retried).
+    throw new CloudOpsError(
+      `${bad.length} dashboard(s) not applied: ${bad.map((r) => `"${r.name}": ${r.message}`).join('; ')}`,
+    );
+  }
+  return { ...summary, results, eventsSent };
+}
+
+/** Report mode: logs drift, and on the schedule tells it (the number of notices). */
+async function reportDrift(
+  plan: Plan,
+  trigger: Trigger,
+  deps: RunDeps,
+  signal: AbortSignal | undefined,
+): Promise<number | undefined> {
+  const { logger, settings } = deps;
+  if (plan.pending)
+    logger.warn('dashboards drifted from their files (report-only: nothing applied)', {
+      counts: plan.counts,
+    });
+  if (!deps.drift || trigger.kind !== 'schedule') return undefined;
+  const told = await noticeDrift(
+    plan,
+    { owner: plan.owner, source: `s3://${settings.bucket}/${normalizePrefix(settings.prefix)}` },
+    { ...deps.drift, logger, ...(signal ? { signal } : {}) },
+  );
+  for (const error of told.errors)
+    logger.warn('drift notice not delivered; it stays pending for the next run', { error });
+  return told.notifications.length;
+}
+
+/**
+ * Report mode tells drift through lib/watch (its table, notifiers and policy from the watch
+ * variables the stack sets); without a table or a notifier it only logs.
+ */
+function driftWiring(
+  options: SyncEntryOptions,
+  mode: 'repair' | 'report',
+): RunDeps['drift'] | undefined {
+  if (mode !== 'report') return undefined;
+  const watch = watchFromEnv(options.env, {
+    ...options.notify,
+    ...(options.secretsManager ? { secretsManager: options.secretsManager } : {}),
+    dynamo: options.dynamo ?? new DynamoDBClient({}),
+  });
+  const now = options.now;
+  return watch && { ...watch, ...(now ? { now: () => now().getTime() } : {}) };
+}
