@@ -23,8 +23,7 @@ import type { KeyNotice } from '../../lib/watch/subjects/key';
 import { closeAfterEach } from '../support/close-after-each';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import { startReceiver } from '../support/receiver';
-import { admin } from '../support/sandbox-http';
-import { DAY, startRotationSandbox, type RotationSandbox } from './rotation-harness';
+import { DAY, idleKey, startRotationSandbox, type RotationSandbox } from './rotation-harness';
 
 const TOPIC = 'arn:aws:sns:us-east-1:000000000000:cloudops-notifications';
 const sns = mockClient(SNSClient);
@@ -116,27 +115,6 @@ const byCheck = (notices: KeyNotice[], keyName: string) =>
     .filter((n) => n.keyName === keyName)
     .map((n) => `${n.kind}:${n.check}`)
     .sort();
-
-/** A developer key made `ageDays` ago and never used since; returns its record id. */
-async function idleKey(rs: RotationSandbox, name: string, ageDays: number): Promise<string> {
-  const seed = await rs.read('AWSCURRENT');
-  const api = createManagementClient({
-    baseUrl: rs.sb.info.apiUrl,
-    credentials: staticCredentials('seed', seed, managementKeySecret),
-    rateLimit: false,
-  });
-  const made = await api.createKey({
-    name,
-    assignedRoleIds: [rs.sb.info.roleIds!.Developer],
-    expireAt: new Date(rs.sb.clock.now() + 365 * DAY).toISOString(),
-  });
-  api.close();
-  await admin(rs.sb, 'PATCH', `/keys/${made.key.id}`, {
-    createdAt: new Date(rs.sb.clock.now() - ageDays * DAY).toISOString(),
-    usedAt: null,
-  });
-  return made.key.id;
-}
 
 describe('key sentinel (the deployed handler)', () => {
   it('tells each new finding once, stays quiet while nothing changes, tells once when one is resolved', async () => {

@@ -11,15 +11,11 @@ import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEnv } from '../../cli/connect';
 import { createSentinelHandler } from '../../functions/rotate-key/sentinel';
-import { createManagementClient } from '../../lib/api';
-import { staticCredentials } from '../../lib/credentials';
-import { managementKeySecret } from '../../lib/schemas';
 import type { KeyNotice } from '../../lib/watch/subjects/key';
 import { runCapture } from '../support/cli';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import { startReceiver } from '../support/receiver';
-import { admin } from '../support/sandbox-http';
-import { DAY, startRotationSandbox, type RotationSandbox } from './rotation-harness';
+import { idleKey, startRotationSandbox, type RotationSandbox } from './rotation-harness';
 
 let rs: RotationSandbox;
 let dir: string;
@@ -73,32 +69,10 @@ const env = () => ({
   CLOUDOPS_LOG_LEVEL: 'silent',
 });
 
-/** A developer key nobody has used for 120 days. */
-async function unusedKey(): Promise<string> {
-  const seed = await rs.read('AWSCURRENT');
-  const api = createManagementClient({
-    baseUrl: rs.sb.info.apiUrl,
-    credentials: staticCredentials('seed', seed, managementKeySecret),
-    rateLimit: false,
-  });
-  const made = await api.createKey({
-    name: 'ci-reporting',
-    assignedRoleIds: [rs.sb.info.roleIds!.Developer],
-    expireAt: new Date(rs.sb.clock.now() + 365 * DAY).toISOString(),
-  });
-  api.close();
-  const aged = await admin(rs.sb, 'PATCH', `/keys/${made.key.id}`, {
-    createdAt: new Date(rs.sb.clock.now() - 120 * DAY).toISOString(),
-    usedAt: null,
-  });
-  expect(aged.status).toBe(200);
-  return made.key.id;
-}
-
 describe('cloudops keys audit: from findings to a clean bill', () => {
   it('gates on the never-expiring admin key and the unused key, and passes once they are dealt with', async () => {
     const seed = await rs.read('AWSCURRENT');
-    const unusedId = await unusedKey();
+    const unusedId = await idleKey(rs, 'ci-reporting', 120);
 
     const runSentinel = sentinel();
     const found = await runSentinel();

@@ -10,13 +10,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetSecretValueCommand, RotateSecretCommand } from '@aws-sdk/client-secrets-manager';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEnv } from '../../cli/connect';
 import { createManagementClient } from '../../lib/api';
 import { staticCredentials } from '../../lib/credentials';
 import type { RotationConfig } from '../../lib/keys';
 import { managementKeySecret, type ManagementKeySecret } from '../../lib/schemas';
 import { runCapture } from '../support/cli';
+import { closeAfterEach } from '../support/close-after-each';
 import {
   adminAndDeveloperSecrets,
   DAY,
@@ -26,16 +27,12 @@ import {
 } from './rotation-harness';
 
 const LAMBDA = 'arn:aws:lambda:us-east-1:000000000000:function:cloudops-rotate-key';
-let open: RotationSandbox[] = [];
+const open = closeAfterEach<RotationSandbox>();
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'keys-way-back-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  await Promise.all(open.map((rs) => rs.close()));
-  open = [];
-});
 
 async function sandbox(timing: 'sync' | 'async' = 'sync'): Promise<RotationSandbox> {
   const rs = await startRotationSandbox(TEST_CONFIG, 'current', timing);

@@ -27,6 +27,7 @@ import { startTestSandbox } from '../support/sandbox';
 import type { RotationEvent } from '../../sandbox/secrets-manager';
 import { createRotationHandler } from '../../functions/rotate-key/handler';
 import { authenticates } from '../support/sandbox-clients';
+import { admin } from '../support/sandbox-http';
 import { sdkClient } from '../support/secrets-manager';
 
 export const DAY = 86_400_000;
@@ -135,6 +136,31 @@ export async function adminAndDeveloperSecrets(
   };
   await rs.sm.send(new CreateSecretCommand({ Name: 'dev-key', SecretString: JSON.stringify(dev) }));
   return { admin, dev };
+}
+
+/**
+ * A developer key (current profile) made with the secret's key and aged: made `ageDays` ago and
+ * never used since (the sandbox's admin route). Returns its record id.
+ */
+export async function idleKey(rs: RotationSandbox, name: string, ageDays: number): Promise<string> {
+  const current = await rs.read('AWSCURRENT');
+  const api = createManagementClient({
+    baseUrl: rs.sb.info.apiUrl,
+    credentials: staticCredentials('current', current, managementKeySecret),
+    rateLimit: false,
+  });
+  const made = await api.createKey({
+    name,
+    assignedRoleIds: [rs.sb.info.roleIds!.Developer],
+    expireAt: new Date(rs.sb.clock.now() + 365 * DAY).toISOString(),
+  });
+  api.close();
+  const aged = await admin(rs.sb, 'PATCH', `/keys/${made.key.id}`, {
+    createdAt: new Date(rs.sb.clock.now() - ageDays * DAY).toISOString(),
+    usedAt: null,
+  });
+  if (aged.status !== 200) throw new Error(`ageing key ${made.key.id}: ${aged.text}`);
+  return made.key.id;
 }
 
 export async function startRotationSandbox(

@@ -18,6 +18,11 @@ for (const profile of ['current', 'spec'] as const) {
     });
     afterAll(() => sb.close());
 
+    /** A key create's role fields, as each profile takes them. */
+    const role = (name: 'Admin' | 'Developer') =>
+      profile === 'current'
+        ? { assignedRoleIds: [sb.info.roleIds![name]] }
+        : { roles: [name.toLowerCase()] };
     const activities = async (query = '') =>
       (await mgmt(sb, 'GET', `/activities${query}`)).json.result as Record<string, unknown>[];
 
@@ -29,10 +34,7 @@ for (const profile of ['current', 'spec'] as const) {
         actorType: 'user',
         actorIpAddress: '203.0.113.7',
       });
-      const roles =
-        profile === 'current'
-          ? { assignedRoleIds: [sb.info.roleIds!.Developer] }
-          : { roles: ['developer'] };
+      const roles = role('Developer');
       const made = await mgmt(sb, 'POST', '/keys', { name: 'trail', ...roles });
       const id = made.json.result.key.id;
       await mgmt(sb, 'PATCH', `/keys/${id}`, { name: 'trail-2', state: 'disabled' });
@@ -69,20 +71,14 @@ for (const profile of ['current', 'spec'] as const) {
     });
 
     it('needs the admin role, like the key list', async () => {
-      const roles =
-        profile === 'current'
-          ? { assignedRoleIds: [sb.info.roleIds!.Developer] }
-          : { roles: ['developer'] };
+      const roles = role('Developer');
       const dev = (await mgmt(sb, 'POST', '/keys', { name: 'dev', ...roles })).json.result;
       const res = await mgmt(sb, 'GET', '/activities', undefined, basic(dev.keyId, dev.keySecret));
       expect(res.status).toBe(403);
     });
 
     it('sets usedAt to the minute a key authenticates; the admin route ages a key', async () => {
-      const roles =
-        profile === 'current'
-          ? { assignedRoleIds: [sb.info.roleIds!.Admin] }
-          : { roles: ['admin'] };
+      const roles = role('Admin');
       const made = (await mgmt(sb, 'POST', '/keys', { name: 'aging', ...roles })).json.result;
       const id = made.key.id;
       expect(made.key.usedAt).toBeUndefined();
