@@ -63,9 +63,12 @@ function serviceFor(deps: AdminDeps, serviceId: unknown): string {
   return id;
 }
 
+const maskValues = (map: Record<string, string>) =>
+  Object.fromEntries(Object.keys(map).map((name) => [name, REDACTED]));
+
 /** State without anything secret: no hashes, no seed credentials, no connection strings, no secret values. */
 function redactedState(store: Store, secretsManagerState: unknown): unknown {
-  const { seed, keys, tokens, pipes, ...rest } = store.state;
+  const { seed, keys, tokens, pipes, webhooks, ...rest } = store.state;
   const sm = secretsManagerState as {
     secrets?: {
       name: string;
@@ -86,6 +89,12 @@ function redactedState(store: Store, secretsManagerState: unknown): unknown {
     },
     keys: keys.map(({ keyIdHash: _a, keySecretHash: _b, ...key }) => key),
     tokens: tokens.map(({ tokenHash: _h, ...token }) => token),
+    // Write-only webhook headers and query parameters carry credentials: their names only.
+    webhooks: webhooks.map(({ headers, queryParams, ...webhook }) => ({
+      ...webhook,
+      ...(headers ? { headers: maskValues(headers) } : {}),
+      ...(queryParams ? { queryParams: maskValues(queryParams) } : {}),
+    })),
     pipes: pipes.map((pipe) => {
       const objectStorage = pipe.source?.objectStorage;
       if (!objectStorage?.connectionString) return pipe;

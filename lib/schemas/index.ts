@@ -6,3 +6,6 @@ export * from './dashboard';
 export * from './secrets';
 export * from './activity';
 export * from './metrics';
+export * from './webhook';
+export * from './saved-search';
+export * from './source';

@@ -42,7 +42,13 @@ export interface SurfaceResult {
 }
 
 const UUID_PARAMS = ['organizationId', 'serviceId', 'pipeId', 'keyRecordId'];
-const OBJECT_ID_PARAMS = ['dashboardId', 'alertId'];
+export const OBJECT_ID_PARAMS = [
+  'dashboardId',
+  'alertId',
+  'webhookId',
+  'savedSearchId',
+  'sourceId',
+];
 
 export function managementError(
   error: ApiError,

@@ -28,6 +28,7 @@ const fields: Record<string, Record<string, unknown>> = {
   ServiceIdleError: { ...request, serviceId: 's1', serviceState: 'idle' },
   RateLimitedError: { ...request, resetMs: 5000, remainingMs: 1000 },
   RedirectRefusedError: { ...request, status: 302, locationHost: 'other.example:8443' },
+  WebhookInUseError: { ...request, status: 409, webhookId: 'w1' },
   ResponseTooLargeError: { ...request, limitBytes: 10, bytesRead: 11 },
   TransportError: { method: 'GET', path: '/v1/x', kind: 'reset', maybeSent: true },
   PausedPastDeadline: { pausedForMs: 5000, remainingMs: 1000 },
