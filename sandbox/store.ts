@@ -29,6 +29,21 @@ export interface KeyRow {
   assignedRoles?: AssignedRole[];
 }
 
+/** One entry of the organization's audit trail (API-FACTS, "Audit trail"). */
+export interface ActivityRow {
+  id: string;
+  createdAt: string;
+  organizationId: string;
+  type: string;
+  keyUpdateType?: string;
+  targetKeyId?: string;
+  actorType: string;
+  actorId: string;
+  actorDetails: string;
+  actorIpAddress: string;
+  userAgent: string;
+}
+
 export interface AssignedRole {
   roleId: string;
   roleName: string;
@@ -53,6 +68,12 @@ export interface WebhookRow {
   service?: string;
   createdAt?: string;
   updatedAt?: string;
+  /** Current profile: shown when set. */
+  description?: string;
+  body?: string;
+  /** Current profile: write-only, stored and never shown. */
+  headers?: Record<string, string>;
+  queryParams?: Record<string, string>;
 }
 
 export interface SourceRow {
@@ -63,12 +84,24 @@ export interface SourceRow {
   /** Current profile: the connection the source reads through and its table. */
   connection?: string;
   from?: { databaseName: string; tableName: string | null };
+  /** Current profile: the fields of its kind (expressions, metricTables, ...), shown as stored. */
+  details?: Record<string, unknown>;
 }
 
-interface SavedSearchRow {
+/** Current profile: a saved search (older state files hold only id, serviceId and name). */
+export interface SavedSearchRow {
   id: string;
   serviceId: string;
   name: string;
+  sourceId?: string;
+  select?: string;
+  where?: string;
+  whereLanguage?: string;
+  orderBy?: string;
+  tags?: string[];
+  filters?: { type?: string; condition: string }[];
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 /** A bearer token of the observability API, stored as a hash and bound to one service. */
@@ -116,6 +149,8 @@ export interface SandboxState {
   /** Current profile: the organization's roles and what each permits. */
   roleCatalog?: (AssignedRole & { grants: KeyRole[] })[];
   tokens: TokenRow[];
+  /** The audit trail, oldest first (absent in older state files). */
+  activities?: ActivityRow[];
   /** The metrics endpoint's pipe flows (absent until a flow or pipe state first changes). */
   metrics?: MetricsState;
   seed: SeedInfo;

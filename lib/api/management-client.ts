@@ -2,27 +2,26 @@ import * as z from 'zod';
 import type { CredentialProvider } from '../credentials/types';
 import { registerSecret } from '../redact';
 import {
+  activity,
   alert,
   createAlertBody,
   createKeyRequest,
   createKeyResult,
   dashboard,
   dashboardWrite,
-  dataSource,
   keyRecord,
-  webhook,
   pipe,
   pipeSettings,
   pipeStateCommandBody,
   updateAlertBody,
   updateKeyRequest,
+  type Activity,
   type Alert,
   type CreateAlertBody,
   type CreateKeyRequest,
   type CreateKeyResult,
   type Dashboard,
   type DashboardWrite,
-  type DataSource,
   type KeyRecord,
   type ManagementAuth,
   type Pipe,
@@ -30,14 +29,15 @@ import {
   type PipeStateCommand,
   type UpdateAlertBody,
   type UpdateKeyRequest,
-  type Webhook,
 } from '../schemas';
 import { basicAuth } from './auth';
 import { metricsBody, readOrganizationMetrics, readServiceMetrics } from '../metrics';
 import type { ServiceReading } from '../schemas/metrics';
 import { ApiError, asServiceIdle } from './errors';
 import { httpCoreFor, type ApiRequest, type CallOptions, type HttpClientOptions } from './http';
-import { managementPaths as P, type ApiPath } from './paths';
+import { observabilityObjects, type ObservabilityObjects } from './observability-objects';
+import { PAGE_LIMIT, pagedList, toPage } from './pages';
+import { managementPaths as P, withPage, type ApiPath } from './paths';
 import { MANAGEMENT_RATE_LIMIT } from './rate-limiter';
 import { validateBody } from './validate-body';
 
@@ -227,12 +227,42 @@ function keyOperations({ org, call }: Operations) {
     async deleteKey(keyRecordId: string, opts?: CallOptions): Promise<void> {
       return call({ method: 'DELETE', path: P.key(await org(), keyRecordId), schema: null }, opts);
     },
+    /** The organization's activities between two ISO times (one unpaginated array, all types). */
+    async listActivities(
+      range: { from: string; to: string },
+      opts?: CallOptions,
+    ): Promise<Activity[]> {
+      const path = P.activities(await org(), range);
+      return call({ method: 'GET', path, schema: z.array(activity) }, opts);
+    },
   };
 }
 
+/**
+ * The observability objects of one service beyond dashboards and alerts, with the Basic key
+ * alone: validate, webhooks, saved searches, sources (August 2026 contract).
+ */
+function serviceObjects({ org, call }: Operations, serviceId: string): ObservabilityObjects {
+  return observabilityObjects({
+    collection: async (resource) => P.observability(await org(), serviceId, resource),
+    item: async (resource, id) => P.observabilityItem(await org(), serviceId, resource, id),
+    validatePath: async () => P.dashboardValidate(await org(), serviceId),
+    call,
+    async page(path, item, offset, opts) {
+      // The document declares no paging parameters: the first page is asked as declared.
+      const asked = offset === 0 ? path : withPage(path, PAGE_LIMIT, offset);
+      const list = await call({ method: 'GET', path: asked, schema: pagedList(item) }, opts);
+      return toPage(list.data, list.meta);
+    },
+  });
+}
+
 /** Observability objects through the management API (spec 4.5). */
-function observabilityOperations({ org, call }: Operations) {
+function observabilityOperations(ops: Operations) {
+  const { org, call } = ops;
   return {
+    /** Everything else of one service's observability objects (see serviceObjects). */
+    observability: (serviceId: string) => serviceObjects(ops, serviceId),
     async listDashboards(serviceId: string, opts?: CallOptions): Promise<Dashboard[]> {
       const path = P.observability(await org(), serviceId, 'dashboards');
       return call({ method: 'GET', path, schema: z.array(dashboard) }, opts);
@@ -264,10 +294,11 @@ function observabilityOperations({ org, call }: Operations) {
       const path = P.observabilityItem(await org(), serviceId, 'dashboards', id);
       return call({ method: 'DELETE', path, schema: null }, opts);
     },
-    async listAlerts(serviceId: string, opts?: CallOptions): Promise<Alert[]> {
-      const path = P.observability(await org(), serviceId, 'alerts');
-      return call({ method: 'GET', path, schema: z.array(alert) }, opts);
-    },
+    /** Every alert of the service (the list is described as paginated: accept both shapes). */
+    listAlerts: (serviceId: string, opts?: CallOptions): Promise<Alert[]> =>
+      serviceObjects(ops, serviceId).listAlerts(opts),
+    listSources: (serviceId: string, opts?: CallOptions) =>
+      serviceObjects(ops, serviceId).listSources(opts),
     async createAlert(
       serviceId: string,
       body: CreateAlertBody,
@@ -294,15 +325,6 @@ function observabilityOperations({ org, call }: Operations) {
     async deleteAlert(serviceId: string, id: string, opts?: CallOptions): Promise<void> {
       const path = P.observabilityItem(await org(), serviceId, 'alerts', id);
       return call({ method: 'DELETE', path, schema: null }, opts);
-    },
-    async listSources(serviceId: string, opts?: CallOptions): Promise<DataSource[]> {
-      const path = P.observability(await org(), serviceId, 'sources');
-      return call({ method: 'GET', path, schema: z.array(dataSource) }, opts);
-    },
-    /** The management list is a plain array (not paginated). */
-    async listWebhooks(serviceId: string, opts?: CallOptions): Promise<Webhook[]> {
-      const path = P.observability(await org(), serviceId, 'webhooks');
-      return call({ method: 'GET', path, schema: z.array(webhook) }, opts);
     },
   };
 }
