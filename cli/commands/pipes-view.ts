@@ -20,8 +20,10 @@ const minute = (iso: string | undefined) =>
   iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z` : '-';
 const num = (n: number | undefined) => (n === undefined ? '-' : String(n));
 
+/** `stalled (critical, piling-up) since 2026-08-03 09:05Z` */
 function conditionText(c: OpenCondition): string {
-  return `${c.condition} ${shown(c.state)} (${c.severity}) since ${minute(c.since)}`;
+  const state = c.state === c.name ? '' : `, ${shown(c.state)}`;
+  return `${shown(c.name)} (${c.severity}${state}) since ${minute(c.since)}`;
 }
 
 function table(rows: string[][]): string[] {
@@ -52,7 +54,7 @@ export function formatServices(services: readonly ServiceView[]): string {
       'NAME',
       'STATE',
       'SINCE',
-      'SENT UNCHANGED SINCE',
+      'LAST PROGRESS',
       'SENT/MIN',
       'FETCHED/MIN',
       'ERRORS/MIN',
@@ -79,7 +81,7 @@ export function formatPipe(pipe: PipeView, metrics: PipeReading | undefined): st
     `pipe ${shown(pipe.name)} (${shown(pipe.pipeId)}) in service ${shown(pipe.serviceId)}`,
     `  state            ${shown(pipe.state)} since ${minute(pipe.stateSince)}`,
     `  source           ${shown(pipe.sourceKind ?? 'unknown')}`,
-    `  sent unchanged   since ${minute(pipe.lastProgressAt)}`,
+    `  last progress    ${minute(pipe.lastProgressAt)}`,
     `  per minute       sent ${num(pipe.sentPerMinute)}, fetched ${num(pipe.fetchedPerMinute)}, errors ${num(pipe.errorsPerMinute)}`,
     `  open conditions  ${pipe.conditions.map(conditionText).join('; ') || 'none'}`,
   ];

@@ -8,13 +8,15 @@ import type { PipeReading } from '../schemas/metrics';
 import type { Severity } from '../watch/notice';
 import { seenInListing, seenInMetrics, type ServiceObservation } from './observe';
 import { ratePerMinute } from './progress';
-import type { ProgressReading } from './progress-record';
+import { FLOW, type ProgressReading } from './progress-record';
 import type { ObservedPipe, PipeRecord } from './types';
 
 export interface OpenCondition {
   /** `health` (the pipe's state), `progress` or `errors`. */
   condition: string;
-  kind: string;
+  /** What it is called: the state (health), `stalled` / `quiet` (progress), `erroring`. */
+  name: string;
+  /** The condition's state as the watchdog keeps it (`piling-up` is a critical stall). */
   state: string;
   severity: Severity;
   since: string;
@@ -28,7 +30,7 @@ export interface PipeView {
   sourceKind?: string;
   /** When the pipe entered `state` (from the watchdog's record). */
   stateSince?: string;
-  /** Since when the sent counter has not moved: this read's time when it just moved. */
+  /** When the sent counter last moved (a reading's time). */
   lastProgressAt?: string;
   /** Per minute, from the record's last reading to this read. */
   sentPerMinute?: number;
@@ -102,7 +104,13 @@ function viewPipe(pipe: ObservedPipe, record: PipeRecord | undefined): PipeView 
   return { ...view, ...sinceLastReading(record, pipe.reading) };
 }
 
-/** Rates and the last progress, from the record's last reading to this one. */
+/** Below this between two readings a rate is noise (whole events over seconds): use the kept ones. */
+const MIN_RATE_SPAN_MS = 60_000;
+
+/**
+ * Rates and the last progress, from the record's last reading to this one; read within a minute
+ * of the watchdog's run, the rates are those between its last two readings.
+ */
 function sinceLastReading(
   record: PipeRecord,
   now: ProgressReading | undefined,
@@ -111,16 +119,25 @@ function sinceLastReading(
   const last = progress?.readings.at(-1);
   if (!progress || !last) return {};
   if (!now || now.counter !== last.counter) return { lastProgressAt: iso(progress.sentSince) };
+  const [from, to] =
+    now.at - last.at >= MIN_RATE_SPAN_MS ? [last, now] : [progress.readings.at(-2), last];
   const rate = (field: 'sent' | 'fetched' | 'errors') =>
-    ratePerMinute({ at: last.at, value: last[field] }, { at: now.at, value: now[field] });
+    from && ratePerMinute({ at: from.at, value: from[field] }, { at: to.at, value: to[field] });
   const sent = rate('sent');
   const out = {
-    lastProgressAt: iso(sent !== undefined && sent > 0 ? now.at : progress.sentSince),
+    lastProgressAt: iso(sent !== undefined && sent > 0 ? to.at : progress.sentSince),
     sentPerMinute: sent,
     fetchedPerMinute: rate('fetched'),
     errorsPerMinute: rate('errors'),
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+/** The names progress notices carry (lib/pipes/progress.ts): a flow that piles up is stalled. */
+function conditionName(condition: 'health' | 'progress' | 'errors', state: string): string {
+  if (condition === 'health') return state;
+  if (condition === 'errors') return 'erroring';
+  return state === FLOW.quiet ? 'quiet' : 'stalled';
 }
 
 /** The conditions told and not closed: the state's, the flow's, the errors'. */
@@ -135,7 +152,7 @@ function openConditions(record: PipeRecord): OpenCondition[] {
       ? [
           {
             condition,
-            kind: problem.kind,
+            name: conditionName(condition, problem.state),
             state: problem.state,
             severity: problem.severity,
             since: iso(problem.since),

@@ -98,7 +98,9 @@ describe('pipes list', () => {
         name: 'orders-kafka',
         state: 'Running',
         sourceKind: 'kafka',
-        conditions: [{ condition: 'errors', state: 'erroring', severity: 'warning' }],
+        conditions: [
+          { condition: 'errors', name: 'erroring', state: 'erroring', severity: 'warning' },
+        ],
       });
       expect(orders.stateSince).toEqual(expect.any(String));
       const failed = services[0].pipes.find((p) => p.name === 'events-object-storage')!;
@@ -106,7 +108,7 @@ describe('pipes list', () => {
         expect.objectContaining({ condition: 'health', state: 'Failed', severity: 'critical' }),
       ]);
       const text = await pipes(['list', '--service', sb.info.serviceId, ...args]);
-      expect(text.stdout).toMatch(/orders-kafka .*errors erroring \(warning\) since/);
+      expect(text.stdout).toMatch(/orders-kafka .*erroring \(warning\) since/);
     } finally {
       await admin(sb, 'DELETE', `/pipes/${kafka}/flow`);
     }
