@@ -25,11 +25,11 @@ import { managementAuth } from '../../lib/schemas';
 import type { Notice } from '../../lib/watch/notices';
 import type { Notifier } from '../../lib/watch/notifiers/types';
 import { LocalWatchStore } from '../../lib/watch/store';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
+import type { Sandbox } from '../../sandbox/index';
 import { fakeClock, type FakeClock } from '../fake-clock';
 import type { Figure } from './types';
+import { startLimitedSandbox } from './watchdog';
 
-const LIMIT = { limit: 10, windowMs: 10_000 };
 const COMMAND = 'npx tsx bench/figures/watchdog-progress.ts';
 const MINUTE = 60_000;
 const SCHEDULE = 5 * MINUTE;
@@ -48,12 +48,7 @@ interface World {
 /** `services` services of `pipesPerService` Running kafka pipes each, beside the seed's. */
 async function world(services: number, pipesPerService: number): Promise<World> {
   const fake = fakeClock();
-  const sb = await startSandbox({
-    port: 0,
-    profile: 'current',
-    now: fake.epoch,
-    rateLimits: { management: LIMIT },
-  });
+  const sb = await startLimitedSandbox(fake);
   const state = sb.store.state;
   const template = state.pipes.find((p) => p.source?.kafka && p.state === 'Running')!;
   const serviceTemplate = state.services.find((s) => s.id === sb.info.serviceId)!;

@@ -23,10 +23,10 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { RateLimiterRegistry } from '../../lib/api/rate-limiter';
 import { sandboxEnv } from '../../cli/connect';
-import { fakeClock } from '../fake-clock';
+import { fakeClock, type FakeClock } from '../fake-clock';
 import { createConsumerHandler } from '../../functions/pipe-watchdog/consumer';
 import { createHandler } from '../../functions/pipe-watchdog/handler';
-import { startSandbox } from '../../sandbox/index';
+import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { startLocalDynamo } from '../../test/support/local-dynamo';
 import { startAwsStubs } from '../aws-stubs';
 import { startSqsStub } from '../sqs-stub';
@@ -44,14 +44,19 @@ interface Scenario {
   marginMs: number;
 }
 
-async function run(s: Scenario) {
-  const fake = fakeClock();
-  const sb = await startSandbox({
+/** An in-process sandbox on the fake clock, at the service's real limit. */
+export function startLimitedSandbox(fake: FakeClock): Promise<Sandbox> {
+  return startSandbox({
     port: 0,
     profile: 'current',
     now: fake.epoch,
     rateLimits: { management: LIMIT },
   });
+}
+
+async function run(s: Scenario) {
+  const fake = fakeClock();
+  const sb = await startLimitedSandbox(fake);
   const dynamo = await startLocalDynamo(`watchdog-bench-${randomUUID()}`);
   const aws = await startAwsStubs();
   const sqs = await startSqsStub();

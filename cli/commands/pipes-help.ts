@@ -11,6 +11,13 @@ export const DEFAULT_STATE_FILE = '.cloudops/pipes-state.json';
 const READ_EXIT_CODES =
   'Exit codes: 0 ok; 1 a service could not be read; 64 usage or setup error; 130 interrupted.';
 
+/** `list` and `get` take the same flags. */
+const READ_OPTIONS = {
+  service: { type: 'string' },
+  json: { type: 'boolean' },
+  'state-file': { type: 'string' },
+} as const;
+
 const STATE_FILE_HELP = `the watchdog state \`pipes check\` keeps (default ${DEFAULT_STATE_FILE}, when it exists)`;
 
 /** start | stop | resync: what each does, and what is said instead of calling. */
@@ -54,11 +61,7 @@ export const pipesHelp = {
         'One metrics read per service (the pipes listing where the endpoint is not served); since\n' +
         'when, the rates and the conditions come from the watchdog state file `pipes check` keeps.\n' +
         READ_EXIT_CODES,
-      options: {
-        service: { type: 'string' },
-        json: { type: 'boolean' },
-        'state-file': { type: 'string' },
-      },
+      options: READ_OPTIONS,
       help: {
         service: 'only this service (default: every service in CLOUDOPS_SERVICE_ID)',
         json: 'print one JSON object: { services: [{ serviceId, read, pipes }] }',
@@ -74,11 +77,7 @@ export const pipesHelp = {
           'a service could not be read',
           'no such pipe, or a service could not be read',
         ),
-      options: {
-        service: { type: 'string' },
-        json: { type: 'boolean' },
-        'state-file': { type: 'string' },
-      },
+      options: READ_OPTIONS,
       help: {
         service: 'look in this service only (default: every service in CLOUDOPS_SERVICE_ID)',
         json: 'print one JSON object',

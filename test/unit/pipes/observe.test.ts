@@ -10,6 +10,7 @@ import { pipeMatcher } from '../../../lib/pipes/patterns';
 import { sourceKindOfLabel, sourceKindOfPipe } from '../../../lib/pipes/source-kind';
 import type { PipeRecord, ServiceRecord } from '../../../lib/pipes/types';
 import type { ServiceReading } from '../../../lib/schemas/metrics';
+import { pipeRecord } from '../../support/pipe-record';
 
 const T0 = Date.parse('2026-08-03T09:00:00Z');
 const ids = { organizationId: 'org', serviceId: 'svc' };
@@ -24,22 +25,8 @@ const service = (extra: Partial<ServiceRecord> = {}): ServiceRecord => ({
   ...extra,
 });
 
-const stored = (pipeId: string, extra: Partial<PipeRecord> = {}): PipeRecord => ({
-  ...ids,
-  pipeId,
-  pipeName: `name-${pipeId}`,
-  state: 'Running',
-  since: T0,
-  changes: [],
-  flapping: false,
-  lastSeenAt: T0,
-  stuckNotified: false,
-  gone: false,
-  restarts: [],
-  pending: [],
-  version: 0,
-  ...extra,
-});
+const stored = (pipeId: string, extra: Partial<PipeRecord> = {}): PipeRecord =>
+  pipeRecord(T0, { ...ids, pipeId, pipeName: `name-${pipeId}`, ...extra });
 
 const reading = (pipes: ServiceReading['pipes'], extra: Partial<ServiceReading> = {}) =>
   ({

@@ -9,6 +9,7 @@ import type { ProgressReading } from '../../../lib/pipes/progress-record';
 import type { PipeRecord } from '../../../lib/pipes/types';
 import { conditionPolicySchema } from '../../../lib/watch/condition';
 import type { PipeNotice } from '../../../lib/watch/subjects/pipe';
+import { pipeRecord } from '../../support/pipe-record';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-08-03T09:00:00Z');
@@ -24,22 +25,7 @@ type Step = [
 ];
 
 function record(state = 'Running'): PipeRecord {
-  return {
-    organizationId: 'org',
-    serviceId: 'svc',
-    pipeId: 'p1',
-    pipeName: 'orders-kafka',
-    state,
-    since: T0,
-    changes: [],
-    flapping: false,
-    lastSeenAt: T0,
-    stuckNotified: false,
-    gone: false,
-    restarts: [],
-    pending: [],
-    version: 0,
-  };
+  return pipeRecord(T0, { state });
 }
 
 /** Feeds the steps through decideProgress (every 5 minutes unless the steps say otherwise). */
