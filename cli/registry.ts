@@ -46,19 +46,24 @@ export const SERVICE_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'pipes',
-    summary: 'pipe watchdog: `pipes check` runs one pass',
+    summary: 'pipe watchdog and on-call: check | list | get | start | stop | resync',
     load: async () => (await import('./commands/pipes')).pipesCommand,
     help: async () => (await import('./commands/pipes-help')).pipesHelp,
     reaches: (argv, env) =>
-      argv[0] === 'check' ? ['CLOUDOPS_API_URL', ...secretsIfUsed(env)] : [],
+      ['check', 'list', 'get', 'start', 'stop', 'resync'].includes(argv[0])
+        ? ['CLOUDOPS_API_URL', ...secretsIfUsed(env)]
+        : [],
   },
   {
     name: 'keys',
-    summary: 'rotate the management API key in Secrets Manager',
+    summary: 'every key of the organization: list | audit | adopt | revoke | rotate',
     load: async () => (await import('./commands/keys')).keysCommand,
-    help: async () => (await import('./commands/keys')).keysHelp,
+    help: async () => (await import('./commands/keys-help')).keysHelp,
+    // Every subcommand reads the key list and our key secrets' tags (or rotates through them).
     reaches: (argv) =>
-      argv[0] === 'rotate' ? ['AWS_ENDPOINT_URL_SECRETS_MANAGER', 'CLOUDOPS_API_URL'] : [],
+      ['list', 'audit', 'adopt', 'revoke', 'rotate'].includes(argv[0])
+        ? ['AWS_ENDPOINT_URL_SECRETS_MANAGER', 'CLOUDOPS_API_URL']
+        : [],
   },
   {
     name: 'doctor',

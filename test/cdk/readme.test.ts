@@ -49,6 +49,9 @@ const WATCHDOG_VALUES: Record<keyof typeof WATCHDOG_CONTEXT_KEYS, unknown> = {
   'cloudops:watchdogAutoRestart': 'true',
   'cloudops:watchdogAutoRestartMax': 2,
   'cloudops:watchdogAutoRestartWindowMinutes': 60,
+  'cloudops:watchdogStallMinutes': 30,
+  'cloudops:watchdogExpectTraffic': 'orders-*',
+  'cloudops:watchdogErrorsPerRun': 0,
   'cloudops:watchdogApiDeadlineMs': 20000,
   'cloudops:watchdogServicesPerMessage': 10,
 };
@@ -162,6 +165,6 @@ describe('cdk/README.md: seeding the secrets', () => {
     const text = README.replace(/\s+/g, ' ');
     expect(text.match(/not configured yet/g)).toHaveLength(1);
     expect(text).not.toMatch(/fail \(and alarm\)/);
-    expect(text).toMatch(/The three keys must be three different API keys\./);
+    expect(text).toMatch(/The keys must be different API keys\./);
   });
 });
