@@ -115,12 +115,22 @@ export const dashboardsHelp: CommandHelp = {
     },
     pull: {
       usage:
-        'cloudops dashboards pull --dir DIR [--target KEY]... [--name NAME]... [--owner ID] [--service ID]',
+        'cloudops dashboards pull --dir DIR [--target KEY]... [--name NAME]... [--owner ID] [--service ID] [--force] [--json]',
       summary:
         "Write a file per dashboard the service has (this owner's, or those named) into DIR.",
-      options: { dir: string, target: strings, name: strings, owner: string, service: string },
+      options: {
+        dir: string,
+        target: strings,
+        name: strings,
+        owner: string,
+        service: string,
+        force: boolean,
+        json: boolean,
+      },
       help: {
         dir: 'the folder to write the files into',
+        force: 'overwrite files that exist (else pull refuses, writing nothing)',
+        json: 'print { service, dir, files: [{ file, key, name }] }',
         target: 'only the dashboard with this key (repeatable)',
         name: 'only dashboards with this name (repeatable)',
         owner: flag.owner,

@@ -75,6 +75,7 @@ const spec = {
     events: { type: 'string' },
     'no-remote-validate': { type: 'boolean' },
     'allow-delete-all': { type: 'boolean' },
+    force: { type: 'boolean' },
   },
   help: {
     dir: 'directory of dashboard files (.yaml, .yml, .json), searched recursively',
@@ -97,6 +98,7 @@ const spec = {
       'apply: also write the `Dashboard Synced` events (what the function sends to EventBridge) to FILE',
     'no-remote-validate': REMOTE_VALIDATE_HELP,
     'allow-delete-all': ALLOW_DELETE_ALL_HELP,
+    force: 'pull: overwrite files that exist (else pull refuses, writing nothing)',
   },
   positionals: 2,
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>;
@@ -170,7 +172,7 @@ async function runDashboards(
   // Connect lazily: files are validated first, so bad files fail without any config.
   const connect = () => (connection ??= servicesFromEnv(io.env, values.service));
   try {
-    if (action === 'pull') return await pull(values, owner, io, signal, connect());
+    if (action === 'pull') return await pull(values, owner, format, io, signal, connect());
     if (planFile !== undefined) return await applySavedPlan(planFile, values, io, signal, connect);
     if (action === 'apply' && !values['auto-approve'] && !io.isTTY)
       throw new UsageError(
@@ -199,6 +201,7 @@ function checkFlags(action: string, planFile: string | undefined, values: Values
   only('auto-approve', !values['auto-approve'] || action === 'apply', 'apply');
   only('key', !values.key || action === 'pull', 'pull');
   only('name', !values.name || action === 'pull', 'pull');
+  only('force', !values.force || action === 'pull', 'pull');
   if (planFile !== undefined && action !== 'apply')
     throw new UsageError(`unexpected argument: ${planFile}`);
   if (planFile !== undefined && values.dir)
@@ -236,6 +239,7 @@ function formatOf(format: string | undefined, json: boolean | undefined): Format
 async function pull(
   values: Values,
   owner: string,
+  format: Format,
   io: CliIO,
   signal: AbortSignal,
   services: DashboardServices,
@@ -245,8 +249,14 @@ async function pull(
     keys: [...(values.target ?? []), ...(values.key ?? [])], // --key: pull's old name for --target
     names: values.name ?? [],
     owner,
+    force: values.force ?? false,
     signal,
   });
+  if (format === 'json') {
+    const files = written.map(({ file, key, name }) => ({ file, key, name }));
+    io.out(JSON.stringify({ service: serviceId, dir: values.dir, files }, null, 2));
+    return EXIT.ok;
+  }
   for (const w of written) io.out(`wrote ${w.file} ("${w.name}")`);
   io.out(`Pulled ${written.length} dashboard(s) from service ${serviceId} into ${values.dir}.`);
   return EXIT.ok;
