@@ -10,9 +10,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardsCommand } from '../../cli/commands/dashboards';
-import { sandboxEnv } from '../../cli/connect';
-import type { CliIO } from '../../cli/io';
 import { servicesFromEnv, type DashboardServices } from '../../cli/commands/dashboards-services';
 import type { ObservabilityBackend } from '../../lib/api';
 import {
@@ -24,23 +21,18 @@ import {
   syncDashboards,
 } from '../../lib/dashboards';
 import type { Sandbox } from '../../sandbox/index';
-import { startTestSandbox } from '../support/sandbox';
+import { startDashboardsSandbox, type DashboardsSandbox } from '../support/dashboards-sandbox';
 
+let ds: DashboardsSandbox;
 let sb: Sandbox;
 let services: DashboardServices;
-let env: Record<string, string>;
 let backend: ObservabilityBackend;
 let dir: string;
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ profile: 'current' });
-  env = {
-    ...sandboxEnv(sb.info),
-    CLOUDOPS_OBSERVABILITY_MODE: 'managed',
-    CLOUDOPS_MANAGEMENT_RATE_LIMIT: '100000/1s',
-    CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '100000/1s',
-  };
-  services = servicesFromEnv(env);
+  ds = await startDashboardsSandbox('current');
+  sb = ds.sb;
+  services = servicesFromEnv(ds.env);
   backend = services.backendFor(services.defaultService);
   dir = await mkdtemp(path.join(tmpdir(), 'cloudops-concurrent-'));
   for (const key of ['alpha', 'beta'])
@@ -144,12 +136,7 @@ describe('prune over a source that declares no dashboard', () => {
 
 describe('the default owner', () => {
   it('an apply that prunes as "default" warns that other deployments on it prune each other', async () => {
-    const cli = async (...argv: string[]) => {
-      let err = '';
-      const io: CliIO = { out: () => undefined, err: (t) => void (err += t), env, isTTY: false };
-      const code = await dashboardsCommand.runWith(argv, io, new AbortController().signal);
-      return { code, err };
-    };
+    const cli = (...argv: string[]) => ds.cli(...argv);
     const shared = await cli('plan', '--dir', dir, '--prune');
     expect(shared.err).toContain('warning: pruning as owner "default": every deployment');
     expect((await cli('plan', '--dir', dir, '--prune', '--owner', 'team-a')).err).not.toContain(

@@ -7,7 +7,6 @@ import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxEnv } from '../../cli/connect';
 import { servicesFromEnv, type DashboardServices } from '../../cli/commands/dashboards-services';
 import {
   directorySource,
@@ -18,20 +17,16 @@ import {
   renderPlanMarkdown,
 } from '../../lib/dashboards';
 import type { Sandbox } from '../../sandbox/index';
-import { startTestSandbox } from '../support/sandbox';
+import { startDashboardsSandbox } from '../support/dashboards-sandbox';
 
 let sb: Sandbox;
 let services: DashboardServices;
 let dir: string;
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ profile: 'current' });
-  services = servicesFromEnv({
-    ...sandboxEnv(sb.info),
-    CLOUDOPS_OBSERVABILITY_MODE: 'managed',
-    CLOUDOPS_MANAGEMENT_RATE_LIMIT: '100000/1s',
-    CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '100000/1s',
-  });
+  const ds = await startDashboardsSandbox('current');
+  sb = ds.sb;
+  services = servicesFromEnv(ds.env);
   dir = await mkdtemp(path.join(tmpdir(), 'cloudops-cost-'));
 });
 afterAll(async () => {

@@ -6,51 +6,30 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardsCommand } from '../../cli/commands/dashboards';
-import { sandboxEnv } from '../../cli/connect';
-import type { CliIO } from '../../cli/io';
-import type { Sandbox } from '../../sandbox/index';
-import { startTestSandbox } from '../support/sandbox';
+import { startDashboardsSandbox, type DashboardsSandbox } from '../support/dashboards-sandbox';
 
 const EXAMPLES = path.join(import.meta.dirname, '../../dashboards');
-let sb: Sandbox;
-let env: Record<string, string>;
+let ds: DashboardsSandbox;
 let dir: string;
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ profile: 'current' });
-  env = {
-    ...sandboxEnv(sb.info),
-    CLOUDOPS_OBSERVABILITY_MODE: 'managed',
-    CLOUDOPS_MANAGEMENT_RATE_LIMIT: '100000/1s',
-    CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '100000/1s',
+  ds = await startDashboardsSandbox('current', (sb) => ({
     CLOUDOPS_VAR_WEBHOOK_ID: sb.store.state.seed.webhookId,
-  };
+  }));
   dir = await mkdtemp(path.join(tmpdir(), 'cloudops-pull-'));
 });
 afterAll(async () => {
-  await sb.close();
+  await ds.sb.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-const cli = async (...argv: string[]) => {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += t + '\n'),
-    err: (t) => void (err += t + '\n'),
-    env,
-    isTTY: false,
-  };
-  const code = await dashboardsCommand.runWith(argv, io, new AbortController().signal);
-  return { code, out, err };
-};
+const cli = (...argv: string[]) => ds.cli(...argv);
 
 describe('dashboards pull', () => {
   it('pulls the applied examples into an empty folder, listing the files as JSON with --json', async () => {
     expect((await cli('apply', '--dir', EXAMPLES, '--auto-approve')).code).toBe(0);
     // Only what the examples made: the sandbox's seeded hand-made dashboards would plan as new.
-    const state = sb.store.state;
+    const state = ds.sb.store.state;
     state.dashboards = state.dashboards.filter((d) => d.tags.includes('cloudops'));
     const pulled = await cli('pull', '--dir', dir, '--json');
     expect(pulled.code).toBe(0);

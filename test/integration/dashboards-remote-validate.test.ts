@@ -8,51 +8,25 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dashboardsCommand } from '../../cli/commands/dashboards';
-import { sandboxEnv } from '../../cli/connect';
-import type { CliIO } from '../../cli/io';
-import type { Sandbox } from '../../sandbox/index';
-import { startTestSandbox } from '../support/sandbox';
+import { startDashboardsSandbox, type DashboardsSandbox } from '../support/dashboards-sandbox';
 
-let sb: Sandbox;
-let env: Record<string, string>;
+let ds: DashboardsSandbox;
 let dir: string;
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ profile: 'current' });
-  env = {
-    ...sandboxEnv(sb.info),
-    CLOUDOPS_OBSERVABILITY_MODE: 'managed',
-    CLOUDOPS_MANAGEMENT_RATE_LIMIT: '100000/1s',
-    CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '100000/1s',
-  };
+  ds = await startDashboardsSandbox('current');
   dir = await mkdtemp(path.join(tmpdir(), 'cloudops-remote-validate-'));
 });
 afterAll(async () => {
-  await sb.close();
+  await ds.sb.close();
   await rm(dir, { recursive: true, force: true });
 });
-beforeEach(() => sb.requestLog.clear());
+beforeEach(() => ds.sb.requestLog.clear());
 
-const cli = async (...argv: string[]) => {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += t + '\n'),
-    err: (t) => void (err += t + '\n'),
-    env,
-    isTTY: false,
-  };
-  const code = await dashboardsCommand.runWith(argv, io, new AbortController().signal);
-  return { code, out, err };
-};
-const api = () =>
-  sb.requestLog
-    .entries()
-    .filter((e) => e.surface === 'management' || e.surface === 'observability');
+const cli = (...argv: string[]) => ds.cli(...argv);
+const api = () => ds.api();
+const writes = () => ds.writes();
 const validations = () => api().filter((e) => e.path.endsWith('/dashboards/validate'));
-const writes = () =>
-  api().filter((e) => e.method !== 'GET' && !e.path.endsWith('/dashboards/validate'));
 
 /** A number tile; `rules` is its colour-rule list as YAML flow text. */
 const numberTile = (rules: string) =>
@@ -88,12 +62,12 @@ describe('dashboards: the service validates what a plan writes, before any write
     expect(validations()).toHaveLength(1);
     expect(writes()).toEqual([]);
 
-    sb.requestLog.clear();
+    ds.sb.requestLog.clear();
     const apply = await cli('apply', '--dir', dir, '--auto-approve');
     expect(apply.code).toBe(1);
     expect(apply.err).toContain('tiles[0].config.colorRules[0].operator');
     expect(writes()).toEqual([]);
-    expect(sb.store.state.dashboards.filter((d) => d.name === 'Errors')).toEqual([]);
+    expect(ds.sb.store.state.dashboards.filter((d) => d.name === 'Errors')).toEqual([]);
   });
 
   it('--no-remote-validate asks the service nothing before the write', async () => {
@@ -110,12 +84,12 @@ describe('dashboards: the service validates what a plan writes, before any write
     const apply = await cli('apply', '--dir', dir, '--auto-approve');
     expect({ code: apply.code, err: apply.err }).toEqual({ code: 0, err: '' });
     expect(validations()).toHaveLength(1);
-    const [stored] = sb.store.state.dashboards.filter((d) => d.name === 'Errors');
+    const [stored] = ds.sb.store.state.dashboards.filter((d) => d.name === 'Errors');
     expect(stored.tiles[0]).toMatchObject({
       config: { color: 'red', colorRules: [{ operator: 'gte', value: 10 }] },
     });
 
-    sb.requestLog.clear();
+    ds.sb.requestLog.clear();
     const again = await cli('plan', '--dir', dir, '--detailed-exitcode');
     expect(again.code).toBe(0);
     expect(validations()).toEqual([]);
