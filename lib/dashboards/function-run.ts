@@ -15,8 +15,8 @@ export interface SyncFunctionSummary {
   /** The plan's counts; `unchanged` includes the dashboards the manifest vouched for unread. */
   counts?: Record<DashboardAction, number>;
   pending?: boolean;
-  /** Dashboard files listed, read, and vouched in sync without a read. */
-  files?: { listed: number; read: number; inSync: number };
+  /** Dashboard files listed, read, planned, and vouched in sync (read or not). */
+  files?: { listed: number; read: number; planned: number; inSync: number };
   results: { key?: string; name: string; status: ApplyStatus | 'planned'; message?: string }[];
   eventsSent: number;
   /** Report mode with notifiers: the drift notices this run sent (or left pending). */

@@ -1,8 +1,9 @@
 /**
- * A run that reads only what changed (the deployed sync, with a manifest): stream the changed
- * files, read the dashboard list once, drop the dashboards the manifest vouches for, read the
- * files of those it cannot (drift on the service), and plan the rest. The list read here is the
- * list the plan uses (listedOnce), so a no-op costs that one request. Afterwards, what the run
+ * A run that reads only what changed (the deployed sync, with a manifest): list the files, read
+ * the dashboard list once, then stream the files against it: a file whose dashboard the manifest
+ * vouches for is not read, and a file read and found already in sync (planned alone against its
+ * dashboard) is not kept. Only what moved, on either side, reaches the plan, which takes the
+ * list already read (listedOnce), so a no-op costs that one request. Afterwards, what the run
  * saw in sync becomes the next manifest (manifest.ts says why that never hides a change).
  */
 import type { CallOptions } from '../api/http';
@@ -11,65 +12,77 @@ import type { Dashboard } from '../schemas';
 import type { DashboardResult } from './apply';
 import {
   loadChangedFiles,
-  loadKnownFiles,
   type ChangedFiles,
   type ChangedFilesOptions,
+  type Voucher,
 } from './changed-files';
 import type { DashboardSource } from './load';
 import {
-  matchManifest,
+  DashboardIndex,
   nextManifest,
   printOf,
-  type KnownFile,
+  vouchKnown,
   type Manifest,
   type SeenInSync,
 } from './manifest';
-import type { Plan } from './plan';
+import { computePlan, type Plan } from './plan';
+import { usesNames } from './resolve';
+import type { DesiredDashboard } from './types';
 
-/** The manifest side of a run: the last run's (already checked for this context) and the context. */
+/** The manifest side of a run: the last run's (if made in this context) and the context. */
 export interface ManifestRun {
   readonly previous: Manifest | undefined;
   readonly context: string;
 }
 
 /** What a run plans, and what it learnt for the next manifest. */
-export interface LoadedFiles extends Omit<ChangedFiles, 'known'> {
-  /** With a manifest: files vouched in sync (not planned). */
-  inSync: KnownFile[];
-  /** With a manifest: the listed dashboards left to plan (the in-sync ones removed). */
+export interface LoadedFiles extends ChangedFiles {
+  /** With a manifest: the listed dashboards left to plan (the in-sync ones taken out). */
   rest?: Dashboard[];
 }
 
-export interface IncrementalOptions extends Omit<ChangedFilesOptions, 'lastRun'> {
+export interface IncrementalOptions extends Omit<ChangedFilesOptions, 'lastRun' | 'voucher'> {
   readonly manifest?: ManifestRun;
   readonly owner: string;
   /** A version ledger vouches for declared alerts (see manifest.ts). */
   readonly alertsVouched: boolean;
 }
 
-/** Streams the files; with a manifest, also reads the dashboard list and sorts out the in-sync. */
+/** Streams the files; with a manifest, against the dashboard list read first. */
 export async function loadFiles(
   source: DashboardSource,
   backend: Pick<ObservabilityBackend, 'listDashboards'>,
   options: IncrementalOptions,
   call: CallOptions,
 ): Promise<LoadedFiles> {
-  const previous = options.manifest?.previous;
-  const { known, ...changed } = await loadChangedFiles(source, {
+  if (!options.manifest) return loadChangedFiles(source, options);
+  let index: DashboardIndex | undefined;
+  const previous = options.manifest.previous;
+  const loaded = await loadChangedFiles(source, {
     ...options,
     ...(previous ? { lastRun: previous } : {}),
+    voucher: async () => {
+      index = new DashboardIndex(await backend.listDashboards(call), options.owner);
+      return voucher(index, options);
+    },
   });
-  if (!options.manifest) return { ...changed, inSync: [] };
-  const match = matchManifest(known, await backend.listDashboards(call), options.owner, options);
-  if (match.suspects.length === 0) return { ...changed, inSync: match.inSync, rest: match.rest };
-  const drifted = await loadKnownFiles(source, match.suspects, options);
+  return { ...loaded, rest: index!.rest() };
+}
+
+function voucher(index: DashboardIndex, options: IncrementalOptions): Voucher {
+  const planOptions = { owner: options.owner };
   return {
-    ...changed,
-    desired: [...changed.desired, ...drifted.desired],
-    texts: [...changed.texts, ...drifted.texts],
-    read: [...changed.read, ...drifted.read],
-    inSync: match.inSync,
-    rest: match.rest,
+    known: (entry) => vouchKnown(entry, index, options.alertsVouched),
+    parsed(want) {
+      // Alerts need the ledger or the alert list, names the sources list: the plan does those.
+      if (want.tiles.some((t) => t.alerts.length > 0) || usesNames([want])) return undefined;
+      const mine = index.only(want.key);
+      if (!mine) return undefined;
+      const [change] = computePlan([want], [mine], planOptions).changes;
+      if (change?.action !== 'unchanged' || change.alerts.length > 0) return undefined;
+      index.vouched(want.key);
+      return { id: mine.id, print: printOf(mine) };
+    },
   };
 }
 
@@ -129,16 +142,10 @@ export function seenInSync(
   alerts: AlertsSettlement,
 ): Map<string, SeenInSync> {
   const seen = new Map<string, SeenInSync>();
-  const settled = (key: string, declares: boolean, changedAlerts: boolean) =>
-    !declares ||
-    !alerts.ledger ||
-    alerts.settled.has(key) ||
-    (!alerts.unsettled.has(key) && !changedAlerts);
   const byKey = new Map((results ?? []).map((r) => [r.key, r]));
   for (const c of plan.changes) {
-    if (!c.key || !c.desired) continue;
-    const declares = c.desired.tiles.some((t) => t.alerts.length > 0);
-    if (!settled(c.key, declares, c.alerts.length > 0)) continue;
+    if (!c.key || !c.desired || !alertsSettled(c.key, c.desired, c.alerts.length > 0, alerts))
+      continue;
     const result = byKey.get(c.key);
     if (c.action === 'unchanged' && c.alerts.length === 0 && c.seen) {
       if (!results || result?.status === 'unchanged')
@@ -154,12 +161,22 @@ export function seenInSync(
   return seen;
 }
 
+function alertsSettled(
+  key: string,
+  want: DesiredDashboard,
+  alertsChanged: boolean,
+  alerts: AlertsSettlement,
+): boolean {
+  const declares = want.tiles.some((t) => t.alerts.length > 0);
+  if (!declares || !alerts.ledger || alerts.settled.has(key)) return true;
+  return !alerts.unsettled.has(key) && !alertsChanged;
+}
+
 /** The manifest after this run (see nextManifest). */
 export function manifestAfter(
   run: ManifestRun,
   loaded: LoadedFiles,
-  inSync: ReadonlyMap<string, SeenInSync>,
-  source: DashboardSource,
+  seen: ReadonlyMap<string, SeenInSync>,
 ): Manifest {
-  return nextManifest(run.context, loaded.inSync, loaded.read, inSync, (f) => source.version?.(f));
+  return nextManifest(run.context, loaded.inSync, loaded.planned, seen);
 }

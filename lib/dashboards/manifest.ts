@@ -84,108 +84,91 @@ export function usableManifest(
   return manifest?.context === context ? manifest : undefined;
 }
 
-/** A file the manifest knows, unread this run. */
-export interface KnownFile {
-  file: string;
-  entry: ManifestEntry;
-}
+/**
+ * The service's dashboards as one run found them, by owner and key, for vouching: a file's
+ * dashboard is taken out once vouched in sync, and what is left (changed, duplicated, orphaned,
+ * not ours) is what the plan still needs.
+ */
+export class DashboardIndex {
+  private readonly owned = new Map<string, Dashboard[]>();
+  private readonly others: Dashboard[] = [];
 
-export interface ManifestMatch {
-  /** Files whose dashboard is as the manifest recorded: no read, no plan. */
-  inSync: KnownFile[];
-  /** Unchanged files whose dashboard moved (or cannot be vouched for): read and plan them. */
-  suspects: KnownFile[];
-  /** The listed dashboards the plan still needs (everything but the in-sync ones). */
-  rest: Dashboard[];
+  constructor(listed: readonly Dashboard[], owner: string) {
+    for (const d of listed) {
+      const tag = ownerTag(d.tags);
+      if (tag && ownerOf(d.tags) === owner)
+        this.owned.set(tag, [...(this.owned.get(tag) ?? []), d]);
+      else this.others.push(d);
+    }
+  }
+
+  /** The owner's one dashboard with this key (none, or several: undefined). */
+  only(key: string): Dashboard | undefined {
+    const mine = this.owned.get(identityTag(key));
+    return mine?.length === 1 ? mine[0] : undefined;
+  }
+
+  /** Takes the key's dashboard out: it is in sync and needs no plan. */
+  vouched(key: string): void {
+    this.owned.delete(identityTag(key));
+  }
+
+  /** The dashboards not vouched for. */
+  rest(): Dashboard[] {
+    return [...this.others, ...[...this.owned.values()].flat()];
+  }
 }
 
 /**
- * Which unchanged files are still in sync, given the one dashboard list. A file is in sync when
- * the owner has exactly one dashboard with its key, with the recorded id and print, and (when
- * it declares alerts) a version ledger vouches for them.
+ * A file the manifest knows, unchanged: in sync when the owner has exactly one dashboard with
+ * its key, with the recorded id and print, and (when it declares alerts) a version ledger
+ * vouches for them. Takes the dashboard out of the index when so.
  */
-export function matchManifest(
-  known: readonly KnownFile[],
-  listed: readonly Dashboard[],
-  owner: string,
-  options: { alertsVouched: boolean },
-): ManifestMatch {
-  const owned = new Map<string, Dashboard[]>();
-  for (const d of listed) {
-    const tag = ownerTag(d.tags);
-    if (tag && ownerOf(d.tags) === owner) owned.set(tag, [...(owned.get(tag) ?? []), d]);
-  }
-  const inSync: KnownFile[] = [];
-  const suspects: KnownFile[] = [];
-  const skipped = new Set<string>();
-  for (const k of known) {
-    const { key, id, print, alerts } = k.entry;
-    if (k.entry.elsewhere) {
-      inSync.push(k); // for other services: nothing on this one to compare
-      continue;
-    }
-    const mine = owned.get(identityTag(key)) ?? [];
-    const same =
-      mine.length === 1 &&
-      mine[0].id === id &&
-      print !== undefined &&
-      printOf(mine[0]) === print &&
-      (!alerts || options.alertsVouched);
-    if (same) {
-      inSync.push(k);
-      skipped.add(mine[0].id);
-    } else suspects.push(k);
-  }
-  return { inSync, suspects, rest: listed.filter((d) => !skipped.has(d.id)) };
+export function vouchKnown(
+  entry: ManifestEntry,
+  index: DashboardIndex,
+  alertsVouched: boolean,
+): SeenInSync | undefined {
+  const mine = index.only(entry.key);
+  if (!mine || mine.id !== entry.id || entry.print === undefined) return undefined;
+  if (entry.alerts && !alertsVouched) return undefined;
+  if (printOf(mine) !== entry.print) return undefined;
+  index.vouched(entry.key);
+  return { id: mine.id, print: entry.print };
 }
 
-/** What this run learnt of a file it read. */
+/** What this run learnt of a file it read and kept for planning. */
 export interface ReadFile {
   file: string;
   version?: string | undefined;
   digest: string;
   /** The key of the dashboard the file declares. */
   key: string;
-  /** For other services: nothing on this one to compare. */
-  elsewhere?: boolean;
   alerts?: boolean;
 }
 
-/** A dashboard this run saw in sync with its file (alerts included). */
+/** A dashboard seen in sync with its file (alerts included). */
 export interface SeenInSync {
   id: string;
   print: string;
 }
 
 /**
- * The manifest after a run: in-sync files carried over (with their current version), read
- * files recorded only when their dashboard was seen in sync (`inSync` by key); the rest are
+ * The manifest after a run: the files in sync carried as they are, the files planned this run
+ * recorded only when their dashboard was seen in sync afterwards (`seen` by key); the rest are
  * left out, so the next run reads them again.
  */
 export function nextManifest(
   context: string,
-  carried: readonly KnownFile[],
+  inSync: readonly { file: string; entry: ManifestEntry }[],
   read: readonly ReadFile[],
-  inSync: ReadonlyMap<string, SeenInSync>,
-  versionOf: (file: string) => string | undefined,
+  seen: ReadonlyMap<string, SeenInSync>,
 ): Manifest {
   const files: Record<string, ManifestEntry> = {};
-  for (const k of carried) {
-    const version = versionOf(k.file);
-    files[k.file] = { ...k.entry, ...(version !== undefined ? { version } : {}) };
-  }
-  for (const r of read) {
-    const base = {
-      ...(r.version !== undefined ? { version: r.version } : {}),
-      digest: r.digest,
-      key: r.key,
-    };
-    if (r.elsewhere) {
-      files[r.file] = { ...base, elsewhere: true };
-      continue;
-    }
-    const seen = inSync.get(r.key);
-    if (seen) files[r.file] = { ...base, ...seen, ...(r.alerts ? { alerts: true } : {}) };
+  for (const k of inSync) files[k.file] = k.entry;
+  for (const { file, alerts, ...entry } of read) {
+    const after = seen.get(entry.key);
+    if (after) files[file] = { ...entry, ...after, ...(alerts ? { alerts } : {}) };
   }
   return { format: MANIFEST_FORMAT, context, files };
 }

@@ -256,8 +256,11 @@ export interface SyncOutcome {
   apply?: ApplyResult;
   /** Apply mode: the `Dashboard Synced` events (see ServiceSyncOptions.events). */
   events?: DashboardSyncedEvent[];
-  /** With `checkWebhookIds: 'written'`: dashboard files listed, read, and vouched in sync unread. */
-  files?: { listed: number; read: number; inSync: number };
+  /**
+   * With `checkWebhookIds: 'written'`: dashboard files listed, read, planned (not found in sync
+   * while streaming), and vouched in sync (read or not).
+   */
+  files?: { listed: number; read: number; planned: number; inSync: number };
   /** With a manifest: the one to keep for the next run. */
   manifest?: Manifest;
 }
@@ -307,7 +310,8 @@ function runFiles(
 ): Pick<SyncOutcome, 'files' | 'manifest'> {
   const files = {
     listed: loaded.listed,
-    read: loaded.read.length,
+    read: loaded.read,
+    planned: loaded.planned.length,
     inSync: loaded.inSync.filter((k) => !k.entry.elsewhere).length,
   };
   if (!options.manifest) return { files };
@@ -316,7 +320,7 @@ function runFiles(
     unsettled: sync.unsettled,
     settled: applied?.settled ?? new Set(),
   });
-  return { files, manifest: manifestAfter(options.manifest, loaded, inSync, options.source) };
+  return { files, manifest: manifestAfter(options.manifest, loaded, inSync) };
 }
 
 /**
