@@ -10,6 +10,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { startAwsStubs, type AwsStubs } from '../../bench/aws-stubs';
+import { s3PutEvent, scheduledEvent } from '../../bench/events';
 import { fakeClock, type FakeClock } from '../../bench/fake-clock';
 import { sandboxEnv } from '../../cli/connect';
 import { createHandler } from '../../functions/sync-dashboards/handler';
@@ -26,16 +27,8 @@ const PREFIX = 'dashboards/';
 const MANIFEST = '.cloudops/sync-manifest.json';
 const TABLE = 'cloudops-alert-versions';
 const context = {} as Context;
-const schedule = { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} };
-const s3Put = (key: string) => ({
-  Records: [
-    {
-      eventSource: 'aws:s3',
-      eventName: 'ObjectCreated:Put',
-      s3: { bucket: { name: BUCKET }, object: { key } },
-    },
-  ],
-});
+const schedule = scheduledEvent();
+const s3Put = (key: string) => s3PutEvent(BUCKET, key);
 
 interface World {
   sb: Sandbox;
