@@ -32,15 +32,16 @@ import { MANIFEST_KEY, SYNC_FUNCTION_TIMEOUT } from '../../cdk/constructs/dashbo
 import { sandboxEnv } from '../../cli/connect';
 import { deadlineMarginMs } from '../../functions/runtime';
 import { createHandler } from '../../functions/sync-dashboards/handler';
-import { createVersionTable } from '../../lib/alerts/versions-dynamo';
 import { MANAGEMENT_RATE_LIMIT, RateLimiterRegistry } from '../../lib/api/rate-limiter';
 import { DASHBOARD_SYNC_CONTINUED } from '../../lib/dashboards/continuation';
 import type { SyncFunctionSummary } from '../../lib/dashboards/function-run';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
-import { startLocalDynamo, type LocalDynamo } from '../../test/support/local-dynamo';
-import { startAwsStubs, type AwsStubs } from '../aws-stubs';
+import type { Sandbox } from '../../sandbox/index';
+import type { LocalDynamo } from '../../test/support/local-dynamo';
+import type { AwsStubs } from '../aws-stubs';
+import { s3PutEvent, scheduledEvent } from '../events';
 import { buildWithStackOptions } from '../bundles';
-import { fakeClock, type FakeClock } from '../fake-clock';
+import type { FakeClock } from '../fake-clock';
+import { startLimitedWorld } from '../limited-world';
 import { deployedNode } from '../node-runtime';
 import type { Figure } from './types';
 
@@ -86,16 +87,7 @@ interface World {
 }
 
 async function world(): Promise<World> {
-  const fake = fakeClock();
-  const sb = await startSandbox({
-    profile: 'current',
-    port: 0,
-    rateLimits: { management: REAL, observability: REAL },
-    now: fake.epoch,
-  });
-  const stubs = await startAwsStubs();
-  const dynamo = await startLocalDynamo();
-  await createVersionTable(dynamo.client, TABLE);
+  const { fake, sb, stubs, dynamo, close } = await startLimitedWorld(TABLE);
   const files = new Map<string, string>();
   stubs.objects.set(BUCKET, files);
   const rate = `${REAL.limit}/${REAL.windowMs / 1000}s`;
@@ -126,11 +118,7 @@ async function world(): Promise<World> {
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
-    close: async () => {
-      await dynamo.close();
-      await stubs.close();
-      await sb.close();
-    },
+    close,
   };
 }
 
@@ -209,22 +197,8 @@ class Container {
   }
 }
 
-const schedule = () => ({
-  version: '0',
-  id: randomUUID(),
-  source: 'aws.events',
-  'detail-type': 'Scheduled Event',
-  detail: {},
-});
-const s3Put = (key: string) => ({
-  Records: [
-    {
-      eventSource: 'aws:s3',
-      eventName: 'ObjectCreated:Put',
-      s3: { bucket: { name: BUCKET }, object: { key } },
-    },
-  ],
-});
+const schedule = scheduledEvent;
+const s3Put = (key: string) => s3PutEvent(BUCKET, key);
 
 const apiRequests = (sb: Sandbox) =>
   sb.requestLog
@@ -363,7 +337,8 @@ function continuations(stubs: AwsStubs, from: number) {
 /** Per run: requests, what it applied and left, fake seconds. */
 interface ChainRun {
   requests: number;
-  applied: number;
+  /** Undefined for a run that finished (it did not stop). */
+  applied: number | undefined;
   pending: number;
   seconds: number;
 }
@@ -387,7 +362,7 @@ async function firstApplyFigure(node: string, bundle: string): Promise<Figure> {
       const stopped = result.summary?.stopped;
       runs.push({
         requests: apiRequests(w.sb).length - before,
-        applied: stopped?.applied ?? NaN,
+        applied: stopped?.applied,
         pending: stopped?.pending ?? 0,
         seconds: Math.round(result.fakeMs / 1000),
       });
@@ -425,7 +400,7 @@ function firstApplyResult(w: World, runs: ChainRun[], failure: string | undefine
     goal: `<= ${goal} (⌈(2N + 2) / ${perRun}⌉), 0 duplicates`,
     met: runs.length <= goal && duplicates === 0 && converged && !failure,
     command: COMMAND,
-    note: `${FIRST_APPLY} new dashboards with one alert each, from one S3 event, each further run started by the previous one's continuation event; ${perRun} requests per run = ${REAL.limit} per ${REAL.windowMs / 1000} s over the ${LAMBDA_MS / 1000} s timeout less deadlineFrom's ${deadlineMarginMs(LAMBDA_MS) / 1000} s margin (fake clock); runs (requests/applied/left/fake s): ${runs.map((r) => `${r.requests}/${r.applied}/${r.pending}/${r.seconds}`).join(', ')}; ${total} requests in all (2N + 2 = ${2 * FIRST_APPLY + 2}), ${status429} answered 429; afterwards ${owned.size} dashboards and ${alerts.length} alerts of these files, ${duplicates} duplicates${failure ? `; a run failed: ${failure}` : ''}`,
+    note: `${FIRST_APPLY} new dashboards with one alert each, from one S3 event, each further run started by the previous one's continuation event; ${perRun} requests per run = ${REAL.limit} per ${REAL.windowMs / 1000} s over the ${LAMBDA_MS / 1000} s timeout less deadlineFrom's ${deadlineMarginMs(LAMBDA_MS) / 1000} s margin (fake clock); runs (requests/applied/left/fake s, the last one finished): ${runs.map((r) => `${r.requests}/${r.applied ?? 'finished'}/${r.pending}/${r.seconds}`).join(', ')}; ${total} requests in all (2N + 2 = ${2 * FIRST_APPLY + 2}; each run lists the dashboards and the alerts once, and one started a second after the last waits out part of the key's window that run used), ${status429} answered 429; afterwards ${owned.size} dashboards and ${alerts.length} alerts of these files, ${duplicates} duplicates${failure ? `; a run failed: ${failure}` : ''}`,
   };
 }
 
