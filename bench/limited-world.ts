@@ -16,6 +16,8 @@ export interface LimitedWorld {
   sb: Sandbox;
   stubs: AwsStubs;
   dynamo: LocalDynamo;
+  /** What Lambda gives a function's process: region, credentials, this world's AWS endpoints. */
+  awsEnv: Record<string, string>;
   close: () => Promise<void>;
 }
 
@@ -36,6 +38,15 @@ export async function startLimitedWorld(versionTable: string): Promise<LimitedWo
     sb,
     stubs,
     dynamo,
+    awsEnv: {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'bench',
+      AWS_SECRET_ACCESS_KEY: 'bench',
+      AWS_ENDPOINT_URL_S3: stubs.url,
+      AWS_ENDPOINT_URL_EVENTBRIDGE: stubs.url,
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    },
     close: async () => {
       await dynamo.close();
       await stubs.close();

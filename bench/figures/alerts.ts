@@ -83,17 +83,9 @@ interface World {
 }
 
 async function world(): Promise<World> {
-  const { fake, sb, stubs, dynamo, close } = await startLimitedWorld(TABLE);
+  const { fake, sb, stubs, dynamo, awsEnv, close } = await startLimitedWorld(TABLE);
   const limit = REAL;
-  Object.assign(process.env, {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'bench',
-    AWS_SECRET_ACCESS_KEY: 'bench',
-    AWS_ENDPOINT_URL_S3: stubs.url,
-    AWS_ENDPOINT_URL_EVENTBRIDGE: stubs.url,
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  });
+  Object.assign(process.env, awsEnv);
   const env = {
     ...sandboxEnv(sb.info),
     CLOUDOPS_MANAGEMENT_RATE_LIMIT: `${limit.limit}/${limit.windowMs / 1000}s`,

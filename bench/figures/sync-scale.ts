@@ -87,7 +87,7 @@ interface World {
 }
 
 async function world(): Promise<World> {
-  const { fake, sb, stubs, dynamo, close } = await startLimitedWorld(TABLE);
+  const { fake, sb, stubs, dynamo, awsEnv, close } = await startLimitedWorld(TABLE);
   const files = new Map<string, string>();
   stubs.objects.set(BUCKET, files);
   const rate = `${REAL.limit}/${REAL.windowMs / 1000}s`;
@@ -109,15 +109,7 @@ async function world(): Promise<World> {
       CLOUDOPS_ALERTS_VERSION_TABLE: TABLE,
       CLOUDOPS_DASHBOARDS_MANIFEST_KEY: MANIFEST_KEY,
     },
-    processEnv: {
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'bench',
-      AWS_SECRET_ACCESS_KEY: 'bench',
-      AWS_ENDPOINT_URL_S3: stubs.url,
-      AWS_ENDPOINT_URL_EVENTBRIDGE: stubs.url,
-      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
+    processEnv: awsEnv,
     close,
   };
 }
