@@ -152,6 +152,9 @@ export const WATCHDOG_CONTEXT_KEYS = {
   'cloudops:watchdogAutoRestart': 'CLOUDOPS_WATCHDOG_AUTO_RESTART',
   'cloudops:watchdogAutoRestartMax': 'CLOUDOPS_WATCHDOG_AUTO_RESTART_MAX',
   'cloudops:watchdogAutoRestartWindowMinutes': 'CLOUDOPS_WATCHDOG_AUTO_RESTART_WINDOW_MINUTES',
+  'cloudops:watchdogStallMinutes': 'CLOUDOPS_WATCHDOG_STALL_MINUTES',
+  'cloudops:watchdogExpectTraffic': 'CLOUDOPS_WATCHDOG_EXPECT_TRAFFIC',
+  'cloudops:watchdogErrorsPerRun': 'CLOUDOPS_WATCHDOG_ERRORS_PER_RUN',
   'cloudops:watchdogApiDeadlineMs': 'CLOUDOPS_WATCHDOG_API_DEADLINE_MS',
   'cloudops:watchdogServicesPerMessage': 'CLOUDOPS_WATCHDOG_SERVICES_PER_MESSAGE',
 } as const satisfies Record<string, keyof typeof watchdogEnv.shape>;

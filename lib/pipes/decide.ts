@@ -51,13 +51,18 @@ interface Decision {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-type PipeIds = Pick<PipeRecord, 'organizationId' | 'serviceId' | 'pipeId' | 'pipeName'>;
+type PipeIds = Pick<
+  PipeRecord,
+  'organizationId' | 'serviceId' | 'pipeId' | 'pipeName' | 'sourceKind'
+>;
 type Problem = { state: string; severity: Severity; since: number };
 
-function notice(
+/** A pipe's notice; `extra` overrides (another condition's dedup key) and adds optional fields. */
+export function notice(
   record: PipeIds,
   fields: Told<PipeNoticeKind> & { message: string },
   now: number,
+  extra: Partial<PipeNotice> = {},
 ): PipeNotice {
   const ids = {
     organizationId: record.organizationId,
@@ -71,6 +76,7 @@ function notice(
     resolves: fields.kind === 'recovery',
     ...ids,
     pipeName: record.pipeName,
+    ...(record.sourceKind ? { sourceKind: record.sourceKind } : {}),
     kind: fields.kind,
     severity: fields.severity,
     from: fields.from,
@@ -78,6 +84,7 @@ function notice(
     at: iso(now),
     since: iso(fields.since),
     message: fields.message,
+    ...extra,
   };
 }
 
@@ -93,7 +100,7 @@ function firstSight(
   policy: WatchdogPolicy,
   baseline: boolean,
 ): Decision {
-  const { updatedAt, ...pipe } = observed;
+  const { updatedAt, reading: _progress, ...pipe } = observed;
   const c = classifyState(pipe.state, pipe.pipeId, policy);
   const since = entered(updatedAt, now);
   const next: PipeRecord = {
@@ -182,6 +189,7 @@ export function decide(
   const base: PipeRecord = {
     ...previous,
     pipeName: observed.pipeName,
+    sourceKind: observed.sourceKind ?? previous.sourceKind,
     lastSeenAt: now,
     // A new state starts its own stuck clock.
     ...(moved ? { stuckNotified: false } : {}),

@@ -49,6 +49,9 @@ const WATCHDOG_VALUES: Record<keyof typeof WATCHDOG_CONTEXT_KEYS, unknown> = {
   'cloudops:watchdogAutoRestart': 'true',
   'cloudops:watchdogAutoRestartMax': 2,
   'cloudops:watchdogAutoRestartWindowMinutes': 60,
+  'cloudops:watchdogStallMinutes': 30,
+  'cloudops:watchdogExpectTraffic': 'orders-*',
+  'cloudops:watchdogErrorsPerRun': 0,
   'cloudops:watchdogApiDeadlineMs': 20000,
   'cloudops:watchdogServicesPerMessage': 10,
 };

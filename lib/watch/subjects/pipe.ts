@@ -18,6 +18,12 @@ const PIPE_NOTICE_KINDS = [
   'gone',
   /** An auto-restart attempt. */
   'restart',
+  /** Progress (from the metrics): Running, and what was fetched is not sent. */
+  'stalled',
+  /** Progress: nothing fetched, nothing sent (told only for pipes expected to have traffic). */
+  'quiet',
+  /** Progress: the error counter grew by more than the limit in one run. */
+  'erroring',
 ] as const;
 export type PipeNoticeKind = (typeof PIPE_NOTICE_KINDS)[number];
 
@@ -30,6 +36,21 @@ export const pipeNotice = z.object({
   serviceId: z.string(),
   pipeId: z.string(),
   pipeName: z.string(),
+  /** The condition told (`health`, `progress`, `errors`, ...): a reminder or recovery names it. */
+  condition: z.string().optional(),
+  /** `clickpipe_source` or the listing's source member (kafka, s3, postgres, ...). */
+  sourceKind: z.string().optional(),
+  /** A progress notice: the counter it read, its last two readings and the rate between them. */
+  progress: z
+    .object({
+      metric: z.string(),
+      readings: z.array(z.object({ at: z.string(), value: z.number() })),
+      /** Per minute between the two readings; a counter that went down restarted from zero. */
+      ratePerMinute: z.number().optional(),
+      /** Fetched per minute over the same readings (what piles up while nothing is sent). */
+      fetchedPerMinute: z.number().optional(),
+    })
+    .optional(),
 });
 export type PipeNotice = z.infer<typeof pipeNotice>;
 
@@ -42,6 +63,14 @@ export function pipeDedupKey(
   kind: string,
 ): string {
   const condition = kind === 'gone' || kind === 'restart' ? kind : 'health';
+  return pipeConditionKey(ids, condition);
+}
+
+/** The dedup key of one condition of a pipe (`progress` and `errors` are followed apart). */
+export function pipeConditionKey(
+  ids: { organizationId: string; serviceId: string; pipeId: string },
+  condition: string,
+): string {
   return `pipe/${ids.organizationId}/${ids.serviceId}/${ids.pipeId}/${condition}`;
 }
 

@@ -288,10 +288,13 @@ describe('eventbridge notifier', () => {
     const noticeFields = Object.keys(pipeNotice.shape);
     expect(noticeFields).toEqual(expect.arrayContaining(detailFields));
     expect(noticeFields.filter((f) => !detailFields.includes(f)).sort()).toEqual([
+      'condition',
       'dedupKey',
       'id',
+      'progress',
       'resolves',
       'since',
+      'sourceKind',
       'subject',
     ]);
     expect(pipeStateChangedDetail.safeParse(pipeNotice.parse(n)).success).toBe(true);
