@@ -228,7 +228,15 @@ async function removeConcurrentExtras(
   const made = results.flatMap((r) =>
     r.status === 'created' && r.key && r.id ? [{ key: r.key, id: r.id }] : [],
   );
-  for (const extra of await removeExtrasMadeHere(made, backend, owner, call)) {
+  let extras: Awaited<ReturnType<typeof removeExtrasMadeHere>>;
+  try {
+    extras = await removeExtrasMadeHere(made, backend, owner, call);
+  } catch {
+    // After the writes, best effort: a run stopped at its deadline or a failed list must not
+    // lose what was applied; the next plan notes a duplicate left behind.
+    return;
+  }
+  for (const extra of extras) {
     const result = results.find((r) => r.id === extra.id)!;
     result.status = 'deleted';
     result.message = `another apply created "${extra.key}" first (${extra.kept}): this run's copy was removed`;

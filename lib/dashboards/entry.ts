@@ -148,6 +148,10 @@ async function runSync(
       ...(deps.service !== undefined ? { service: deps.service } : {}),
       prune: settings.prune,
       allowDeleteAll: settings.allowDeleteAll,
+      // The files were planned (and dry-run validated) by the CLI before they reached S3; here
+      // a dry run per dashboard would spend the key's rate before the first write, and a run
+      // resumed at its deadline would spend it again, never reaching the writes.
+      remoteValidate: false,
       adopt: settings.adopt,
       owner: settings.owner,
       ...(io.signal ? { signal: io.signal } : {}),

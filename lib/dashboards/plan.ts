@@ -112,6 +112,11 @@ export interface PlanOptions {
    * (an emptied bucket or folder looks exactly like that). @default false
    */
   readonly allowDeleteAll?: boolean;
+  /**
+   * Dashboards declared by files the run did not read (a manifest vouched them in sync): the
+   * source is not empty although `desired` is. @default 0
+   */
+  readonly declaredUnread?: number;
   /** The key's rate limit, for the plan's cost. @default the management key's, 10 per 10 s */
   readonly rateLimit?: Pick<RateLimitConfig, 'limit' | 'windowMs'>;
 }
@@ -237,7 +242,8 @@ export function computePlan(
     changes.push(target ? diffChange(want, target, adopted, owner, alerts) : createChange(want));
   }
 
-  if (options.prune && desired.length === 0 && owned.size > 0 && !options.allowDeleteAll)
+  const declared = desired.length + (options.declaredUnread ?? 0);
+  if (options.prune && declared === 0 && owned.size > 0 && !options.allowDeleteAll)
     throw new EmptySourcePruneError([...owned.values()].flat().length, owner);
   for (const [tag, list] of owned) {
     if (claimed.has(tag) || (targetTags && !targetTags.has(tag))) continue;

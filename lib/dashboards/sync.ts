@@ -310,7 +310,13 @@ export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome>
   const sync = await planServiceSync(
     desired,
     // `files` places the service's dry-run refusals on the files' lines (remote-validate.ts).
-    { files: options.source, ...options, ...(planned ? { backend: planned.backend } : {}) },
+    {
+      files: options.source,
+      ...options,
+      ...(planned ? { backend: planned.backend } : {}),
+      // Files a manifest vouched in sync declare dashboards too (prune's empty-source guard).
+      declaredUnread: loaded?.inSync.filter((k) => !k.entry.elsewhere).length ?? 0,
+    },
   );
   if (loaded) await checkWrittenWebhookIds(sync.plan, loaded.texts, webhooks, options.source.label);
   const applied = options.mode === 'apply' ? await sync.apply(options) : undefined;
