@@ -11,18 +11,18 @@ import { isNotFound } from '../api/errors';
 import type { Dashboard } from '../schemas';
 import { identityTag, ownerOf, ownerTag } from './ownership';
 
-export interface MadeHere {
+interface MadeHere {
   key: string;
   id: string;
 }
 
-export interface ExtraRemoved extends MadeHere {
+interface ExtraRemoved extends MadeHere {
   /** The dashboard kept for the key (made earlier, by another run). */
   kept: string;
 }
 
 /** Pure: which of the dashboards this run created another run had already made. */
-export function extrasMadeHere(
+function extrasMadeHere(
   made: readonly MadeHere[],
   listed: readonly Dashboard[],
   owner: string,

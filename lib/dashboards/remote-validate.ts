@@ -12,7 +12,7 @@ import { locateIn } from './parse';
 import { writeBody, type Plan } from './plan';
 import type { FileIssue } from './types';
 
-export interface RemoteValidateOptions {
+interface RemoteValidateOptions {
   /** The text of a file, to place the service's paths on its lines (absent: no position). */
   readonly readFile?: (file: string) => Promise<string>;
   /** Named in the error (the folder or the S3 prefix). */
@@ -21,13 +21,13 @@ export interface RemoteValidateOptions {
 }
 
 /** What remote validation cost and said; `unavailable` is the note the plan carries. */
-export interface RemoteValidation {
+interface RemoteValidation {
   requests: number;
   unavailable?: string;
 }
 
 /** The API's dotted path (`tiles.0.config.select`) as a file path: `['tiles', 0, 'config', 'select']`. */
-export function pathOfDotted(dotted: string): (string | number)[] {
+function pathOfDotted(dotted: string): (string | number)[] {
   if (dotted === '') return [];
   return dotted.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }
