@@ -40,7 +40,7 @@ export function parsePolicy(input: WatchdogPolicyInput = {}): WatchdogPolicy {
   return parseOrThrow(policySchema, input, 'watchdog policy', 'invalid watchdog policy');
 }
 
-/** `gone`: the pipe was stored before but is absent from its service's listing. */
+/** `gone`: the pipe was stored before but is absent from its service's listing this run. */
 export type Observation = ObservedPipe | { gone: true };
 
 interface Decision {
@@ -104,6 +104,7 @@ function firstSight(
     flapping: false,
     stuckNotified: false,
     gone: false,
+    missedListings: 0,
     restarts: [],
     pending: [],
     version: 0,
@@ -133,10 +134,21 @@ function firstSight(
   return { next, notifications: [notice(next, { ...told, message }, now)] };
 }
 
+/**
+ * Listings a pipe must be missing from, in a row, to be told gone. One listing without it may be
+ * the listing's blip (a pipe back the next run would otherwise be told gone, then new); a second
+ * run costs no request, where a GET of the pipe would add one per missing pipe to the S per run.
+ */
+const MISSED_LISTINGS_BEFORE_GONE = 2;
+
 function gone(previous: PipeRecord, now: number, policy: WatchdogPolicy): Decision {
   if (previous.gone) return { next: previous, notifications: [] };
+  const missedListings = previous.missedListings + 1;
+  if (missedListings < MISSED_LISTINGS_BEFORE_GONE)
+    return { next: { ...previous, missedListings }, notifications: [] };
   const next: PipeRecord = {
     ...previous,
+    missedListings,
     gone: true,
     announced: undefined,
     lastNotifiedAt: now,
@@ -183,6 +195,7 @@ export function decide(
     ...previous,
     pipeName: observed.pipeName,
     lastSeenAt: now,
+    missedListings: 0,
     // A new state starts its own stuck clock.
     ...(moved ? { stuckNotified: false } : {}),
   };

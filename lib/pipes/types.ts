@@ -14,6 +14,8 @@ export const pipeRecord = z.object({
   /** The unknown state value already reported (reported once). */
   unknownNotified: z.string().optional(),
   gone: z.boolean().default(false),
+  /** Consecutive listings that lacked the pipe (reset when seen); gone takes two. */
+  missedListings: z.number().int().nonnegative().default(0),
   /** Times of auto-restart attempts (trimmed to the restart window). */
   restarts: z.array(z.number()).default([]),
   pending: z.array(pendingDelivery).default([]),

@@ -155,15 +155,37 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
   it('a deleted pipe is reported once', async () => {
     const saved = sb.store.state.pipes.find((p) => p.id === kafka)!;
     try {
-      const { notifier } = await timeline(kafka, [
+      const { notifier, results } = await timeline(kafka, [
         [0, 'Running'],
         [5, 'gone'],
         [10, 'gone'],
+        [15, 'gone'],
       ]);
       expect(notifier.sent.map(brief)).toEqual(['gone:warning:Running->']);
+      // Told at the second listing in a row without it.
+      expect(results.map((r) => r.notifications.length)).toEqual([0, 0, 1, 0]);
     } finally {
       sb.store.state.pipes.push(saved);
     }
+  });
+
+  it('a pipe missing from one listing and back the next is no notice (a blip), at one request per run', async () => {
+    const saved = sb.store.state.pipes.find((p) => p.id === kafka)!;
+    const w = watchdog({ includePipes: [kafka] });
+    sb.requestLog.clear();
+    await w.run();
+    sb.clock.advance(5 * MIN);
+    sb.store.state.pipes = sb.store.state.pipes.filter((p) => p.id !== kafka);
+    try {
+      await w.run();
+    } finally {
+      sb.store.state.pipes.push(saved);
+    }
+    sb.clock.advance(5 * MIN);
+    await w.run();
+    expect(w.notifier.sent.map(brief)).toEqual([]);
+    const requests = sb.requestLog.entries().filter((e) => e.surface === 'management');
+    expect(requests).toHaveLength(3);
   });
 
   it('makes one list request per service per run', async () => {
