@@ -10,7 +10,8 @@ import { loadService } from '../../lib/pipes/records';
 import { runWatchdog, type WatchdogDeps } from '../../lib/pipes/watchdog';
 import { parseWatchdogConfig, type WatchdogConfigInput } from '../../lib/pipes/watchdog-config';
 import type { Notifier } from '../../lib/watch/notifiers/types';
-import { createWebhookNotifier, signBody } from '../../lib/watch/notifiers/webhook';
+import { createWebhookNotifier } from '../../lib/watch/notifiers/webhook';
+import { verifyAsDocumented } from '../support/webhook-signature';
 import { LocalWatchStore, type WatchStore } from '../../lib/watch/store';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
@@ -362,7 +363,7 @@ describe('metrics and a real webhook', () => {
       expect(r.notifications).toHaveLength(1);
       expect(receiver.received).toHaveLength(1);
       const { body, headers } = receiver.received[0];
-      expect(headers['x-cloudops-signature']).toBe(signBody(body, secret));
+      expect(verifyAsDocumented(String(headers['x-cloudops-signature']), body, secret)).toBe(true);
       expect(JSON.parse(body)).toMatchObject({ notification: { kind: 'new', pipeId: kafka } });
     } finally {
       await receiver.close();

@@ -1,4 +1,8 @@
-/** Generic webhook: the notice as JSON, HMAC-SHA256 signed when a secret is set. */
+/**
+ * Generic webhook: the notice as JSON, signed when a secret is set the way Stripe signs its
+ * webhooks, so a receiver can check both who sent it and when (a captured request replayed
+ * later fails the age check). README.md, "Verifying the webhook's signature", has the check.
+ */
 import { createHmac } from 'node:crypto';
 import * as z from 'zod';
 import { staticCredentials } from '../../credentials/static';
@@ -28,9 +32,8 @@ const env = z.object({
 });
 
 /**
- * `url` and an optional `signingSecret` (when set, every body is signed:
- * `X-Cloudops-Signature: sha256=<hex HMAC of the body>`), or a provider of both (a Secrets
- * Manager secret, re-read when the receiver rejects a request).
+ * `url` and an optional `signingSecret` (when set, every request is signed, see `signature`),
+ * or a provider of both (a Secrets Manager secret, re-read when the receiver rejects a request).
  */
 type WebhookTarget =
   | { url: string; signingSecret?: string | undefined }
@@ -40,10 +43,14 @@ type WebhookNotifierOptions = HttpPostOptions &
   WebhookTarget & {
     /** @default 'webhook' */
     name?: string;
+    /** Epoch milliseconds, the signature's timestamp. @default Date.now */
+    now?: () => number;
   };
 
-export function signBody(body: string, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: the time is signed with the body. */
+function signature(body: string, secret: string, nowMs: number): string {
+  const t = Math.floor(nowMs / 1000);
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
 }
 
 /** `{ type, notification }`: the event type of the notice's subject, and the notice. */
@@ -67,7 +74,8 @@ export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier
       const body = JSON.stringify(webhookPayload(n));
       return sendToTarget(name, target, ({ url, signingSecret }) => {
         const headers: Record<string, string> = { 'X-Cloudops-Notification-Id': n.id };
-        if (signingSecret) headers[SIGNATURE_HEADER] = signBody(body, signingSecret);
+        if (signingSecret)
+          headers[SIGNATURE_HEADER] = signature(body, signingSecret, (options.now ?? Date.now)());
         return postJson(name, url, body, headers, options, signal);
       });
     },

@@ -17,7 +17,7 @@ import { sandboxEnv } from '../../../cli/connect';
 import type { CliIO } from '../../../cli/io';
 import { createHandler } from '../../../functions/pipe-watchdog/handler';
 import { ConfigError } from '../../../lib/errors';
-import { signBody } from '../../../lib/watch/notifiers/webhook';
+import { verifyAsDocumented } from '../../support/webhook-signature';
 import { readWatchdogSettings } from '../../../lib/pipes/config';
 import { createWatchTable } from '../../../lib/watch/dynamo-store';
 import { startLocalDynamo, type LocalDynamo } from '../../support/local-dynamo';
@@ -286,7 +286,9 @@ describe('pipe-watchdog handler: Slack and webhook destinations from Secrets Man
       expect(hook.received).toHaveLength(told.length);
       for (const r of hook.received) {
         expect(r.path).toBe('/hook');
-        expect(r.headers['x-cloudops-signature']).toBe(signBody(r.body, SIGNING));
+        expect(verifyAsDocumented(String(r.headers['x-cloudops-signature']), r.body, SIGNING)).toBe(
+          true,
+        );
       }
 
       // Someone replaces the Slack URL; the function still holds the old one.

@@ -3,6 +3,8 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pipeStateChangedDetail, pipeStateChangedEvent } from '../../../lib/events/schemas';
 import { redactText } from '../../../lib/redact';
@@ -15,6 +17,7 @@ import type { DashboardsNotice } from '../../../lib/watch/subjects/dashboards';
 import { pipeNotice, type PipeNotice } from '../../../lib/watch/subjects/pipe';
 import type { ServiceNotice } from '../../../lib/watch/subjects/service';
 import { startReceiver } from '../../support/receiver';
+import { verifyAsDocumented } from '../../support/webhook-signature';
 
 const n: PipeNotice = {
   subject: 'pipe',
@@ -74,22 +77,83 @@ async function receiver(statuses: number[] = []) {
   closers.push(r.close);
   return r;
 }
+/** A loopback server answering every request with a 307 to `location`. */
+async function redirector(location: string) {
+  let hits = 0;
+  const server = createServer((req, res) => {
+    hits += 1;
+    req.resume();
+    res.writeHead(307, { location }).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    hits: () => hits,
+  };
+}
 
 describe('webhook notifier', () => {
   it('posts the notification as JSON with a verifiable HMAC signature', async () => {
     const r = await receiver();
     const secret = 'whsec-test-signing-secret';
-    await createWebhookNotifier({ url: `${r.url}/hook`, signingSecret: secret, ...noSleep }).send(
-      n,
-    );
+    const now = Date.parse('2025-01-01T00:05:00.250Z');
+    await createWebhookNotifier({
+      url: `${r.url}/hook`,
+      signingSecret: secret,
+      now: () => now,
+      ...noSleep,
+    }).send(n);
     expect(r.received).toHaveLength(1);
     const { body, headers, path } = r.received[0];
     expect(path).toBe('/hook');
     expect(headers['content-type']).toBe('application/json');
     expect(JSON.parse(body)).toEqual({ type: 'Pipe State Changed', notification: n });
-    const expected = 'sha256=' + createHmac('sha256', secret).update(body).digest('hex');
-    expect(headers['x-cloudops-signature']).toBe(expected);
+    // Stripe's scheme: the unix time, and the HMAC of "<time>.<body>".
+    const t = Math.floor(now / 1000);
+    const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+    expect(headers['x-cloudops-signature']).toBe(`t=${t},v1=${v1}`);
     expect(redactText(`x ${secret} y`)).not.toContain(secret); // registered for redaction
+  });
+
+  it('a receiver checking as README.md shows accepts the request, and refuses it replayed 5+ minutes later or with its body changed', async () => {
+    const secret = 'whsec-verified-signing-secret';
+    let receiverNow = Date.now();
+    const seen: { signature: string; body: string; ok: boolean }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const signature = String(req.headers['x-cloudops-signature'] ?? '');
+        const ok = verifyAsDocumented(signature, body, secret, receiverNow);
+        seen.push({ signature, body, ok });
+        res.writeHead(ok ? 200 : 400).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+
+    await createWebhookNotifier({ url, signingSecret: secret, ...noSleep }).send(n);
+    // Someone who captured that request sends it again.
+    const [{ signature, body }] = seen;
+    const replay = (text: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-cloudops-signature': signature },
+        body: text,
+      }).then((r) => r.status);
+    expect(await replay(body.replace('Failed', 'Running'))).toBe(400); // tampered
+    receiverNow += 5 * 60_000 + 1_000;
+    expect(await replay(body)).toBe(400); // replayed later
+    expect(seen.map((r) => r.ok)).toEqual([true, false, false]);
   });
 
   it('sends no signature without a secret', async () => {
@@ -120,6 +184,20 @@ describe('webhook notifier', () => {
       /answered 400/,
     );
     expect(r.received).toHaveLength(1);
+  });
+
+  it('never follows a redirect: a 3xx is a failed delivery naming the status, sent nowhere else', async () => {
+    const elsewhere = await receiver();
+    const redirecting = await redirector(`${elsewhere.url}/stolen`);
+    const signingSecret = 'whsec-redirect-signing-secret';
+    const error = await createWebhookNotifier({ url: redirecting.url, signingSecret, ...noSleep })
+      .send(n)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotifyError);
+    expect((error as NotifyError).message).toMatch(/webhook: receiver answered 307, a redirect/);
+    expect((error as NotifyError).status).toBe(307);
+    expect(redirecting.hits()).toBe(1); // not retried either
+    expect(elsewhere.received).toHaveLength(0);
   });
 
   it('times out a hanging receiver and retries', async () => {
