@@ -1,4 +1,8 @@
-/** Slack incoming webhook with a Block Kit message. The webhook URL is itself a secret. */
+/**
+ * Slack incoming webhook with a Block Kit message. The webhook URL is itself a secret. Every
+ * value from a notice is escaped for mrkdwn (slack-text.ts): a pipe named `<!channel>` pages
+ * nobody.
+ */
 import * as z from 'zod';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
@@ -6,6 +10,7 @@ import { registerSecret } from '../../redact';
 import { describeChange, type Fact } from '../notice';
 import { renderNotice, type Notice } from '../notices';
 import { postJson } from './http';
+import { mrkdwn, mrkdwnCode, slackPlain } from './slack-text';
 import { secretProvider, secretSource, sendToTarget, type SecretSource } from './secrets';
 import { defineNotifier, type HttpPostOptions, type Notifier } from './types';
 
@@ -57,36 +62,46 @@ function link(template: string | undefined, fields: Record<string, string> | und
 }
 
 function factText(fact: Fact): string {
-  if ('text' in fact) return fact.text;
+  if ('text' in fact) return mrkdwn(fact.text);
   if ('id' in fact)
-    return fact.name === undefined ? `\`${fact.id}\`` : `${fact.name} (\`${fact.id}\`)`;
-  if ('time' in fact)
-    return `<!date^${Math.floor(Date.parse(fact.time) / 1000)}^{date_short_pretty} {time}|${fact.time}>`;
-  return describeChange(fact, { arrow: '→', mark: (s) => `*${s}*` });
+    return fact.name === undefined
+      ? mrkdwnCode(fact.id)
+      : `${mrkdwn(fact.name)} (${mrkdwnCode(fact.id)})`;
+  if ('time' in fact) {
+    const seconds = Math.floor(Date.parse(fact.time) / 1000);
+    if (!Number.isFinite(seconds)) return mrkdwn(fact.time);
+    return `<!date^${seconds}^{date_short_pretty} {time}|${mrkdwn(fact.time)}>`;
+  }
+  return describeChange(fact, { arrow: '→', mark: (s) => `*${mrkdwn(s)}*` });
 }
+
+/** A mrkdwn text object Slack shows as sent: no automatic links or mentions. */
+const text = (value: string) => ({ type: 'mrkdwn', text: value, verbatim: true });
 
 function slackPayload(n: Notice, linkTemplate?: string) {
   const rendered = renderNotice(n);
   const blocks: unknown[] = [
-    { type: 'header', text: { type: 'plain_text', text: rendered.title } },
-    { type: 'section', text: { type: 'mrkdwn', text: `${EMOJI[n.severity]} ${n.message}` } },
+    { type: 'header', text: { type: 'plain_text', text: slackPlain(rendered.title) } },
+    { type: 'section', text: text(`${EMOJI[n.severity]} ${mrkdwn(n.message)}`) },
   ];
   if (rendered.facts.length > 0) {
     blocks.push({
       type: 'section',
-      fields: rendered.facts.map((f) => ({ type: 'mrkdwn', text: `*${f.label}*\n${factText(f)}` })),
+      fields: rendered.facts.map((f) => text(`*${f.label}*\n${factText(f)}`)),
     });
   }
   if (rendered.details) {
-    const text =
-      rendered.details.length > SECTION_CHARS
-        ? `${rendered.details.slice(0, SECTION_CHARS - 2)} …`
-        : rendered.details;
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text } });
+    const details = mrkdwn(rendered.details, 'keep');
+    blocks.push({
+      type: 'section',
+      text: text(
+        details.length > SECTION_CHARS ? `${details.slice(0, SECTION_CHARS - 2)} …` : details,
+      ),
+    });
   }
   blocks.push({
     type: 'context',
-    elements: [{ type: 'mrkdwn', text: `${n.kind} · ${n.severity} · ${n.at}` }],
+    elements: [text(mrkdwn(`${n.kind} · ${n.severity} · ${n.at}`))],
   });
   const url = link(linkTemplate, rendered.link?.fields);
   if (url) {
@@ -96,7 +111,7 @@ function slackPayload(n: Notice, linkTemplate?: string) {
     });
   }
   // `text` is the fallback shown in notifications and by clients without Block Kit.
-  return { text: `${rendered.title}: ${n.message}`, blocks };
+  return { text: mrkdwn(`${rendered.title}: ${n.message}`), blocks };
 }
 
 export function createSlackNotifier(options: SlackNotifierOptions): Notifier {
