@@ -51,7 +51,10 @@ interface Decision {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-type PipeIds = Pick<PipeRecord, 'organizationId' | 'serviceId' | 'pipeId' | 'pipeName'>;
+type PipeIds = Pick<
+  PipeRecord,
+  'organizationId' | 'serviceId' | 'pipeId' | 'pipeName' | 'sourceKind'
+>;
 type Problem = { state: string; severity: Severity; since: number };
 
 function notice(
@@ -71,6 +74,7 @@ function notice(
     resolves: fields.kind === 'recovery',
     ...ids,
     pipeName: record.pipeName,
+    ...(record.sourceKind ? { sourceKind: record.sourceKind } : {}),
     kind: fields.kind,
     severity: fields.severity,
     from: fields.from,
@@ -194,6 +198,7 @@ export function decide(
   const base: PipeRecord = {
     ...previous,
     pipeName: observed.pipeName,
+    ...(observed.sourceKind ? { sourceKind: observed.sourceKind } : {}),
     lastSeenAt: now,
     missedListings: 0,
     // A new state starts its own stuck clock.

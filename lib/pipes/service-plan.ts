@@ -3,7 +3,8 @@
  * idle) and, when its pipes were listed, each wanted pipe's next record, its notifications and
  * whether it gets an auto-restart attempt. The executor (watchdog.ts) writes and delivers it.
  */
-import type { Pipe } from '../schemas';
+import { pipeSourceKind, type Pipe } from '../schemas';
+import { defined } from '../watch/settings';
 import type { PipeNotice } from '../watch/subjects/pipe';
 import { decide, type Observation } from './decide';
 import { decideServiceHealth, type ListingOutcome, type ServiceHealthDecision } from './health';
@@ -27,6 +28,13 @@ export interface ServicePlan {
   checked: number;
   /** Pipes whose state moved since the last pass. */
   transitions: number;
+}
+
+/** The pipe's source member: a kind this client models, else the first member it carries. */
+function sourceKindOf(pipe: Pipe): string | undefined {
+  const known = pipeSourceKind(pipe);
+  if (known !== 'unknown') return known;
+  return Object.entries(pipe.source ?? {}).find(([, member]) => member != null)?.[0];
 }
 
 function wantedPipe(config: WatchdogConfig, pipeId: string): boolean {
@@ -94,6 +102,7 @@ function pipeStep(
         serviceId,
         pipeId: pipe.id,
         pipeName: pipe.name,
+        ...defined({ sourceKind: sourceKindOf(pipe) }),
         state: pipe.state,
         updatedAt: pipe.updatedAt,
       }

@@ -8,6 +8,8 @@ export const pipeRecord = z.object({
   serviceId: z.string(),
   pipeId: z.string(),
   pipeName: z.string(),
+  /** The source member of the pipe (kafka, objectStorage, postgres, ...): routes match it. */
+  sourceKind: z.string().optional(),
   ...watchedCondition,
   lastSeenAt: z.number(),
   stuckNotified: z.boolean().default(false),
@@ -51,6 +53,7 @@ export interface ObservedPipe {
   serviceId: string;
   pipeId: string;
   pipeName: string;
+  sourceKind?: string;
   state: string;
   /** The pipe's `updatedAt`: on first sight, the best guess of when it entered `state`. */
   updatedAt?: string;

@@ -105,6 +105,7 @@ describe('key expiry sentinel (the deployed handler)', () => {
           severity: 'warning',
           dedupKey: `key/${rs.secretId}/expiry`,
         }) as object,
+        hint: `its rotation is stuck: check the rotation function's log, then \`cloudops keys rotate --secret-id ${rs.secretId}\``,
       },
     ]);
     const current = await rs.read('AWSCURRENT');

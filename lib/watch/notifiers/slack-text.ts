@@ -27,10 +27,9 @@ export function mrkdwnCode(text: string): string {
 }
 
 /**
- * Plain text (a header). Whether Slack decodes entities there is not documented, so `<` and `>`
- * become the look-alikes ‹ › (no control sequence can form); the message body shows the name
- * exactly.
+ * Plain text (a header). Whether Slack decodes entities there is not documented, so `<` becomes
+ * the look-alike ‹ (no control sequence can start); the message body shows the name exactly.
  */
 export function slackPlain(text: string): string {
-  return withoutControls(text).replace(/</g, '‹').replace(/>/g, '›');
+  return withoutControls(text).replace(/</g, '‹');
 }

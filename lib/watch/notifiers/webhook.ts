@@ -8,10 +8,11 @@ import * as z from 'zod';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
+import { explain } from '../notice';
 import { renderNotice, type Notice } from '../notices';
 import { postJson } from './http';
-import { secretProvider, secretSource, sendToTarget, type SecretSource } from './secrets';
-import { defineNotifier, type HttpPostOptions, type Notifier } from './types';
+import { secretProvider, secretSource, sendToTarget } from './secrets';
+import { defineNotifier, type HttpPostOptions, type Notifier, type SecretSource } from './types';
 
 const SIGNATURE_HEADER = 'X-Cloudops-Signature';
 
@@ -43,6 +44,8 @@ type WebhookNotifierOptions = HttpPostOptions &
   WebhookTarget & {
     /** @default 'webhook' */
     name?: string;
+    /** Each notice's link (CLOUDOPS_WATCHDOG_LINK_TEMPLATE). */
+    linkTemplate?: string | undefined;
     /** Epoch milliseconds, the signature's timestamp. @default Date.now */
     now?: () => number;
   };
@@ -53,9 +56,13 @@ function signature(body: string, secret: string, nowMs: number): string {
   return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
 }
 
-/** `{ type, notification }`: the event type of the notice's subject, and the notice. */
-function webhookPayload(n: Notice) {
-  return { type: renderNotice(n).event.type, notification: n };
+/**
+ * `{ type, notification, hint?, link? }`: the event type of the notice's subject, the notice
+ * (its values raw, as the service gave them), the first thing to check and the link.
+ */
+function webhookPayload(n: Notice, linkTemplate: string | undefined) {
+  const rendered = renderNotice(n);
+  return { type: rendered.event.type, notification: n, ...explain(rendered, linkTemplate) };
 }
 
 export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier {
@@ -71,7 +78,7 @@ export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier
   return {
     name,
     send(n, signal) {
-      const body = JSON.stringify(webhookPayload(n));
+      const body = JSON.stringify(webhookPayload(n, options.linkTemplate));
       return sendToTarget(name, target, ({ url, signingSecret }) => {
         const headers: Record<string, string> = { 'X-Cloudops-Notification-Id': n.id };
         if (signingSecret)
@@ -82,10 +89,15 @@ export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier
   };
 }
 
-export const webhookNotifier = defineNotifier<typeof env, SecretSource<WebhookSecret>>({
+export const webhookNotifier = defineNotifier<
+  typeof env,
+  SecretSource<WebhookSecret>,
+  WebhookSecret
+>({
   name: 'webhook',
   env,
   secretIdVariable: 'CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID',
+  secretSchema: webhookSecret,
   settings(e) {
     registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_URL);
     registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET);
@@ -103,9 +115,12 @@ export const webhookNotifier = defineNotifier<typeof env, SecretSource<WebhookSe
         : undefined,
     );
   },
-  create: (source, clients) =>
+  routed: (_, destination) => destination,
+  create: (source, clients, context) =>
     createWebhookNotifier({
-      target: secretProvider('webhook', source, webhookSecret, clients.secretsManager),
+      target: secretProvider(context.name, source, webhookSecret, clients.secretsManager),
+      name: context.name,
+      linkTemplate: context.linkTemplate,
       ...clients.http,
     }),
 });

@@ -38,6 +38,11 @@ export function renderKeyNotice(n: KeyNotice): RenderedNotice {
         : { label: 'Expires', time: n.expireAt },
       { label: 'Read from', text: n.source },
     ],
+    hint:
+      n.status === 'no-expiry'
+        ? `a key that never expires was never rotated by cloudops: rotate it (\`cloudops keys rotate --secret-id ${n.secretId}\`)`
+        : `its rotation is stuck: check the rotation function's log, then \`cloudops keys rotate --secret-id ${n.secretId}\``,
+    origin: { source: secret, component: `key …${n.keySuffix}` },
     event: { type: KEY_EXPIRY_WARNED, detail: n },
     attributes: { severity: n.severity, kind: n.kind, subject: n.subject, status: n.status },
   };

@@ -88,8 +88,8 @@ describe('slack mrkdwn', () => {
     expect(mrkdwnCode('p1` <!here> `')).toBe('`p1ˋ &lt;!here&gt; ˋ`');
   });
 
-  it('plain text (a header): controls go, and < > become look-alikes no sequence forms from', () => {
-    expect(slackPlain(`${HOSTILE.mention} ${HOSTILE.red} a&b`)).toBe('‹!channel› x orders-red a&b');
+  it('plain text (a header): controls go, and < becomes a look-alike no sequence starts with', () => {
+    expect(slackPlain(`${HOSTILE.mention} ${HOSTILE.red} a&b`)).toBe('‹!channel> x orders-red a&b');
   });
 });
 

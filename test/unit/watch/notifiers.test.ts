@@ -114,7 +114,11 @@ describe('webhook notifier', () => {
     const { body, headers, path } = r.received[0];
     expect(path).toBe('/hook');
     expect(headers['content-type']).toBe('application/json');
-    expect(JSON.parse(body)).toEqual({ type: 'Pipe State Changed', notification: n });
+    expect(JSON.parse(body)).toEqual({
+      type: 'Pipe State Changed',
+      notification: n,
+      hint: "check the pipe's source credentials and the destination table; `cloudops pipes get pipe-1`",
+    });
     // Stripe's scheme: the unix time, and the HMAC of "<time>.<body>".
     const t = Math.floor(now / 1000);
     const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
@@ -267,6 +271,38 @@ describe('slack notifier', () => {
     expect(d.blocks.some((b) => b.type === 'actions')).toBe(false);
     expect(sv.blocks[0].text?.text).toBe('[INFO] service svc-1 idle: idle');
     expect(JSON.stringify(sv.blocks)).not.toContain('*Pipe*');
+    // The template needs a pipe id a service's notice has not: no half-filled link.
+    expect(sv.blocks.some((b) => b.type === 'actions')).toBe(false);
+  });
+
+  it('a notice explains itself: condition, since when, source kind, the last two readings and the rate, the first check', async () => {
+    const r = await receiver();
+    await createSlackNotifier({
+      webhookUrl: `${r.url}/services/T1/B1/slackexplaintoken`,
+      ...noSleep,
+    }).send({
+      ...n,
+      kind: 'reminder',
+      sourceKind: 'kafka',
+      progress: {
+        metric: 'ClickPipes_SentEvents_Total',
+        readings: [
+          { at: '2025-01-01T00:00:00.000Z', value: 1200 },
+          { at: '2025-01-01T00:05:00.000Z', value: 1200 },
+        ],
+        ratePerMinute: 0,
+      },
+    });
+    const text = JSON.stringify((JSON.parse(r.received[0].body) as { blocks: unknown }).blocks);
+    expect(text).toContain('[CRITICAL] pipe orders reminder: Running -> Failed');
+    expect(text).toContain('*Since*');
+    expect(text).toContain('*Source*\\nkafka');
+    expect(text).toContain(
+      '*Progress*\\nClickPipes_SentEvents_Total: 1200 at 2025-01-01T00:00:00.000Z → 1200 at 2025-01-01T00:05:00.000Z (0/min)',
+    );
+    expect(text).toContain(
+      "*First check:* check the pipe's source credentials and the destination table; `cloudops pipes get pipe-1`",
+    );
   });
 });
 
@@ -282,7 +318,10 @@ describe('sns notifier', () => {
     expect(sns).toHaveReceivedCommandWith(PublishCommand, {
       TopicArn: 'arn:aws:sns:us-east-1:1:t',
       Subject: '[CRITICAL] pipe orders transition: Running -> Failed',
-      Message: JSON.stringify(n),
+      Message: JSON.stringify({
+        ...n,
+        hint: "check the pipe's source credentials and the destination table; `cloudops pipes get pipe-1`",
+      }),
       MessageAttributes: expect.objectContaining({
         severity: { DataType: 'String', StringValue: 'critical' },
         kind: { DataType: 'String', StringValue: 'transition' },
@@ -347,7 +386,8 @@ describe('eventbridge notifier', () => {
       kind: 'transition',
       at: n.at,
     });
-    // Exactly the shape lib/events declares for consumers: a valid envelope, no internal fields.
+    // The shape lib/events declares for consumers (a valid envelope), plus what explains the
+    // notice (since when, the first check); none of the ledger's fields.
     const entry = eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries![0];
     const event = pipeStateChangedEvent.parse({
       source: entry.Source,
@@ -356,7 +396,7 @@ describe('eventbridge notifier', () => {
       detail,
     });
     expect(Object.keys(event.detail).sort()).toEqual(
-      Object.keys(pipeStateChangedDetail.shape).sort(),
+      [...Object.keys(pipeStateChangedDetail.shape), 'since', 'hint'].sort(),
     );
     eb.restore();
   });
@@ -368,8 +408,10 @@ describe('eventbridge notifier', () => {
     expect(noticeFields.filter((f) => !detailFields.includes(f)).sort()).toEqual([
       'dedupKey',
       'id',
+      'progress',
       'resolves',
       'since',
+      'sourceKind',
       'subject',
     ]);
     expect(pipeStateChangedDetail.safeParse(pipeNotice.parse(n)).success).toBe(true);
@@ -386,7 +428,10 @@ describe('eventbridge notifier', () => {
     }).sendBatch!([drift, service]);
     const [first, second] = eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries!;
     expect(first.DetailType).toBe('Dashboards Drifted');
-    expect(JSON.parse(first.Detail!)).toEqual(drift);
+    expect(JSON.parse(first.Detail!)).toEqual({
+      ...drift,
+      hint: expect.stringContaining('`cloudops dashboards apply`') as string,
+    });
     expect(second.DetailType).toBe('Pipe State Changed');
     expect(JSON.parse(second.Detail!)).toEqual({
       organizationId: 'org-1',
@@ -398,6 +443,7 @@ describe('eventbridge notifier', () => {
       severity: 'info',
       kind: 'idle',
       at: service.at,
+      since: service.since,
       message: service.message,
     });
     eb.restore();
