@@ -4,6 +4,7 @@ import type { FaultKind, FaultSpec, Faults } from './faults';
 import { jsonReply } from './http';
 import type { Reply } from './http';
 import { parseJsonBody } from './management/surface';
+import { metricsAdminRoutes } from './metrics/routes';
 import type { RequestLog } from './request-log';
 import { matchRoute, route } from './router';
 import type { Store } from './store';
@@ -33,9 +34,12 @@ function serviceFor(deps: AdminDeps, serviceId: unknown): string {
   return id;
 }
 
+const maskValues = (map: Record<string, string>) =>
+  Object.fromEntries(Object.keys(map).map((name) => [name, REDACTED]));
+
 /** State without anything secret: no hashes, no seed credentials, no connection strings, no secret values. */
 function redactedState(store: Store, secretsManagerState: unknown): unknown {
-  const { seed, keys, tokens, pipes, ...rest } = store.state;
+  const { seed, keys, tokens, pipes, webhooks, ...rest } = store.state;
   const sm = secretsManagerState as {
     secrets?: {
       name: string;
@@ -56,6 +60,12 @@ function redactedState(store: Store, secretsManagerState: unknown): unknown {
     },
     keys: keys.map(({ keyIdHash: _a, keySecretHash: _b, ...key }) => key),
     tokens: tokens.map(({ tokenHash: _h, ...token }) => token),
+    // Write-only webhook headers and query parameters carry credentials: their names only.
+    webhooks: webhooks.map(({ headers, queryParams, ...webhook }) => ({
+      ...webhook,
+      ...(headers ? { headers: maskValues(headers) } : {}),
+      ...(queryParams ? { queryParams: maskValues(queryParams) } : {}),
+    })),
     pipes: pipes.map((pipe) => {
       const objectStorage = pipe.source?.objectStorage;
       if (!objectStorage?.connectionString) return pipe;
@@ -100,6 +110,7 @@ export function createAdmin(deps: AdminDeps, secretsManagerState: () => unknown)
       d.setServiceState(params.serviceId, state);
       return d.store.service(params.serviceId);
     }),
+    ...metricsAdminRoutes,
     route<AdminHandler>('GET', '/_sandbox/faults', (d) => ({ spec: d.faults.current() ?? null })),
     route<AdminHandler>('DELETE', '/_sandbox/faults', (d) => {
       d.faults.clear();

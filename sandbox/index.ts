@@ -6,6 +6,7 @@ import { createAdmin } from './admin';
 import { Faults } from './faults';
 import type { FaultController, FaultSpec } from './faults';
 import { createManagementSurface } from './management/surface';
+import { settleFlow } from './metrics/flow';
 import { createObservabilitySurface } from './observability/surface';
 import { RateLimiter } from './rate-limit';
 import type { RateLimitConfig } from './rate-limit';
@@ -182,6 +183,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const setPipeState = (pipeId: string, pipeState: string) => {
     const pipe = store.pipe(pipeId);
     if (!pipe) throw new Error(`setPipeState: pipe ${pipeId} not found`);
+    settleFlow(store.state, pipe, clock.now());
     pipe.state = pipeState;
     pipe.updatedAt = new Date(clock.now()).toISOString();
     store.changed();

@@ -8,6 +8,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { MetricsState } from './metrics/state';
 import type { SandboxProfile } from './profiles/names';
 import type { Alert, Dashboard, IpAccessEntry, KeyRole, KeyState, Pipe } from '../lib/schemas';
 
@@ -52,6 +53,12 @@ export interface WebhookRow {
   service?: string;
   createdAt?: string;
   updatedAt?: string;
+  /** Current profile: shown when set. */
+  description?: string;
+  body?: string;
+  /** Current profile: write-only, stored and never shown. */
+  headers?: Record<string, string>;
+  queryParams?: Record<string, string>;
 }
 
 export interface SourceRow {
@@ -62,12 +69,24 @@ export interface SourceRow {
   /** Current profile: the connection the source reads through and its table. */
   connection?: string;
   from?: { databaseName: string; tableName: string | null };
+  /** Current profile: the fields of its kind (expressions, metricTables, ...), shown as stored. */
+  details?: Record<string, unknown>;
 }
 
-interface SavedSearchRow {
+/** Current profile: a saved search (older state files hold only id, serviceId and name). */
+export interface SavedSearchRow {
   id: string;
   serviceId: string;
   name: string;
+  sourceId?: string;
+  select?: string;
+  where?: string;
+  whereLanguage?: string;
+  orderBy?: string;
+  tags?: string[];
+  filters?: { type?: string; condition: string }[];
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 /** A bearer token of the observability API, stored as a hash and bound to one service. */
@@ -115,6 +134,8 @@ export interface SandboxState {
   /** Current profile: the organization's roles and what each permits. */
   roleCatalog?: (AssignedRole & { grants: KeyRole[] })[];
   tokens: TokenRow[];
+  /** The metrics endpoint's pipe flows (absent until a flow or pipe state first changes). */
+  metrics?: MetricsState;
   seed: SeedInfo;
   /** The Secrets Manager emulator's own state (opaque here). */
   secretsManager?: unknown;

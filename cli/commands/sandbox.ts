@@ -136,11 +136,11 @@ export const sandboxCommand: Command = {
     rotation.invoke = sandboxRotationInvoker(sandbox, rotationConfig);
     const stop = AbortSignal.any([signal, whenLauncherExits(io.env) ?? signal]);
     try {
+      // The settings file is there before the first stdout line, which says "ready".
+      if (envFile) await writeEnvFile(envFile, sandbox);
       io.out(JSON.stringify(sandbox.info));
-      if (envFile) {
-        await writeEnvFile(envFile, sandbox);
+      if (envFile)
         io.err(`settings written to ${envFile}: give other commands --settings ${envFile}`);
-      }
       if (!stop.aborted) await once(stop, 'abort');
     } finally {
       await sandbox.close();

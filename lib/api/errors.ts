@@ -46,6 +46,18 @@ export class ApiError extends CloudOpsError {
   }
 }
 
+/** What an ApiError carries, to build a more specific one from it. */
+function detailsOf(error: ApiError): ApiErrorDetails {
+  return {
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    code: error.code,
+    apiMessage: error.apiMessage,
+    requestId: error.requestId,
+  };
+}
+
 /** An ApiError whose message says what the server answered. */
 export function apiError(details: ErrorOptions & ApiErrorDetails): ApiError {
   return new ApiError(describeApiError(details), details);
@@ -154,16 +166,36 @@ export function asServiceIdle(error: unknown, serviceId: string): unknown {
   return new ServiceIdleError(
     `service ${serviceId} is idle: ${error.method} ${error.path} answered ${error.status}; ` +
       'its pipes cannot be checked until it is active',
-    {
-      method: error.method,
-      path: error.path,
-      status: error.status,
-      code: error.code,
-      apiMessage: error.apiMessage,
-      requestId: error.requestId,
-      serviceId,
-      serviceState: 'idle',
-    },
+    { ...detailsOf(error), serviceId, serviceState: 'idle' },
+  );
+}
+
+/**
+ * Deleting a webhook answered 409: an alert still uses it. The service refuses rather than leave
+ * the alert without a channel; a planner names the webhook and repoints or deletes its alerts first.
+ */
+export class WebhookInUseError extends ApiError {
+  override name = 'WebhookInUseError';
+  readonly webhookId: string;
+
+  constructor(message: string, options: ErrorOptions & ApiErrorDetails & { webhookId: string }) {
+    super(message, options);
+    this.webhookId = options.webhookId;
+  }
+
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+/** A 409 on a webhook delete becomes a WebhookInUseError; anything else is left as it is. */
+export function asWebhookInUse(error: unknown, webhookId: string): unknown {
+  if (!(error instanceof ApiError) || error.status !== 409 || error instanceof WebhookInUseError)
+    return error;
+  return new WebhookInUseError(
+    `webhook ${webhookId} is still used by an alert: ${error.method} ${error.path} answered 409` +
+      `${error.apiMessage ? ` (${error.apiMessage})` : ''}; repoint or delete its alerts first`,
+    { ...detailsOf(error), webhookId, cause: error },
   );
 }
 

@@ -145,6 +145,11 @@ export interface ApiRequest<T> {
   readonly deadlineMs?: number;
   /** Return the whole parsed envelope (e.g. `{ data, meta }` of a paginated list), not its payload. */
   readonly keepEnvelope?: boolean;
+  /**
+   * `text`: a 2xx answers `text/plain` (no envelope) and `schema` reads the text itself; errors
+   * are still the API's JSON envelopes (or HTML pages). @default 'json'
+   */
+  readonly responseType?: 'json' | 'text';
 }
 
 /** Options every client forwards to the core (per-call overrides). */
@@ -352,7 +357,8 @@ export class HttpCore {
     timeoutMs: number,
   ): Promise<T> {
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      // A text answer's errors still come as JSON.
+      accept: req.responseType === 'text' ? 'text/plain, application/json' : 'application/json',
       authorization,
       'user-agent': this.options.userAgent ?? 'cloudops',
     };
@@ -412,63 +418,125 @@ export class HttpCore {
     text: string,
   ): T {
     const status = response.status;
-    const contentType = response.headers.get('content-type') ?? undefined;
+    if (status < 200 || status >= 300) throw errorAnswer(ref, response, text);
+    if (req.schema === null) return undefined as T;
+    return req.responseType === 'text'
+      ? readTextAnswer(req.schema, ref, response, text)
+      : this.readJsonAnswer(req.schema, req.keepEnvelope, ref, response, text);
+  }
+
+  private readJsonAnswer<T>(
+    schema: z.ZodType<T>,
+    keepEnvelope: boolean | undefined,
+    ref: RequestRef,
+    response: FetchResponseLike,
+    text: string,
+  ): T {
+    const status = response.status;
     const headerRequestId = response.headers.get('x-request-id') ?? undefined;
-    const json = parseJson(text);
-
-    if (status >= 200 && status < 300) {
-      if (req.schema === null) return undefined as T;
-      if (text.trim() === '') {
-        // An empty 2xx is fine only when the payload may be absent.
-        const empty = req.schema.safeParse(undefined);
-        if (empty.success) return empty.data;
-      }
-      if (!json.ok) {
-        throw unexpectedResponse({
-          ...ref,
-          status,
-          requestId: headerRequestId,
-          body: text,
-          contentType,
-          reason: text.trim() === '' ? 'an empty body' : 'a body that is not valid JSON',
-        });
-      }
-      const envelope =
-        this.options.envelope === 'management'
-          ? managementEnvelope(req.schema)
-          : observabilityEnvelope(req.schema);
-      const parsed = envelope.safeParse(json.value);
-      const requestId = bodyRequestId(json.value) ?? headerRequestId;
-      if (!parsed.success) {
-        const issues = formatIssues(parsed.error.issues);
-        throw new ResponseValidationError(
-          `${ref.method} ${ref.path} returned an unexpected payload: ${issues.join('; ')}`,
-          { ...ref, status, requestId, issues },
-        );
-      }
-      const unwrapped = parsed.data as Record<string, unknown>;
-      if (req.keepEnvelope) return unwrapped as T;
-      return (this.options.envelope === 'management' ? unwrapped.result : unwrapped.data) as T;
+    if (text.trim() === '') {
+      // An empty 2xx is fine only when the payload may be absent.
+      const empty = schema.safeParse(undefined);
+      if (empty.success) return empty.data;
     }
-
-    const details: ApiErrorDetails = {
-      ...ref,
-      status,
-      requestId: (json.ok ? bodyRequestId(json.value) : undefined) ?? headerRequestId,
-      retryAfterMs: status === 429 ? resetDelayMs((name) => response.headers.get(name)) : undefined,
-    };
-    const errorText = json.ok ? errorTextOf(json.value) : undefined;
-    if (errorText === undefined) {
+    const json = parseJson(text);
+    if (!json.ok) {
       throw unexpectedResponse({
-        ...details,
+        ...ref,
+        status,
+        requestId: headerRequestId,
         body: text,
-        contentType,
-        reason: json.ok ? 'an unrecognised error body' : 'a body that is not JSON',
+        contentType: response.headers.get('content-type') ?? undefined,
+        reason: text.trim() === '' ? 'an empty body' : 'a body that is not valid JSON',
       });
     }
-    const { code, message } = splitErrorText(errorText);
-    throw apiError({ ...details, code, apiMessage: message });
+    const envelope =
+      this.options.envelope === 'management'
+        ? managementEnvelope(schema)
+        : observabilityEnvelope(schema);
+    const parsed = envelope.safeParse(json.value);
+    if (!parsed.success) {
+      const requestId = bodyRequestId(json.value) ?? headerRequestId;
+      throw invalidPayload(ref, status, requestId, formatIssues(parsed.error.issues), 'payload');
+    }
+    const unwrapped = parsed.data as Record<string, unknown>;
+    if (keepEnvelope) return unwrapped as T;
+    return (this.options.envelope === 'management' ? unwrapped.result : unwrapped.data) as T;
   }
+}
+
+/**
+ * A 2xx read as text: `text/plain` (or no content type) goes to the schema; anything else (an
+ * HTML page, a JSON envelope) is an UnexpectedResponseError, never text read as data.
+ */
+function readTextAnswer<T>(
+  schema: z.ZodType<T>,
+  ref: RequestRef,
+  response: FetchResponseLike,
+  text: string,
+): T {
+  const status = response.status;
+  const requestId = response.headers.get('x-request-id') ?? undefined;
+  const contentType = response.headers.get('content-type') ?? undefined;
+  if (contentType !== undefined && !/^text\/plain\s*(;|$)/i.test(contentType)) {
+    throw unexpectedResponse({
+      ...ref,
+      status,
+      requestId,
+      body: text,
+      contentType,
+      reason: 'a body that is not the text/plain it should be',
+    });
+  }
+  const parsed = schema.safeParse(text);
+  if (parsed.success) return parsed.data;
+  throw invalidPayload(
+    ref,
+    status,
+    requestId,
+    parsed.error.issues.map((issue) => issue.message),
+    'text',
+  );
+}
+
+/** A 2xx whose payload (JSON) or text does not read: names each problem, never retried. */
+function invalidPayload(
+  ref: RequestRef,
+  status: number,
+  requestId: string | undefined,
+  issues: string[],
+  what: 'payload' | 'text',
+): ResponseValidationError {
+  return new ResponseValidationError(
+    `${ref.method} ${ref.path} returned an unexpected ${what}: ${issues.join('; ')}`,
+    { ...ref, status, requestId, issues },
+  );
+}
+
+/** A non-2xx answer as a typed error: the API's error envelope, or the unusable body itself. */
+function errorAnswer(ref: RequestRef, response: FetchResponseLike, text: string): ApiError {
+  const status = response.status;
+  const json = parseJson(text);
+  const details: ApiErrorDetails = {
+    ...ref,
+    status,
+    requestId:
+      (json.ok ? bodyRequestId(json.value) : undefined) ??
+      response.headers.get('x-request-id') ??
+      undefined,
+    retryAfterMs: status === 429 ? resetDelayMs((name) => response.headers.get(name)) : undefined,
+  };
+  const errorText = json.ok ? errorTextOf(json.value) : undefined;
+  if (errorText === undefined) {
+    return unexpectedResponse({
+      ...details,
+      body: text,
+      contentType: response.headers.get('content-type') ?? undefined,
+      reason: json.ok ? 'an unrecognised error body' : 'a body that is not JSON',
+    });
+  }
+  const { code, message } = splitErrorText(errorText);
+  return apiError({ ...details, code, apiMessage: message });
 }
 
 /**

@@ -8,9 +8,7 @@ import {
   createKeyResult,
   dashboard,
   dashboardWrite,
-  dataSource,
   keyRecord,
-  webhook,
   pipe,
   pipeSettings,
   pipeStateCommandBody,
@@ -22,7 +20,6 @@ import {
   type CreateKeyResult,
   type Dashboard,
   type DashboardWrite,
-  type DataSource,
   type KeyRecord,
   type ManagementAuth,
   type Pipe,
@@ -30,12 +27,15 @@ import {
   type PipeStateCommand,
   type UpdateAlertBody,
   type UpdateKeyRequest,
-  type Webhook,
 } from '../schemas';
 import { basicAuth } from './auth';
+import { metricsBody, readOrganizationMetrics, readServiceMetrics } from '../metrics';
+import type { ServiceReading } from '../schemas/metrics';
 import { ApiError, asServiceIdle } from './errors';
 import { httpCoreFor, type ApiRequest, type CallOptions, type HttpClientOptions } from './http';
-import { managementPaths as P } from './paths';
+import { observabilityObjects, type ObservabilityObjects } from './observability-objects';
+import { PAGE_LIMIT, pagedList, toPage } from './pages';
+import { managementPaths as P, withPage, type ApiPath } from './paths';
 import { MANAGEMENT_RATE_LIMIT } from './rate-limiter';
 import { validateBody } from './validate-body';
 
@@ -96,6 +96,7 @@ export function createManagementClient(options: ManagementClientOptions) {
     ...pipeOperations(ops),
     ...keyOperations(ops),
     ...observabilityOperations(ops),
+    ...metricsOperations(ops),
   };
 }
 
@@ -227,9 +228,31 @@ function keyOperations({ org, call }: Operations) {
   };
 }
 
+/**
+ * The observability objects of one service beyond dashboards and alerts, with the Basic key
+ * alone: validate, webhooks, saved searches, sources (August 2026 contract).
+ */
+function serviceObjects({ org, call }: Operations, serviceId: string): ObservabilityObjects {
+  return observabilityObjects({
+    collection: async (resource) => P.observability(await org(), serviceId, resource),
+    item: async (resource, id) => P.observabilityItem(await org(), serviceId, resource, id),
+    validatePath: async () => P.dashboardValidate(await org(), serviceId),
+    call,
+    async page(path, item, offset, opts) {
+      // The document declares no paging parameters: the first page is asked as declared.
+      const asked = offset === 0 ? path : withPage(path, PAGE_LIMIT, offset);
+      const list = await call({ method: 'GET', path: asked, schema: pagedList(item) }, opts);
+      return toPage(list.data, list.meta);
+    },
+  });
+}
+
 /** Observability objects through the management API (spec 4.5). */
-function observabilityOperations({ org, call }: Operations) {
+function observabilityOperations(ops: Operations) {
+  const { org, call } = ops;
   return {
+    /** Everything else of one service's observability objects (see serviceObjects). */
+    observability: (serviceId: string) => serviceObjects(ops, serviceId),
     async listDashboards(serviceId: string, opts?: CallOptions): Promise<Dashboard[]> {
       const path = P.observability(await org(), serviceId, 'dashboards');
       return call({ method: 'GET', path, schema: z.array(dashboard) }, opts);
@@ -261,10 +284,11 @@ function observabilityOperations({ org, call }: Operations) {
       const path = P.observabilityItem(await org(), serviceId, 'dashboards', id);
       return call({ method: 'DELETE', path, schema: null }, opts);
     },
-    async listAlerts(serviceId: string, opts?: CallOptions): Promise<Alert[]> {
-      const path = P.observability(await org(), serviceId, 'alerts');
-      return call({ method: 'GET', path, schema: z.array(alert) }, opts);
-    },
+    /** Every alert of the service (the list is described as paginated: accept both shapes). */
+    listAlerts: (serviceId: string, opts?: CallOptions): Promise<Alert[]> =>
+      serviceObjects(ops, serviceId).listAlerts(opts),
+    listSources: (serviceId: string, opts?: CallOptions) =>
+      serviceObjects(ops, serviceId).listSources(opts),
     async createAlert(
       serviceId: string,
       body: CreateAlertBody,
@@ -292,14 +316,46 @@ function observabilityOperations({ org, call }: Operations) {
       const path = P.observabilityItem(await org(), serviceId, 'alerts', id);
       return call({ method: 'DELETE', path, schema: null }, opts);
     },
-    async listSources(serviceId: string, opts?: CallOptions): Promise<DataSource[]> {
-      const path = P.observability(await org(), serviceId, 'sources');
-      return call({ method: 'GET', path, schema: z.array(dataSource) }, opts);
+  };
+}
+
+export interface MetricsCallOptions extends CallOptions {
+  /** `filtered_metrics=true|false`; omitted when undefined (what it drops is undocumented). */
+  readonly filteredMetrics?: boolean;
+}
+
+function withFilter(path: ApiPath, filteredMetrics: boolean | undefined): ApiPath {
+  if (filteredMetrics === undefined) return path;
+  return { ...path, path: `${path.path}?filtered_metrics=${String(filteredMetrics)}` };
+}
+
+/**
+ * The metrics endpoint (API-FACTS "Metrics endpoint"): Prometheus text, one request per service
+ * (or one for the organization), under the same key and rate limit as every management call.
+ * Reading metrics never wakes an idle service: it answers its service-info metric alone, which
+ * reads as `observed: false`.
+ */
+function metricsOperations({ org, call }: Operations) {
+  return {
+    async getServiceMetrics(
+      serviceId: string,
+      { filteredMetrics, ...opts }: MetricsCallOptions = {},
+    ): Promise<ServiceReading> {
+      const path = withFilter(P.serviceMetrics(await org(), serviceId), filteredMetrics);
+      const schema = metricsBody((samples) => readServiceMetrics(samples, serviceId));
+      try {
+        return await call({ method: 'GET', path, schema, responseType: 'text' }, opts);
+      } catch (error) {
+        throw asServiceIdle(error, serviceId);
+      }
     },
-    /** The management list is a plain array (not paginated). */
-    async listWebhooks(serviceId: string, opts?: CallOptions): Promise<Webhook[]> {
-      const path = P.observability(await org(), serviceId, 'webhooks');
-      return call({ method: 'GET', path, schema: z.array(webhook) }, opts);
+    /** Every service of the organization in one request. */
+    async getOrganizationMetrics({ filteredMetrics, ...opts }: MetricsCallOptions = {}): Promise<
+      ServiceReading[]
+    > {
+      const path = withFilter(P.organizationMetrics(await org()), filteredMetrics);
+      const schema = metricsBody(readOrganizationMetrics);
+      return call({ method: 'GET', path, schema, responseType: 'text' }, opts);
     },
   };
 }

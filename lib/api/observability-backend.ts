@@ -5,16 +5,41 @@ import type {
   CreateAlertBody,
   Dashboard,
   DashboardWrite,
-  DataSource,
   UpdateAlertBody,
-  Webhook,
 } from '../schemas';
 import type { CallOptions } from './http';
 import type { ManagementClient } from './management-client';
 import type { ObservabilityClient } from './observability-client';
+import type { ObservabilityObjects } from './observability-objects';
 
-/** The one surface dashboard sync and alert provisioning use, whatever the deployment. */
-export interface ObservabilityBackend {
+/** Only the shared object operations of a client (a client has more: close, dashboards, ...). */
+function pickObjects(objects: ObservabilityObjects): ObservabilityObjects {
+  return {
+    validateDashboard: (body, o) => objects.validateDashboard(body, o),
+    listWebhooks: (o) => objects.listWebhooks(o),
+    createWebhook: (body, o) => objects.createWebhook(body, o),
+    updateWebhook: (id, body, o) => objects.updateWebhook(id, body, o),
+    deleteWebhook: (id, o) => objects.deleteWebhook(id, o),
+    listSavedSearches: (o) => objects.listSavedSearches(o),
+    getSavedSearch: (id, o) => objects.getSavedSearch(id, o),
+    createSavedSearch: (body, o) => objects.createSavedSearch(body, o),
+    updateSavedSearch: (id, body, o) => objects.updateSavedSearch(id, body, o),
+    deleteSavedSearch: (id, o) => objects.deleteSavedSearch(id, o),
+    listSources: (o) => objects.listSources(o),
+    getSource: (id, o) => objects.getSource(id, o),
+    createSource: (body, o) => objects.createSource(body, o),
+    updateSource: (id, body, o) => objects.updateSource(id, body, o),
+    deleteSource: (id, o) => objects.deleteSource(id, o),
+    listAlerts: (o) => objects.listAlerts(o),
+  };
+}
+
+/**
+ * The one surface dashboard sync and alert provisioning use, whatever the deployment. The
+ * operations beyond dashboards and alerts are optional so test fakes need not list them; both
+ * real backends have every one.
+ */
+export interface ObservabilityBackend extends Partial<ObservabilityObjects> {
   readonly mode: ObservabilityMode;
   listDashboards(opts?: CallOptions): Promise<Dashboard[]>;
   getDashboard(id: string, opts?: CallOptions): Promise<Dashboard>;
@@ -26,11 +51,6 @@ export interface ObservabilityBackend {
   createAlert(body: CreateAlertBody, opts?: CallOptions): Promise<Alert>;
   updateAlert(id: string, body: UpdateAlertBody, opts?: CallOptions): Promise<Alert>;
   deleteAlert(id: string, opts?: CallOptions): Promise<void>;
-  // Optional so test fakes need not list them; both real backends do (a NameDirectory).
-  /** The sources a series may name (`sourceId`, or `source: <name>` in a file). */
-  listSources?(opts?: CallOptions): Promise<DataSource[]>;
-  /** The webhooks an alert channel may name (`webhookId`, or `webhook: <name>`). */
-  listWebhooks?(opts?: CallOptions): Promise<Webhook[]>;
 }
 
 /** CLOUDOPS_OBSERVABILITY_MODE, declared in lib/config.ts. */
@@ -66,13 +86,11 @@ export function createObservabilityBackend(
       createDashboard: (body, o) => obs.createDashboard(body, o),
       updateDashboard: (id, body, o) => obs.updateDashboard(id, body, o),
       deleteDashboard: (id, o) => obs.deleteDashboard(id, o),
-      listAlerts: (o) => obs.listAlerts(o),
       getAlert: (id, o) => obs.getAlert(id, o),
       createAlert: (body, o) => obs.createAlert(body, o),
       updateAlert: (id, body, o) => obs.updateAlert(id, body, o),
       deleteAlert: (id, o) => obs.deleteAlert(id, o),
-      listSources: (o) => obs.listSources(o),
-      listWebhooks: (o) => obs.listWebhooks(o),
+      ...pickObjects(obs),
     };
   }
   if (options.mode !== 'managed') {
@@ -91,12 +109,10 @@ export function createObservabilityBackend(
     createDashboard: (body, o) => mgmt.createDashboard(sid, body, o),
     updateDashboard: (id, body, o) => mgmt.updateDashboard(sid, id, body, o),
     deleteDashboard: (id, o) => mgmt.deleteDashboard(sid, id, o),
-    listAlerts: (o) => mgmt.listAlerts(sid, o),
     getAlert: (id, o) => mgmt.getAlert(sid, id, o),
     createAlert: (body, o) => mgmt.createAlert(sid, body, o),
     updateAlert: (id, body, o) => mgmt.updateAlert(sid, id, body, o),
     deleteAlert: (id, o) => mgmt.deleteAlert(sid, id, o),
-    listSources: (o) => mgmt.listSources(sid, o),
-    listWebhooks: (o) => mgmt.listWebhooks(sid, o),
+    ...pickObjects(mgmt.observability(sid)),
   };
 }

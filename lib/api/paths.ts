@@ -15,11 +15,19 @@ export const SEGMENTS = {
   alerts: 'alerts',
   sources: 'sources',
   webhooks: 'webhooks',
+  prometheus: 'prometheus',
+  savedSearches: 'saved-searches',
+  validate: 'validate',
 } as const;
+const S = SEGMENTS;
 
-export type ObservabilityResource = 'dashboards' | 'alerts';
-/** Lists that files refer to by name (`source:`, `webhook:`). */
-export type NamedListResource = 'sources' | 'webhooks';
+/** The observability objects, each a collection with items (`/{resource}/{id}`). */
+export type ObservabilityResource =
+  | typeof S.dashboards
+  | typeof S.alerts
+  | typeof S.sources
+  | typeof S.webhooks
+  | typeof S.savedSearches;
 
 /** A concrete path plus its route template (`/v1/organizations/{organizationId}/keys`). */
 export interface ApiPath {
@@ -52,7 +60,6 @@ function build(prefix: string, parts: readonly Part[]): ApiPath {
   return { path, route };
 }
 
-const S = SEGMENTS;
 const org = (organizationId: string): Part[] => [
   S.organizations,
   param('organizationId', organizationId),
@@ -78,18 +85,29 @@ export const managementPaths = {
     build(S.managementPrefix, [...pipe(o, s, p), S.settings]),
   pipeState: (o: string, s: string, p: string) =>
     build(S.managementPrefix, [...pipe(o, s, p), S.state]),
-  observability: (o: string, s: string, resource: ObservabilityResource | NamedListResource) =>
+  serviceMetrics: (o: string, s: string) =>
+    build(S.managementPrefix, [...service(o, s), S.prometheus]),
+  organizationMetrics: (o: string) => build(S.managementPrefix, [...org(o), S.prometheus]),
+  observability: (o: string, s: string, resource: ObservabilityResource) =>
     build(S.managementPrefix, [...service(o, s), S.observability, resource]),
   observabilityItem: (o: string, s: string, resource: ObservabilityResource, id: string) =>
     build(S.managementPrefix, [...service(o, s), S.observability, resource, param('id', id)]),
+  /** The literal `validate` segment, served before `dashboards/{dashboardId}`. */
+  dashboardValidate: (o: string, s: string) =>
+    build(S.managementPrefix, [...service(o, s), S.observability, S.dashboards, S.validate]),
 };
 
 export const observabilityPaths = {
-  list: (resource: NamedListResource) => build(S.observabilityPrefix, [resource]),
   collection: (resource: ObservabilityResource) => build(S.observabilityPrefix, [resource]),
   item: (resource: ObservabilityResource, id: string) =>
     build(S.observabilityPrefix, [resource, param('id', id)]),
+  dashboardValidate: () => build(S.observabilityPrefix, [S.dashboards, S.validate]),
 };
+
+/** A path with `limit` and `offset` (the lists described as paginated take them). */
+export function withPage(path: ApiPath, limit: number, offset: number): ApiPath {
+  return { ...path, path: `${path.path}?limit=${limit}&offset=${offset}` };
+}
 
 /** Joins a base URL (which may carry its own path prefix) and an API path. */
 export function joinUrl(baseUrl: string, path: string): string {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isoDateTime, lenient, lenientNullable } from './common';
 
 export const ALERT_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'] as const;
 export const alertInterval = z.enum(ALERT_INTERVALS);
@@ -30,13 +31,60 @@ export function wireSource(source: string): string {
   return source === 'search' ? 'saved_search' : source;
 }
 
-/** Only the webhook form is documented; other types pass as strings. */
+/** Minutes per interval: a schedule offset must stay below its interval. */
+const INTERVAL_MINUTES: Record<(typeof ALERT_INTERVALS)[number], number> = {
+  '1m': 1,
+  '5m': 5,
+  '15m': 15,
+  '30m': 30,
+  '1h': 60,
+  '6h': 360,
+  '12h': 720,
+  '1d': 1440,
+};
+
+/**
+ * `{ type: "webhook", webhookId }` or `{ type: "email", emailRecipients }`; a read may carry more
+ * (`webhookService`, `slackChannelId`, `severity`) and other types pass as strings.
+ */
 export const alertChannel = z.looseObject({
   type: z.string().min(1),
   webhookId: z.string().optional(),
+  emailRecipients: z.array(z.string()).optional(),
 });
 
-/** Read-only state; known values ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING. */
+/** A channel in a write: the two documented types carry what they need. */
+const alertChannelWrite = alertChannel.superRefine((channel, ctx) => {
+  if (channel.type === 'webhook' && !channel.webhookId)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['webhookId'],
+      message: 'required for a webhook channel',
+    });
+  if (channel.type === 'email') {
+    const recipients = channel.emailRecipients ?? [];
+    if (recipients.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['emailRecipients'],
+        message: 'at least one recipient for an email channel',
+      });
+    recipients.forEach((address, i) => {
+      if (!z.email().safeParse(address).success)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['emailRecipients', i],
+          message: 'not an email address',
+        });
+    });
+  }
+});
+
+/**
+ * Read-only state: ALERT, OK, INSUFFICIENT_DATA, DISABLED, and PENDING (the condition holds, fewer
+ * than `numConsecutiveWindows` windows in a row so far; in the management API since August 2026).
+ * Other strings stay valid.
+ */
 export const alertState = z.string();
 
 const link = z.string().nullable().optional();
@@ -58,6 +106,12 @@ export const alert = z.looseObject({
   source: z.string().nullable().optional(),
   state: alertState.nullable().optional(),
   channel: alertChannel.nullable().optional(),
+  /** `/api/v2` only (1-10; `channel` mirrors the first). */
+  channels: lenient(z.array(alertChannel)),
+  note: lenientNullable(z.string()),
+  numConsecutiveWindows: lenientNullable(z.number().int()),
+  scheduleOffsetMinutes: lenientNullable(z.number().int()),
+  scheduleStartAt: lenientNullable(z.string()),
   team: link,
   teamId: link,
   tile: link,
@@ -102,10 +156,39 @@ const alertBodyFields = {
   interval: alertInterval,
   source: alertSource,
   thresholdType: thresholdType,
-  channel: alertChannel,
+  channel: alertChannelWrite,
   name: z.string().min(1),
   message: z.string().optional(),
+  note: z.string().min(1).max(4096).optional(),
+  groupBy: z.string().min(1).optional(),
+  /** Fire only after this many windows in a row (state PENDING until then). */
+  numConsecutiveWindows: z.number().int().min(1).nullable().optional(),
+  scheduleOffsetMinutes: z.number().int().min(0).max(1439).nullable().optional(),
+  scheduleStartAt: isoDateTime.nullable().optional(),
 };
+
+type ScheduleFields = {
+  interval?: (typeof ALERT_INTERVALS)[number];
+  scheduleOffsetMinutes?: number | null;
+  scheduleStartAt?: string | null;
+};
+
+/** The provider's rules: an offset below the interval, and an offset or a start time, not both. */
+function checkSchedule(body: ScheduleFields, ctx: z.RefinementCtx): void {
+  const offset = body.scheduleOffsetMinutes ?? 0;
+  if (body.interval && offset > 0 && offset >= INTERVAL_MINUTES[body.interval])
+    ctx.addIssue({
+      code: 'custom',
+      path: ['scheduleOffsetMinutes'],
+      message: `must be less than the interval (${body.interval})`,
+    });
+  if (offset > 0 && body.scheduleStartAt)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['scheduleStartAt'],
+      message: 'set either scheduleOffsetMinutes or scheduleStartAt, not both',
+    });
+}
 
 /**
  * Create-alert body (spec 2.4, current service): a tile source needs dashboardId and tileId, a
@@ -131,6 +214,7 @@ export const createAlertBody = z.object(alertBodyFields).superRefine((body, ctx)
         message: `must be >= threshold (${body.threshold})`,
       });
   }
+  checkSchedule(body, ctx);
 });
 export type CreateAlertBody = z.input<typeof createAlertBody>;
 
@@ -138,5 +222,5 @@ export type CreateAlertBody = z.input<typeof createAlertBody>;
  * Update-alert body as the spec snapshot (4.6) allows: no field required. The current service
  * replaces the alert with what a PUT carries, so cloudops always sends the full body.
  */
-export const updateAlertBody = z.object(alertBodyFields).partial();
+export const updateAlertBody = z.object(alertBodyFields).partial().superRefine(checkSchedule);
 export type UpdateAlertBody = z.input<typeof updateAlertBody>;

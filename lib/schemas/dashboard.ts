@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lenient, lenientNullable } from './common';
 
 export const AGG_FNS = [
   'avg',
@@ -58,12 +59,37 @@ export const series = z.looseObject({
   groupBy: absentIfNull(z.array(z.string())),
 });
 
+/** A number tile's conditional colour: the last rule that matches wins. */
+const colorRule = z.looseObject({
+  operator: z.string(),
+  value: z.unknown(),
+  color: z.string(),
+  label: z.string().optional(),
+});
+/** A sparkline behind a number tile's value (`line` | `area`). */
+const backgroundChart = z.looseObject({ type: z.string(), color: z.string().optional() });
+/** A link out of a tile; the contract documents `{ type: "external", urlTemplate }`. */
+const tileOnClick = z.looseObject({ type: z.string(), urlTemplate: z.string().optional() });
+
 /**
  * A tile's `config` form (what the current service answers for every tile). Only
- * `displayType` is assumed; everything else is read by the normaliser defensively, so a field
- * of an unexpected shape can never fail a parse.
+ * `displayType` is assumed; the older fields are read by the normaliser defensively, and the
+ * August 2026 optional fields are typed but lenient, so a field of an unexpected shape can never
+ * fail a parse.
  */
-export const tileConfig = z.looseObject({ displayType: z.string().optional() });
+export const tileConfig = z.looseObject({
+  displayType: z.string().optional(),
+  /** line */
+  fitYAxisToData: lenient(z.boolean()),
+  /** number (raw-SQL number: `color` only) */
+  color: lenient(z.string()),
+  colorRules: lenient(z.array(colorRule)),
+  backgroundChart: lenient(backgroundChart),
+  /** pie, bar */
+  limit: lenient(z.number()),
+  orderBy: lenient(z.string()),
+  onClick: lenient(tileOnClick),
+});
 
 const readTile = z.looseObject({
   id: z.string().min(1),
@@ -88,9 +114,25 @@ export const tile = z.preprocess((raw) => {
 }, readTile);
 export type Tile = z.infer<typeof readTile>;
 
+/**
+ * A dashboard filter as read: `{ id?, type, name, expression, sourceId, appliesToSourceIds?, ... }`
+ * (the sources a filter applies to, new in August 2026; absent = the filter's own source).
+ */
+const dashboardFilter = z.looseObject({
+  type: lenient(z.string()),
+  name: lenient(z.string()),
+  expression: lenient(z.string()),
+  sourceId: lenient(z.string()),
+  appliesToSourceIds: lenient(z.array(z.string())),
+});
+
 export const dashboard = z.looseObject({
   id: z.string().min(1),
   name: z.string(),
+  /** Absent when the service sends none; never defaulted, so a read adds nothing to diff. */
+  filters: lenient(z.array(dashboardFilter)),
+  savedQuery: lenientNullable(z.string()),
+  savedQueryLanguage: lenientNullable(z.string()),
   tiles: z
     .array(tile)
     .nullish()
@@ -114,6 +156,52 @@ export const seriesWrite = z.looseObject({
   groupBy: z.array(z.string()).optional(),
 });
 
+/** A select item of a builder config (a heatmap's has no `aggFn`). */
+const selectItemWrite = z.looseObject({
+  aggFn: z.string().min(1).optional(),
+  valueExpression: z.string().optional(),
+  alias: z.string().optional(),
+  level: z.number().optional(),
+  where: z.string().optional(),
+  whereLanguage: z.string().optional(),
+});
+
+/**
+ * A `config` in a write, chosen by `displayType` (any of DISPLAY_TYPES, or `configType: "sql"`).
+ * The fields cloudops writes are typed so a wrong shape fails before the request; the rest pass
+ * as given (the dry-run validate judges them).
+ */
+const tileConfigWrite = z.looseObject({
+  displayType: z.string().min(1).optional(),
+  configType: z.string().optional(),
+  sourceId: z.string().optional(),
+  select: z.union([z.string(), z.array(selectItemWrite)]).optional(),
+  groupBy: z.string().optional(),
+  orderBy: z.string().optional(),
+  limit: z.number().int().positive().optional(),
+  where: z.string().optional(),
+  whereLanguage: z.string().optional(),
+  fitYAxisToData: z.boolean().optional(),
+  color: z.string().min(1).optional(),
+  colorRules: z.array(colorRule).max(10).optional(),
+  // Same types as the read schemas (a read tile can be written back), narrowed by refinements.
+  backgroundChart: backgroundChart
+    .refine((b) => b.type === 'line' || b.type === 'area', {
+      path: ['type'],
+      message: 'must be line or area',
+    })
+    .optional(),
+  onClick: tileOnClick
+    .refine(
+      (c) => c.type === 'external' && typeof c.urlTemplate === 'string' && c.urlTemplate !== '',
+      {
+        message: 'must be { type: "external", urlTemplate }',
+      },
+    )
+    .optional(),
+  markdown: z.string().optional(),
+});
+
 /**
  * A tile in a write, in either form (`series` or `config`); `id` present for an existing tile
  * (keeps it and its alerts), absent for a new one.
@@ -127,33 +215,84 @@ export const tileWrite = z.looseObject({
   h: z.number(),
   asRatio: z.boolean().optional(),
   series: z.array(seriesWrite).optional(),
-  config: tileConfig.optional(),
+  config: tileConfigWrite.optional(),
 });
 export type TileWrite = z.input<typeof tileWrite>;
 
-/** Create/update dashboard body (spec 4.7: no field is marked required). */
-export const dashboardWrite = z.object({
-  name: z.string().min(1).max(DASHBOARD_LIMITS.nameMax).optional(),
-  tiles: z.array(tileWrite).max(DASHBOARD_LIMITS.tilesMax).optional(),
+/**
+ * A dashboard filter in a write; `appliesToSourceIds` names the sources it also applies to. Typed
+ * as the read (a read dashboard can be written back); what a write needs is checked.
+ */
+const dashboardFilterWrite = z
+  .looseObject({
+    type: z.string().min(1).optional(),
+    name: z.string().optional(),
+    expression: z.string().optional(),
+    sourceId: z.string().optional(),
+    appliesToSourceIds: z.array(z.string().min(1)).optional(),
+  })
+  .superRefine((filter, ctx) => {
+    for (const field of ['name', 'expression', 'sourceId'] as const)
+      if (!filter[field])
+        ctx.addIssue({ code: 'custom', path: [field], message: 'required for a filter' });
+  });
+
+const dashboardWriteFields = {
+  name: z.string().min(1).max(DASHBOARD_LIMITS.nameMax),
+  tiles: z.array(tileWrite).max(DASHBOARD_LIMITS.tilesMax),
   tags: z
     .array(z.string().max(DASHBOARD_LIMITS.tagLengthMax))
     .max(DASHBOARD_LIMITS.tagsMax)
     .optional(),
+  filters: z.array(dashboardFilterWrite).optional(),
+  savedQuery: z.string().nullable().optional(),
+  savedQueryLanguage: z.enum(['sql', 'lucene']).nullable().optional(),
+};
+
+/** Create/update dashboard body (spec 4.7: no field is marked required). */
+export const dashboardWrite = z.object({
+  ...dashboardWriteFields,
+  name: dashboardWriteFields.name.optional(),
+  tiles: dashboardWriteFields.tiles.optional(),
 });
 export type DashboardWrite = z.input<typeof dashboardWrite>;
 
-/** A source of the sources list (API-FACTS): `{ id, name, kind, connection, from, ... }`. */
-export const dataSource = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().nullish(),
-  kind: z.string().nullish(),
-});
-export type DataSource = z.infer<typeof dataSource>;
+/** What the dry-run validate takes: a create body, `name` and `tiles` required. */
+export const dashboardValidateBody = z.object(dashboardWriteFields);
+export type DashboardValidateBody = z.input<typeof dashboardValidateBody>;
 
-/** A webhook of the webhooks list: `{ id, name, service, url?, ... }`. */
-export const webhook = z.looseObject({
-  id: z.string().min(1),
-  name: z.string().nullish(),
-  service: z.string().nullish(),
+/** One problem the dry run found: `path` dot-separated (`""` = the dashboard itself). */
+const validationIssue = z.object({
+  path: z.string().catch(''),
+  message: z.string().catch('(no message)'),
 });
-export type Webhook = z.infer<typeof webhook>;
+
+const normalized = lenientNullable(z.looseObject({}));
+
+/**
+ * What a dry-run validate means: `valid`, `invalid` with its issues, or `unavailable` (the
+ * service answered without `valid`: it could not judge, which is not a refusal).
+ */
+export const dashboardValidation = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('valid'), normalized }),
+  z.object({ outcome: z.literal('invalid'), errors: z.array(validationIssue), normalized }),
+  z.object({ outcome: z.literal('unavailable'), reason: z.string() }),
+]);
+export type DashboardValidation = z.infer<typeof dashboardValidation>;
+
+const answer = z.looseObject({
+  valid: z.boolean(),
+  errors: z.array(validationIssue).catch([]),
+  normalized,
+});
+
+/** The answer `{ valid, errors, normalized }` (any shape) read as a DashboardValidation. */
+export const dashboardValidationAnswer = z.unknown().transform((raw): DashboardValidation => {
+  const read = answer.safeParse(raw);
+  if (!read.success)
+    return { outcome: 'unavailable', reason: 'the service answered without a "valid" verdict' };
+  const { valid, errors, normalized: stored } = read.data;
+  return valid
+    ? { outcome: 'valid', normalized: stored }
+    : { outcome: 'invalid', errors, normalized: stored };
+});

@@ -4,3 +4,7 @@ export * from './key';
 export * from './alert';
 export * from './dashboard';
 export * from './secrets';
+export * from './metrics';
+export * from './webhook';
+export * from './saved-search';
+export * from './source';

@@ -20,3 +20,11 @@ export interface ManagementHandler {
   /** Returns the envelope's `result`; `undefined` answers an envelope without one (DELETE). */
   run(req: ManagementRequest): unknown;
 }
+
+/** A handler's answer that is text rather than a JSON envelope (the metrics endpoint's 200). */
+export class TextResult {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}

@@ -1,6 +1,7 @@
 import { pipeSourceKind, pipeStateCommandBody } from '../../lib/schemas';
 import type { Pipe } from '../../lib/schemas';
 import { ApiError, badRequest, notFound, validateBody } from '../errors';
+import { settleFlow } from '../metrics/flow';
 import { route } from '../router';
 import type { Route } from '../router';
 import type { ManagementHandler, ManagementRequest } from './context';
@@ -60,7 +61,10 @@ const command: ManagementHandler = {
   run(req) {
     const pipe = findPipe(req);
     const body = validateBody(pipeStateCommandBody, req.body);
-    pipe.state = transition(pipe, body.command);
+    const next = transition(pipe, body.command);
+    // The totals so far moved under the old state; from now on the new state's rates apply.
+    settleFlow(req.store.state, pipe, req.now);
+    pipe.state = next;
     pipe.updatedAt = new Date(req.now).toISOString();
     req.store.changed();
     return pipe;

@@ -2,20 +2,25 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from '../../lib/log';
 import { authenticateKey, parseBasic, requireRole } from '../auth';
 import { ApiError, badRequest, notFound } from '../errors';
-import { jsonReply } from '../http';
+import { jsonReply, textReply } from '../http';
 import type { Reply } from '../http';
 import { isObjectId, isUuid } from '../ids';
 import type { RateLimiter } from '../rate-limit';
 import { matchRoute } from '../router';
 import type { Route, RouteMatch } from '../router';
 import type { Store } from '../store';
-import type { ManagementHandler } from './context';
+import { TextResult, type ManagementHandler } from './context';
 import { keyRoutes } from './keys';
 import { pipeRoutes } from './pipes';
 import type { Profile } from '../profiles';
 
 function managementRoutes(profile: Profile): Route<ManagementHandler>[] {
-  return [...keyRoutes, ...pipeRoutes, ...profile.managementObservabilityRoutes];
+  return [
+    ...keyRoutes,
+    ...pipeRoutes,
+    ...profile.managementObservabilityRoutes,
+    ...profile.metricsRoutes,
+  ];
 }
 
 export interface SurfaceRequest {
@@ -35,7 +40,13 @@ export interface SurfaceResult {
 }
 
 const UUID_PARAMS = ['organizationId', 'serviceId', 'pipeId', 'keyRecordId'];
-const OBJECT_ID_PARAMS = ['dashboardId', 'alertId'];
+export const OBJECT_ID_PARAMS = [
+  'dashboardId',
+  'alertId',
+  'webhookId',
+  'savedSearchId',
+  'sourceId',
+];
 
 export function managementError(
   error: ApiError,
@@ -149,6 +160,12 @@ export function createManagementSurface(deps: ManagementSurfaceDeps) {
           profile,
           query: req.query,
         });
+        if (result instanceof TextResult)
+          return {
+            reply: textReply(200, result.text, result.contentType),
+            credential,
+            keyRecordId,
+          };
         const envelope =
           result === undefined
             ? { status: 200, requestId: req.requestId }

@@ -4,7 +4,7 @@ import { ApiError, badRequest, ReplyError } from '../errors';
 import { jsonReply, textReply } from '../http';
 import type { Reply } from '../http';
 import { isObjectId } from '../ids';
-import { parseJsonBody } from '../management/surface';
+import { OBJECT_ID_PARAMS, parseJsonBody } from '../management/surface';
 import type { SurfaceRequest, SurfaceResult } from '../management/surface';
 import type { RateDecision, RateLimiter } from '../rate-limit';
 import { matchRoute } from '../router';
@@ -57,7 +57,7 @@ export function createObservabilitySurface(deps: ObservabilitySurfaceDeps) {
       if (!rate.allowed) return { reply: observabilityRateLimited(rate), credential };
       const headers = rateHeaders(rate);
       try {
-        for (const name of ['dashboardId', 'alertId']) {
+        for (const name of OBJECT_ID_PARAMS) {
           const value = match.params[name];
           if (value !== undefined && !isObjectId(value))
             throw badRequest(profile.invalidObjectIdMessage(value));

@@ -17,6 +17,8 @@ export interface Profile {
   apiV2Routes: readonly Route<ObservabilityHandler>[];
   /** The `/v1/.../services/{sid}/observability/...` routes of the management API. */
   managementObservabilityRoutes: readonly Route<ManagementHandler>[];
+  /** The metrics endpoint (`.../prometheus`); none in the spec's snapshot. */
+  metricsRoutes: readonly Route<ManagementHandler>[];
   keys: KeyRules;
   /** The 400 message for a malformed object id in an `/api/v2` path. */
   invalidObjectIdMessage(value: string): string;

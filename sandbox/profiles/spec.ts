@@ -9,6 +9,7 @@ export const specProfile: Profile = {
   name: 'spec',
   apiV2Routes,
   managementObservabilityRoutes: observabilityRoutes,
+  metricsRoutes: [],
   keys: {
     parseCreate(body) {
       const parsed = validateBody(createKeyRequest, body);

@@ -34,7 +34,8 @@ export const DISPLAY_TYPES = [
 export const WHERE_LANGUAGES = ['sql', 'lucene'] as const;
 export const QUANTILE_LEVELS = [0.5, 0.9, 0.95, 0.99] as const;
 export const SOURCE_KINDS_API = ['log', 'trace', 'metric', 'session', 'promql'] as const;
-export const SOURCE_KINDS_MANAGEMENT = ['log', 'trace', 'metric', 'session'] as const;
+/** The management document added `promql` in August 2026. */
+export const SOURCE_KINDS_MANAGEMENT = SOURCE_KINDS_API;
 export const WEBHOOK_SERVICES_API = ['slack', 'incidentio', 'generic'] as const;
 export const WEBHOOK_SERVICES_MANAGEMENT = [
   ...WEBHOOK_SERVICES_API,
@@ -60,7 +61,8 @@ export const ALERT_STATES_API = [
   'DISABLED',
   'PENDING',
 ] as const;
-export const ALERT_STATES_MANAGEMENT = ['ALERT', 'OK', 'INSUFFICIENT_DATA', 'DISABLED'] as const;
+/** PENDING is in the management document since August 2026. */
+export const ALERT_STATES_MANAGEMENT = ALERT_STATES_API;
 export const ROLE_TYPES = ['system', 'custom'] as const;
 export const KEY_STATES = ['enabled', 'disabled'] as const;
 
@@ -80,22 +82,72 @@ export const selectItem = z.strictObject({
   periodAggFn: z.string().optional(),
 });
 
-/** Builder variants; `displayType` from the ten the /api/v2 document lists. */
+const builder = {
+  sourceId: objectId,
+  select: z.array(selectItem).min(1).max(20),
+  numberFormat: z.looseObject({}).optional(),
+};
+const oneSelect = z.array(selectItem).length(1);
+const timeFields = {
+  groupBy: z.string().optional(),
+  asRatio: z.boolean().optional(),
+  fillNulls: z.boolean().optional(),
+  alignDateRangeToGranularity: z.boolean().optional(),
+  compareToPreviousPeriod: z.boolean().optional(),
+};
+const color = z.string().min(1);
+const colorRule = z.strictObject({
+  operator: z.enum(['gt', 'gte', 'lt', 'lte', 'between', 'eq', 'neq']),
+  value: z.union([z.number(), z.string(), z.tuple([z.number(), z.number()])]),
+  color,
+  label: z.string().max(40).optional(),
+});
+/** The one link-out the contract documents. */
+const onClick = z.strictObject({ type: z.literal('external'), urlTemplate: z.string().min(1) });
+const categorical = {
+  ...builder,
+  select: oneSelect,
+  groupBy: z.string().optional(),
+  orderBy: z.string().optional(),
+  limit: z.number().int().positive().optional(),
+};
+
+/**
+ * One strict schema per variant (all ten displayTypes are in both documents since August 2026),
+ * so a field on the wrong variant fails: `fitYAxisToData` (line), `color`/`colorRules`/
+ * `backgroundChart` (number; raw-SQL number: `color` only), `limit`/`orderBy` (pie, bar),
+ * `onClick` (table).
+ */
 export const tileConfig = z.union([
   z.strictObject({
-    displayType: z.enum(['line', 'stacked_bar', 'table', 'number', 'pie', 'bar']),
-    sourceId: objectId,
-    select: z.array(selectItem).min(1).max(20),
+    displayType: z.literal('line'),
+    ...builder,
+    ...timeFields,
+    fitYAxisToData: z.boolean().optional(),
+  }),
+  z.strictObject({ displayType: z.literal('stacked_bar'), ...builder, ...timeFields }),
+  z.strictObject({
+    displayType: z.literal('table'),
+    ...builder,
     groupBy: z.string().optional(),
     asRatio: z.boolean().optional(),
-    fillNulls: z.boolean().optional(),
-    alignDateRangeToGranularity: z.boolean().optional(),
-    compareToPreviousPeriod: z.boolean().optional(),
-    numberFormat: z.looseObject({}).optional(),
     having: z.string().optional(),
     orderBy: z.string().optional(),
     groupByColumnsOnLeft: z.boolean().optional(),
+    onClick: onClick.optional(),
   }),
+  z.strictObject({
+    displayType: z.literal('number'),
+    ...builder,
+    select: oneSelect,
+    color: color.optional(),
+    colorRules: z.array(colorRule).max(10).optional(),
+    backgroundChart: z
+      .strictObject({ type: z.enum(['line', 'area']), color: color.optional() })
+      .optional(),
+  }),
+  z.strictObject({ displayType: z.literal('pie'), ...categorical }),
+  z.strictObject({ displayType: z.literal('bar'), ...categorical }),
   z.strictObject({
     displayType: z.literal('search'),
     sourceId: objectId,
@@ -103,7 +155,28 @@ export const tileConfig = z.union([
     where: z.string().optional(),
     whereLanguage: z.enum(WHERE_LANGUAGES),
   }),
+  z.strictObject({
+    displayType: z.literal('event_patterns'),
+    sourceId: objectId,
+    select: z.string().optional(),
+    where: z.string().optional(),
+    whereLanguage: z.enum(WHERE_LANGUAGES).optional(),
+  }),
   z.strictObject({ displayType: z.literal('markdown'), markdown: z.string() }),
+  z.strictObject({
+    configType: z.literal('sql'),
+    displayType: z.enum(['line', 'stacked_bar', 'table', 'number', 'pie', 'bar']),
+    connectionId: z.string().min(1),
+    sqlTemplate: z.string().min(1),
+    sourceId: objectId.optional(),
+    numberFormat: z.looseObject({}).optional(),
+    fillNulls: z.boolean().optional(),
+    alignDateRangeToGranularity: z.boolean().optional(),
+    compareToPreviousPeriod: z.boolean().optional(),
+    fitYAxisToData: z.boolean().optional(),
+    color: color.optional(),
+    onClick: onClick.optional(),
+  }),
 ]);
 
 export const tile = z.strictObject({
@@ -123,20 +196,64 @@ export const dashboard = z.strictObject({
   name: z.string().max(1024),
   tiles: z.array(tile).max(500),
   tags: z.array(z.string().max(32)).max(50).optional(),
-  filters: z.array(z.unknown()).optional(),
+  filters: z
+    .array(
+      z.strictObject({
+        type: z.string().optional(),
+        name: z.string(),
+        expression: z.string(),
+        sourceId: objectId,
+        appliesToSourceIds: z.array(objectId).optional(),
+      }),
+    )
+    .optional(),
   savedQuery: z.string().nullable().optional(),
   savedQueryLanguage: z.enum(WHERE_LANGUAGES).nullable().optional(),
   savedFilterValues: z.array(z.unknown()).optional(),
   containers: z.array(z.unknown()).optional(),
 });
 
+const expression = z.string().min(1);
+/** The fields each kind requires (the kind's own fields beyond these pass). */
+const SOURCE_KIND_FIELDS: Record<string, z.ZodRawShape> = {
+  log: { timestampValueExpression: expression, defaultTableSelectExpression: expression },
+  trace: {
+    timestampValueExpression: expression,
+    // Required and non-null since August 2026.
+    defaultTableSelectExpression: expression,
+    durationExpression: expression,
+    durationPrecision: z.number().int().min(0).max(9),
+    traceIdExpression: expression,
+    spanIdExpression: expression,
+    parentSpanIdExpression: expression,
+    spanNameExpression: expression,
+    spanKindExpression: expression,
+  },
+  metric: {
+    timestampValueExpression: expression,
+    resourceAttributesExpression: expression,
+    metricTables: z.record(z.string(), z.string()),
+  },
+  session: { traceSourceId: objectId },
+  promql: {},
+};
+
 export function source(kinds: readonly string[]) {
-  return z.looseObject({
+  const base = z.looseObject({
     id: objectId,
     name: z.string(),
     kind: z.enum(kinds as [string, ...string[]]),
     connection: z.string(),
     from: z.strictObject({ databaseName: z.string(), tableName: z.string().nullable().optional() }),
+  });
+  return base.superRefine((value, ctx) => {
+    const fields = z.looseObject(SOURCE_KIND_FIELDS[value.kind] ?? {}).safeParse(value);
+    for (const issue of fields.success ? [] : fields.error.issues)
+      ctx.addIssue({
+        code: 'custom',
+        path: issue.path,
+        message: `${value.kind}: ${issue.message}`,
+      });
   });
 }
 
@@ -146,13 +263,40 @@ export function webhook(services: readonly string[]) {
     name: z.string(),
     service: z.enum(services as [string, ...string[]]),
     url: z.string().optional(),
+    description: z.string().optional(),
     body: z.string().optional(),
     createdAt: isoTime,
     updatedAt: isoTime,
   });
 }
 
+/** Never in a webhook answer: they are write-only. */
+export const WEBHOOK_WRITE_ONLY = ['headers', 'queryParams'] as const;
+
+export const savedSearch = z.strictObject({
+  id: objectId,
+  name: z.string(),
+  sourceId: objectId,
+  select: z.string(),
+  where: z.string(),
+  whereLanguage: z.enum(WHERE_LANGUAGES),
+  orderBy: z.string().optional(),
+  tags: z.array(z.string()),
+  // Stored filters may be `lucene` or `sql_ast` (older writers); writes are `sql`.
+  filters: z
+    .array(z.strictObject({ type: z.enum(['sql', 'lucene', 'sql_ast']), condition: z.string() }))
+    .optional(),
+  teamId: objectId,
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+
 const webhookChannel = z.strictObject({ type: z.literal('webhook'), webhookId: objectId });
+/** The management API's other channel. */
+const emailChannel = z.strictObject({
+  type: z.literal('email'),
+  emailRecipients: z.array(z.email()).min(1),
+});
 
 const alertFields = {
   id: objectId,
@@ -190,16 +334,18 @@ export const apiAlert = z
     ...alertFields,
     state: z.enum(ALERT_STATES_API),
     channels: z.array(webhookChannel).min(1).max(10).optional(),
-    numConsecutiveWindows: z.number().int().nullable().optional(),
+    numConsecutiveWindows: z.number().int().min(1).nullable().optional(),
   })
   .refine((a) => !a.channels || JSON.stringify(a.channels[0]) === JSON.stringify(a.channel), {
     message: 'channel must mirror channels[0]',
   });
 
-/** The management document: no `channels`, no PENDING. */
+/** The management document: no `channels`; a webhook or an email `channel`. */
 export const managementAlert = z.strictObject({
   ...alertFields,
+  channel: z.union([webhookChannel, emailChannel]).optional(),
   state: z.enum(ALERT_STATES_MANAGEMENT),
+  numConsecutiveWindows: z.number().int().min(1).nullable().optional(),
 });
 
 export const paginationMeta = z.strictObject({
@@ -208,10 +354,11 @@ export const paginationMeta = z.strictObject({
   offset: z.number().int().min(0),
 });
 
+/** All three always present; `normalized` an object or null; `path` `""` for the top level. */
 export const validateResult = z.strictObject({
   valid: z.boolean(),
   errors: z.array(z.strictObject({ path: z.string(), message: z.string() })),
-  normalized: z.unknown(),
+  normalized: z.looseObject({ name: z.string(), tiles: z.array(z.unknown()) }).nullable(),
 });
 
 // ---- management objects ----
@@ -232,6 +379,8 @@ export const keyRecord = z.strictObject({
 
 export const managementEnvelope = <T extends z.ZodType>(result: T) =>
   z.strictObject({ status: z.literal(200), requestId: z.uuid(), result });
+/** `/api/v2` success envelope: `{ data }` and nothing else. */
+export const observabilityData = <T extends z.ZodType>(data: T) => z.strictObject({ data });
 export const managementEmpty = z.strictObject({ status: z.literal(200), requestId: z.uuid() });
 export const managementError = z.strictObject({
   status: z.number().int(),
@@ -239,3 +388,59 @@ export const managementError = z.strictObject({
   requestId: z.uuid(),
 });
 export const apiError = z.strictObject({ message: z.string() });
+
+// ---- metrics endpoint (Prometheus text, "Metrics endpoint (one call per service)") ----
+export const CLUSTER_STATUSES = ['awaking', 'running', 'degraded', 'idle', 'stopped'] as const;
+export const SCRAPES = ['full', 'partial'] as const;
+/** Every sample carries these. */
+export const SERVICE_LABELS = [
+  'clickhouse_org',
+  'clickhouse_service',
+  'clickhouse_service_name',
+] as const;
+/** Every pipe sample adds these. */
+export const PIPE_LABELS = ['clickpipe_id', 'clickpipe_name', 'clickpipe_source'] as const;
+
+/**
+ * Which samples carry a metric: `service` (the service-info metric), `all` pipes, `streaming`
+ * (streaming and object-storage pipes), `database` (CDC) pipes, or `database service` (shared by
+ * a service's CDC pipes, no pipe labels).
+ */
+export type MetricScope = 'service' | 'all' | 'streaming' | 'database' | 'database service';
+
+/** Every metric the endpoint documents, with its TYPE and scope. */
+export const METRIC_FAMILIES: Readonly<
+  Record<string, { types: readonly string[]; scope: MetricScope }>
+> = {
+  // The sample writes `untyped`, the text calls it a gauge.
+  ClickHouse_ServiceInfo: { types: ['untyped', 'gauge'], scope: 'service' },
+  ClickPipes_Info: { types: ['gauge'], scope: 'all' },
+  ClickPipes_Errors_Total: { types: ['counter'], scope: 'all' },
+  ClickPipes_FetchedBytesCompressed_Total: { types: ['counter'], scope: 'all' },
+  ClickPipes_FetchedEvents_Total: { types: ['counter'], scope: 'streaming' },
+  ClickPipes_SentEvents_Total: { types: ['counter'], scope: 'streaming' },
+  ClickPipes_FetchedBytes_Total: { types: ['counter'], scope: 'streaming' },
+  ClickPipes_SentBytes_Total: { types: ['counter'], scope: 'streaming' },
+  ClickPipes_SentBytesCompressed_Total: { types: ['counter'], scope: 'streaming' },
+  ClickPipes_Latency: { types: ['gauge'], scope: 'streaming' },
+  ClickPipes_Replica_CPUUsage: { types: ['gauge'], scope: 'streaming' },
+  ClickPipes_Replica_CPULimit: { types: ['gauge'], scope: 'streaming' },
+  ClickPipes_Replica_MemoryUsage: { types: ['gauge'], scope: 'streaming' },
+  ClickPipes_Replica_MemoryLimit: { types: ['gauge'], scope: 'streaming' },
+  ClickPipes_FetchedBytesInitialLoad_Total: { types: ['counter'], scope: 'database' },
+  ClickPipes_FetchedEvents_PerTable: { types: ['gauge'], scope: 'database' },
+  ClickPipes_LastFetchedBatchId: { types: ['gauge'], scope: 'database' },
+  ClickPipes_LastSentBatchId: { types: ['gauge'], scope: 'database' },
+  ClickPipes_SourceReplicationLatency_MiB: { types: ['gauge'], scope: 'database' },
+  ClickPipes_CDC_SourceLatency: { types: ['gauge'], scope: 'database' },
+  ClickPipes_CDC_DestinationLatency: { types: ['gauge'], scope: 'database' },
+  ClickPipes_CDC_CPUUsage: { types: ['gauge'], scope: 'database service' },
+  ClickPipes_CDC_CPULimit: { types: ['gauge'], scope: 'database service' },
+  ClickPipes_CDC_MemoryUsage: { types: ['gauge'], scope: 'database service' },
+  ClickPipes_CDC_MemoryLimit: { types: ['gauge'], scope: 'database service' },
+  ClickPipes_CDC_NetworkReceiveBytes: { types: ['gauge'], scope: 'database service' },
+};
+/** The ClickHouse server's own metrics (the sample's `ClickHouseProfileEvents_Query`). */
+export const SERVER_METRIC = /^ClickHouse(ProfileEvents|Metrics|AsyncMetrics)_\w+$/;
+/** `clickpipe_source` of database (CDC) pipes; every other source streams or reads objects. */
+export const DATABASE_SOURCES = ['postgres', 'mysql', 'mongodb', 'bigquery'] as const;

@@ -5,12 +5,12 @@
  * service makes that the spec's snapshot did not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type * as z from 'zod';
 import { createLogger } from '../../lib/log';
 import type { Sandbox } from '../../sandbox/index';
 import { admin, basic, mgmt, obs } from '../support/sandbox-http';
 import { startTestSandbox } from '../support/sandbox';
 import * as facts from './api-facts';
+import { conforms } from './support';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -21,15 +21,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => sb.close());
-
-/** Fails with every field the contract does not allow, by path. */
-function conforms(schema: z.ZodType, value: unknown, what: string): void {
-  const parsed = schema.safeParse(value);
-  const problems = parsed.success
-    ? []
-    : parsed.error.issues.map((i) => `${what}.${i.path.join('.')}: ${i.message}`);
-  expect(problems).toEqual([]);
-}
 
 const logsSource = () => sb.info.sourceId;
 const seriesTile = (name: string, type = 'time', extra: Record<string, unknown> = {}) => ({

@@ -101,6 +101,14 @@ const RULES: Rule[] = [
   },
   // Anything that needs an AWS account or the AWS CLI.
   { match: /^aws /, plan: skip('needs the AWS CLI and a deployed stack') },
+  // Decoding a deployed function's stack trace: its package comes from AWS.
+  {
+    match:
+      /^(curl .*aws lambda get-function|unzip -o fn\.zip|npx tsx cdk\/decode-stack-trace\.ts fn )/,
+    plan: skip(
+      "needs a deployed function's package and trace (test/cdk/decode-stack-trace.test.ts decodes a synthesized bundle's trace)",
+    ),
+  },
   { match: /^npx cdk bootstrap\b/, plan: skip('needs an AWS account') },
   {
     match: /^npx cdk (deploy|diff)\b/,

@@ -49,6 +49,7 @@ export const KEPT_FOR_TESTS: Readonly<Record<string, string>> = {
   'lib/keys/rotation.ts#RotationStep': 'the step names Secrets Manager sends',
   'lib/log.ts#setLogSink': "where log lines go; the suite's leak scan captures through it",
   'lib/schemas/common.ts#aliased': 'the tolerant reader for renamed fields',
+  'lib/schemas/metrics.ts#serviceReading': 'reads a stored metrics reading back (last readings)',
   'sandbox/faults.ts#FAULT_KINDS': 'the fault kinds a fault spec may name',
   'sandbox/index.ts#DEFAULT_RATE_LIMITS': "the real service's limits a sandbox can apply",
   'sandbox/index.ts#SandboxOptions': "startSandbox's options",

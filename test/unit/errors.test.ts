@@ -8,6 +8,7 @@ import * as config from '../../lib/config';
 import * as dashboardApply from '../../lib/dashboards/apply';
 import * as dashboardLoad from '../../lib/dashboards/load';
 import * as errors from '../../lib/errors';
+import * as prometheus from '../../lib/metrics/prometheus';
 import * as keyErrors from '../../lib/keys/errors';
 import * as notifyTypes from '../../lib/watch/notifiers/types';
 import { REDACTED, registerSecret } from '../../lib/redact';
@@ -19,6 +20,7 @@ const fields: Record<string, Record<string, unknown>> = {
   CloudOpsError: {},
   ConfigError: {},
   ValidationError: { source: 'file.yaml', issues: ['a: expected a string'] },
+  PrometheusParseError: { line: 3, expected: 'a sample value' },
   NotConfiguredError: { secretId: 'cloudops/x' },
   ApiError: { ...request, code: 'BAD', requestId: 'r-1' },
   UnexpectedResponseError: { ...request, snippet: '<html>', contentType: 'text/html' },
@@ -26,6 +28,7 @@ const fields: Record<string, Record<string, unknown>> = {
   ServiceIdleError: { ...request, serviceId: 's1', serviceState: 'idle' },
   RateLimitedError: { ...request, resetMs: 5000, remainingMs: 1000 },
   RedirectRefusedError: { ...request, status: 302, locationHost: 'other.example:8443' },
+  WebhookInUseError: { ...request, status: 409, webhookId: 'w1' },
   ResponseTooLargeError: { ...request, limitBytes: 10, bytesRead: 11 },
   TransportError: { method: 'GET', path: '/v1/x', kind: 'reset', maybeSent: true },
   PausedPastDeadline: { pausedForMs: 5000, remainingMs: 1000 },
@@ -49,6 +52,7 @@ const exported: [string, ErrorClass][] = [
   dashboardLoad,
   alertProvision,
   keyErrors,
+  prometheus,
   notifyTypes,
   cliFailure,
   cliArgs,

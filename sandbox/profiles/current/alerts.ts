@@ -3,12 +3,15 @@ import { badRequest, notFound } from '../../errors';
 import { objectId } from '../../ids';
 import type { Store } from '../../store';
 import { alertableTile } from './dashboards';
-import { alertBodySchema, paginationQuery } from './schemas';
+import { alertBodySchema } from './schemas';
 import type { AlertBody } from './schemas';
 import { alertRows, deleteAlertRows, type Channel, type CurrentAlertRow } from './rows';
-import { parseOr400 } from './validate';
+import { failure, parseOr400 } from './validate';
 
-/** `/api/v2` shows `channels` and `numConsecutiveWindows`; the management API shows neither. */
+/**
+ * `/api/v2` shows `channels`; the management API does not. Both show `numConsecutiveWindows`
+ * (the management API since August 2026).
+ */
 type AlertSurface = 'api' | 'management';
 
 export function alertView(row: CurrentAlertRow, surface: AlertSurface): Record<string, unknown> {
@@ -36,10 +39,8 @@ export function alertView(row: CurrentAlertRow, surface: AlertSurface): Record<s
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
-  if (surface === 'api') {
-    view.channels = row.channels;
-    view.numConsecutiveWindows = row.numConsecutiveWindows ?? null;
-  }
+  if (surface === 'api') view.channels = row.channels;
+  view.numConsecutiveWindows = row.numConsecutiveWindows ?? null;
   return structuredClone(
     Object.fromEntries(Object.entries(view).filter(([, v]) => v !== undefined)),
   );
@@ -47,16 +48,6 @@ export function alertView(row: CurrentAlertRow, surface: AlertSurface): Record<s
 
 export function listAlerts(store: Store, serviceId: string): CurrentAlertRow[] {
   return alertRows(store.state).filter((a) => a.serviceId === serviceId);
-}
-
-/** `/api/v2/alerts` is paginated (limit 1..1000, default 1000). */
-export function alertPage(store: Store, serviceId: string, query: URLSearchParams) {
-  const { limit, offset } = parseOr400('Query', paginationQuery, Object.fromEntries(query));
-  const all = listAlerts(store, serviceId);
-  return {
-    data: all.slice(offset, offset + limit).map((row) => alertView(row, 'api')),
-    meta: { total: all.length, limit, offset },
-  };
 }
 
 export function findAlert(store: Store, serviceId: string, id: string): CurrentAlertRow {
@@ -78,6 +69,7 @@ function checkReferences(store: Store, serviceId: string, body: AlertBody, chann
       );
   }
   channels.forEach((channel, i) => {
+    if (channel.type !== 'webhook') return;
     const known = store.state.webhooks.some(
       (w) => w.id === channel.webhookId && w.serviceId === serviceId,
     );
@@ -112,7 +104,7 @@ function fieldsOf(body: AlertBody, channels: Channel[]) {
 }
 
 function parse(store: Store, serviceId: string, body: unknown, surface: AlertSurface) {
-  const input = parseOr400('Body', alertBodySchema(surface === 'api'), body) as AlertBody;
+  const input = parseOr400('Body', alertBodySchema(surface), body) as AlertBody;
   // `channel` mirrors the first of `channels`; a body with only `channel` has one channel.
   const channels = input.channels?.length ? input.channels : [input.channel!];
   checkReferences(store, serviceId, input, channels);
@@ -142,7 +134,31 @@ export function createAlert(
   return row;
 }
 
-/** PUT replaces: the body must be a whole alert; fields it leaves out are gone afterwards. */
+/**
+ * The management PUT keeps an omitted `groupBy` and `thresholdMax` and refuses null for both
+ * (provider notes, August 2026); `scheduleStartAt: null` also resets the offset to 0.
+ */
+function managementPut(row: CurrentAlertRow, body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) return body;
+  const given = body as Record<string, unknown>;
+  const refused = (['groupBy', 'thresholdMax'] as const).filter((k) => given[k] === null);
+  if (refused.length > 0)
+    throw failure(
+      'Body',
+      refused.map((path) => ({ path, message: 'null is not allowed (omit it to keep the value)' })),
+    );
+  return {
+    groupBy: row.groupBy ?? undefined,
+    thresholdMax: row.thresholdMax ?? undefined,
+    ...given,
+    ...(given.scheduleStartAt === null ? { scheduleOffsetMinutes: 0 } : {}),
+  };
+}
+
+/**
+ * PUT replaces: the body must be a whole alert; fields it leaves out are gone afterwards (on the
+ * management API but for groupBy and thresholdMax, see managementPut).
+ */
 export function updateAlert(
   store: Store,
   serviceId: string,
@@ -152,7 +168,8 @@ export function updateAlert(
   surface: AlertSurface,
 ): CurrentAlertRow {
   const row = findAlert(store, serviceId, id);
-  const fields = parse(store, serviceId, body, surface);
+  const sent = surface === 'management' ? managementPut(row, body) : body;
+  const fields = parse(store, serviceId, sent, surface);
   for (const key of Object.keys(fields) as (keyof typeof fields)[]) delete row[key];
   Object.assign(row, fields, { updatedAt: new Date(now).toISOString() });
   for (const [key, value] of Object.entries(row))

@@ -8,7 +8,7 @@ import {
   dashboardBodySchema,
   tileSchema,
 } from './schemas';
-import type { TileInput } from './schemas';
+import type { DashboardFilterInput, TileInput } from './schemas';
 import { sourceIdsOf, storedTile } from './tiles';
 import type { StoredTile } from './tiles';
 import { failure, issuesOf } from './validate';
@@ -19,7 +19,7 @@ interface DashboardInput {
   name: string;
   tiles: TileInput[];
   tags?: string[];
-  filters?: Record<string, unknown>[];
+  filters?: DashboardFilterInput[];
   savedQuery?: string | null;
   savedQueryLanguage?: string | null;
   savedFilterValues?: Record<string, unknown>[];
@@ -89,16 +89,54 @@ export function dashboardIssues(body: unknown): { issues: Issue[]; input?: Dashb
   return { issues, input: { ...parsed.data, tiles } };
 }
 
-function validInput(store: Store, serviceId: string, body: unknown): DashboardInput {
-  const { issues, input } = dashboardIssues(body);
-  if (!input) throw failure('Body', issues);
+/** The source ids a dashboard names: its tiles' and its filters' (`appliesToSourceIds` too). */
+function namedSourceIds(input: DashboardInput): string[] {
+  const filters = input.filters ?? [];
+  return [
+    ...input.tiles.flatMap(sourceIdsOf),
+    ...filters.flatMap((f) => [f.sourceId, ...(f.appliesToSourceIds ?? [])]),
+  ];
+}
+
+/** The 400 a create would answer for sources the service does not have (the message has no path). */
+function unknownSources(
+  store: Store,
+  serviceId: string,
+  input: DashboardInput,
+): string | undefined {
   const known = new Set(
     store.state.sources.filter((s) => s.serviceId === serviceId).map((s) => s.id),
   );
-  const missing = [...new Set(input.tiles.flatMap(sourceIdsOf))].filter((id) => !known.has(id));
-  if (missing.length > 0)
-    throw badRequest(`Could not find the following source IDs: ${missing.join(', ')}`);
+  const missing = [...new Set(namedSourceIds(input))].filter((id) => !known.has(id));
+  return missing.length > 0
+    ? `Could not find the following source IDs: ${missing.join(', ')}`
+    : undefined;
+}
+
+function validInput(store: Store, serviceId: string, body: unknown): DashboardInput {
+  const { issues, input } = dashboardIssues(body);
+  if (!input) throw failure('Body', issues);
+  const unknown = unknownSources(store, serviceId, input);
+  if (unknown) throw badRequest(unknown);
   return input;
+}
+
+/**
+ * The dry run: always 200 `{ valid, errors, normalized }`, refusing what a create would, with the
+ * same path and message (`""` for the top-level source check); nothing is written.
+ */
+export function validateDashboard(store: Store, serviceId: string, body: unknown) {
+  const { issues, input } = dashboardIssues(body);
+  const unknown = input && unknownSources(store, serviceId, input);
+  const errors = unknown ? [{ path: '', message: unknown }] : issues;
+  return {
+    valid: errors.length === 0,
+    errors,
+    normalized:
+      input && errors.length === 0
+        ? { ...input, tiles: input.tiles.map((t) => storedTile(t, t.id ?? '')) }
+        : null,
+  };
 }
 
 export function dashboardView(row: DashboardRow): Record<string, unknown> {

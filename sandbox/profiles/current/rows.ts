@@ -5,7 +5,9 @@
  */
 import type { SandboxState } from '../../store';
 
-export type Channel = { type: 'webhook'; webhookId: string };
+/** Webhook channels on both APIs; email channels through the management API. */
+export type Channel =
+  { type: 'webhook'; webhookId: string } | { type: 'email'; emailRecipients: string[] };
 
 export interface CurrentAlertRow {
   id: string;

@@ -119,6 +119,47 @@ const selectItemSchema = z
 export type SelectItemInput = z.output<typeof selectItemSchema>;
 
 const select = z.array(selectItemSchema).min(1).max(20);
+const oneSelect = z.array(selectItemSchema).length(1);
+
+// --- the August 2026 optional fields ---
+const paletteColor = z.string().min(1);
+const ruleLabel = z.string().max(40).optional();
+/** A number tile's colour rule (the operators its editor offers); the last match wins. */
+const colorRule = z.discriminatedUnion('operator', [
+  z.object({
+    operator: z.enum(['gt', 'gte', 'lt', 'lte']),
+    value: z.number(),
+    color: paletteColor,
+    label: ruleLabel,
+  }),
+  z.object({
+    operator: z.literal('between'),
+    value: z.tuple([z.number(), z.number()]),
+    color: paletteColor,
+    label: ruleLabel,
+  }),
+  z.object({
+    operator: z.enum(['eq', 'neq']),
+    value: z.union([z.number(), z.string().max(200)]),
+    color: paletteColor,
+    label: ruleLabel,
+  }),
+]);
+const numberColors = {
+  color: paletteColor.optional(),
+  colorRules: z.array(colorRule).max(10).optional(),
+  backgroundChart: z
+    .object({ type: z.enum(['line', 'area']), color: paletteColor.optional() })
+    .optional(),
+};
+/** Only the external link is in the contract. */
+const onClick = z.object({ type: z.literal('external'), urlTemplate: z.string().min(1) });
+const categorical = {
+  groupBy: z.string().optional(),
+  orderBy: z.string().optional(),
+  limit: z.number().int().positive().optional(),
+  numberFormat: numberFormat.optional(),
+};
 const timeExtras = {
   fillNulls: z.boolean().optional(),
   alignDateRangeToGranularity: z.boolean().optional(),
@@ -133,6 +174,7 @@ const builderConfigs = {
     groupBy: z.string().optional(),
     asRatio: z.boolean().optional(),
     numberFormat: numberFormat.optional(),
+    fitYAxisToData: z.boolean().optional(),
     ...timeExtras,
   }),
   stacked_bar: z.object({
@@ -154,26 +196,26 @@ const builderConfigs = {
     orderBy: z.string().optional(),
     groupByColumnsOnLeft: z.boolean().optional(),
     numberFormat: numberFormat.optional(),
+    onClick: onClick.optional(),
   }),
   number: z.object({
     displayType: z.literal('number'),
     sourceId: objectIdString,
-    select: z.array(selectItemSchema).length(1),
+    select: oneSelect,
     numberFormat: numberFormat.optional(),
+    ...numberColors,
   }),
   pie: z.object({
     displayType: z.literal('pie'),
     sourceId: objectIdString,
-    select: z.array(selectItemSchema).length(1),
-    groupBy: z.string().optional(),
-    numberFormat: numberFormat.optional(),
+    select: oneSelect,
+    ...categorical,
   }),
   bar: z.object({
     displayType: z.literal('bar'),
     sourceId: objectIdString,
-    select: z.array(selectItemSchema).length(1),
-    groupBy: z.string().optional(),
-    numberFormat: numberFormat.optional(),
+    select: oneSelect,
+    ...categorical,
   }),
   heatmap: z.object({
     displayType: z.literal('heatmap'),
@@ -191,6 +233,8 @@ const builderConfigs = {
     displayType: z.literal('event_patterns'),
     sourceId: objectIdString,
     select: z.string().optional(),
+    where: z.string().optional(),
+    whereLanguage: whereLanguage.optional(),
   }),
   markdown: z.object({ displayType: z.literal('markdown'), markdown: z.string() }),
 } as const;
@@ -204,6 +248,10 @@ const sqlConfig = z.object({
   sourceId: objectIdString.optional(),
   numberFormat: numberFormat.optional(),
   ...timeExtras,
+  // Kept on the variants that take them (normaliseConfig drops them elsewhere, as the service does).
+  fitYAxisToData: z.boolean().optional(),
+  color: paletteColor.optional(),
+  onClick: onClick.optional(),
 });
 
 /** One schema per config variant; `undefined` for an unknown displayType. */
@@ -232,20 +280,39 @@ export const tileSchema = z.object({
 });
 export type TileInput = z.output<typeof tileSchema>;
 
+/** A dashboard filter; `appliesToSourceIds` (August 2026) names the other sources it applies to. */
+const dashboardFilter = z.looseObject({
+  type: z.string().optional(),
+  name: z.string().min(1),
+  expression: z.string(),
+  sourceId: objectIdString,
+  appliesToSourceIds: z.array(objectIdString).optional(),
+});
+export type DashboardFilterInput = z.output<typeof dashboardFilter>;
+
 export const dashboardBodySchema = z.object({
   name: z.string().max(1024),
   tiles: z.array(z.unknown()).max(500),
   tags: z.array(z.string().max(32)).max(50).optional(),
-  filters: z.array(z.looseObject({})).optional(),
+  filters: z.array(dashboardFilter).optional(),
   savedQuery: z.string().nullable().optional(),
   savedQueryLanguage: whereLanguage.nullable().optional(),
   savedFilterValues: z.array(z.looseObject({})).optional(),
 });
 
 const webhookChannel = z.object({ type: z.literal('webhook'), webhookId: objectIdString });
+const emailChannel = z.object({
+  type: z.literal('email'),
+  emailRecipients: z.array(z.email()).min(1),
+});
 
-/** Create and update both need the full alert; update replaces rather than merges. */
-export function alertBodySchema(allowChannels: boolean) {
+/**
+ * Create and update both need the full alert. `/api/v2` takes `channels` (webhooks only); the
+ * management API one `channel`, webhook or email. Both take `numConsecutiveWindows` (the
+ * management API since August 2026).
+ */
+export function alertBodySchema(surface: 'api' | 'management') {
+  const allowChannels = surface === 'api';
   return z
     .object({
       name: z.string().nullable().optional(),
@@ -257,7 +324,10 @@ export function alertBodySchema(allowChannels: boolean) {
       thresholdType: z.enum(THRESHOLD_TYPES),
       // An omitted source is read as saved_search (router).
       source: z.enum(ALERT_SOURCES).optional(),
-      channel: webhookChannel.optional(),
+      channel: (allowChannels
+        ? webhookChannel
+        : z.discriminatedUnion('type', [webhookChannel, emailChannel])
+      ).optional(),
       ...(allowChannels ? { channels: z.array(webhookChannel).min(1).max(10).optional() } : {}),
       dashboardId: objectIdString.nullable().optional(),
       tileId: z.string().min(1).nullable().optional(),
@@ -265,9 +335,7 @@ export function alertBodySchema(allowChannels: boolean) {
       groupBy: z.string().nullable().optional(),
       scheduleOffsetMinutes: z.number().int().min(0).nullable().optional(),
       scheduleStartAt: z.iso.datetime({ offset: true }).nullable().optional(),
-      ...(allowChannels
-        ? { numConsecutiveWindows: z.number().int().min(1).nullable().optional() }
-        : {}),
+      numConsecutiveWindows: z.number().int().min(1).nullable().optional(),
     })
     .superRefine((body, ctx) => {
       const channels = (body as { channels?: unknown[] }).channels;
@@ -308,7 +376,6 @@ export function alertBodySchema(allowChannels: boolean) {
 }
 export type AlertBody = z.output<ReturnType<typeof alertBodySchema>> & {
   channels?: { type: 'webhook'; webhookId: string }[];
-  numConsecutiveWindows?: number | null;
 };
 
 export const paginationQuery = z.object({

@@ -27,6 +27,37 @@ function seedRoles(state: SandboxState): void {
   }
 }
 
+/** The fields each seeded kind requires (a trace source's defaultTableSelectExpression included). */
+const SOURCE_DETAILS: Record<string, Record<string, unknown>> = {
+  log: {
+    timestampValueExpression: 'TimestampTime',
+    defaultTableSelectExpression: 'Timestamp, ServiceName, SeverityText, Body',
+    serviceNameExpression: 'ServiceName',
+    severityTextExpression: 'SeverityText',
+    bodyExpression: 'Body',
+  },
+  metric: {
+    timestampValueExpression: 'TimeUnix',
+    resourceAttributesExpression: 'ResourceAttributes',
+    metricTables: {
+      gauge: 'otel_metrics_gauge',
+      sum: 'otel_metrics_sum',
+      histogram: 'otel_metrics_histogram',
+    },
+  },
+  trace: {
+    timestampValueExpression: 'Timestamp',
+    defaultTableSelectExpression: 'Timestamp, ServiceName, SpanName, Duration',
+    durationExpression: 'Duration',
+    durationPrecision: 9,
+    traceIdExpression: 'TraceId',
+    spanIdExpression: 'SpanId',
+    parentSpanIdExpression: 'ParentSpanId',
+    spanNameExpression: 'SpanName',
+    spanKindExpression: 'SpanKind',
+  },
+};
+
 function seedSources(state: SandboxState, now: number): void {
   const connections = new Map(state.services.map((s) => [s.id, objectId(now)]));
   for (const source of state.sources) {
@@ -45,6 +76,7 @@ function seedSources(state: SandboxState, now: number): void {
       connection: connections.get(service.id),
       from: { databaseName: 'default', tableName: 'otel_traces' },
     });
+  for (const source of state.sources) source.details = structuredClone(SOURCE_DETAILS[source.kind]);
 }
 
 /** A third service, idle: its pipe calls answer 424 (the first service stays active). */
@@ -87,13 +119,26 @@ function convertDashboards(state: SandboxState): void {
   }
 }
 
-/** A tile alert, a silenced one and an unnamed saved-search one (`name: null`). */
+/** A tile alert, a silenced one and an unnamed, PENDING saved-search one (`name: null`). */
 function seedAlerts(state: SandboxState, now: number): void {
   const at = new Date(now).toISOString();
   const [first] = state.services;
   const webhook = state.webhooks.find((w) => w.serviceId === first.id)!;
   const overview = state.dashboards[0];
-  const savedSearch = { id: objectId(now), serviceId: first.id, name: 'Errors' };
+  const logs = state.sources.find((s) => s.serviceId === first.id && s.kind === 'log')!;
+  const savedSearch = {
+    id: objectId(now),
+    serviceId: first.id,
+    name: 'Errors',
+    sourceId: logs.id,
+    select: '',
+    where: 'SeverityText:error',
+    whereLanguage: 'lucene',
+    tags: ['ops'],
+    filters: [{ type: 'sql', condition: "ServiceName IN ('checkout', 'payments')" }],
+    createdAt: at,
+    updatedAt: at,
+  };
   state.savedSearches = [savedSearch];
   state.seed.savedSearchId = savedSearch.id;
   const base = {
@@ -135,6 +180,9 @@ function seedAlerts(state: SandboxState, now: number): void {
       id: objectId(now),
       name: null,
       message: null,
+      // Over the threshold once so far: PENDING until two windows in a row.
+      state: 'PENDING',
+      numConsecutiveWindows: 2,
       interval: '15m',
       threshold: 5,
       thresholdMax: 50,

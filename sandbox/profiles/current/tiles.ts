@@ -112,7 +112,14 @@ function normaliseConfig(config: Record<string, unknown>): TileConfig {
   const c = config as Record<string, unknown> & { displayType: string };
   if (c.configType === 'sql') {
     const timeLike = c.displayType === 'line' || c.displayType === 'stacked_bar';
-    return compact({ ...c, ...(timeLike ? { fillNulls: c.fillNulls !== false } : {}) });
+    return compact({
+      ...c,
+      ...(timeLike ? { fillNulls: c.fillNulls !== false } : {}),
+      // Each variant keeps only its own optional fields (the router's per-variant schemas).
+      fitYAxisToData: c.displayType === 'line' ? c.fitYAxisToData : undefined,
+      color: c.displayType === 'number' ? c.color : undefined,
+      onClick: c.displayType === 'table' ? c.onClick : undefined,
+    });
   }
   const items = Array.isArray(c.select) ? (c.select as SelectItemInput[]) : [];
   const ratio = Boolean(c.asRatio) && items.length === 2;
@@ -129,6 +136,7 @@ function normaliseConfig(config: Record<string, unknown>): TileConfig {
         select: items.map(selectFromConfig),
         compareToPreviousPeriod: c.compareToPreviousPeriod,
         numberFormat: c.numberFormat,
+        fitYAxisToData: c.displayType === 'line' ? c.fitYAxisToData : undefined,
       });
     case 'table':
       return compact({
@@ -141,16 +149,36 @@ function normaliseConfig(config: Record<string, unknown>): TileConfig {
         orderBy: truthy(c.orderBy),
         groupByColumnsOnLeft: c.groupByColumnsOnLeft,
         numberFormat: c.numberFormat,
+        onClick: c.onClick,
       });
     case 'number':
+      return compact({
+        displayType: 'number',
+        sourceId: c.sourceId,
+        select: [selectFromConfig(items[0])],
+        numberFormat: c.numberFormat,
+        color: c.color,
+        colorRules: c.colorRules,
+        backgroundChart: c.backgroundChart,
+      });
     case 'pie':
     case 'bar':
       return compact({
         displayType: c.displayType,
         sourceId: c.sourceId,
         select: [selectFromConfig(items[0])],
-        groupBy: c.displayType === 'number' ? undefined : truthy(c.groupBy),
+        groupBy: truthy(c.groupBy),
+        orderBy: truthy(c.orderBy),
+        limit: c.limit,
         numberFormat: c.numberFormat,
+      });
+    case 'event_patterns':
+      return compact({
+        displayType: 'event_patterns',
+        sourceId: c.sourceId,
+        select: c.select,
+        where: c.where,
+        whereLanguage: c.whereLanguage,
       });
     case 'search':
       return {

@@ -1,5 +1,5 @@
 import type { CredentialProvider } from '../../../lib/credentials/types';
-import type { Clock } from '../../../lib/api';
+import type { Clock, ManagementClientOptions } from '../../../lib/api';
 import type { ManagementKeySecret, ObservabilityTokenSecret } from '../../../lib/schemas';
 
 export const ORG = '0b7d1c52-5a55-4c39-8d61-6f1f3e6a0a01';
@@ -84,3 +84,14 @@ export const pipeRecord = {
   createdAt: '2025-01-01T00:00:00Z',
   updatedAt: '2025-01-02T00:00:00Z',
 };
+
+/** A management client's options against a canned server: a fresh key, virtual time, no jitter, no client-side limit. */
+export function cannedClientOptions(baseUrl: string): ManagementClientOptions {
+  return {
+    baseUrl,
+    credentials: managementCredentials(),
+    rateLimit: false,
+    clock: fakeClock(),
+    random: () => 0,
+  };
+}

@@ -6,20 +6,14 @@ import {
   ServiceIdleError,
 } from '../../../lib/api';
 import { cannedServerPerTest, fail, type CannedServer } from './canned-server';
-import { fakeClock, managementCredentials, PIPE, SERVICE } from './fixtures';
+import { cannedClientOptions, PIPE, SERVICE } from './fixtures';
 import { caught } from '../../support/caught';
 
 let server: CannedServer;
 const clients = cannedServerPerTest((s) => (server = s));
 
 function client() {
-  const c = createManagementClient({
-    baseUrl: server.url,
-    credentials: managementCredentials(),
-    rateLimit: false,
-    clock: fakeClock(),
-    random: () => 0,
-  });
+  const c = createManagementClient(cannedClientOptions(server.url));
   clients.push(c);
   return c;
 }

@@ -2,20 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, createManagementClient } from '../../../lib/api';
 import { caught } from '../../support/caught';
 import { cannedServerPerTest, fail, type CannedServer } from './canned-server';
-import { fakeClock, managementCredentials, PIPE, SERVICE } from './fixtures';
+import { cannedClientOptions, PIPE, SERVICE } from './fixtures';
 
 let server: CannedServer;
 const clients = cannedServerPerTest((s) => (server = s));
 
 function client() {
-  const c = createManagementClient({
-    baseUrl: server.url,
-    credentials: managementCredentials(),
-    rateLimit: false,
-    clock: fakeClock(),
-    random: () => 0,
-    timeoutMs: 500,
-  });
+  const c = createManagementClient({ ...cannedClientOptions(server.url), timeoutMs: 500 });
   clients.push(c);
   return c;
 }

@@ -1,0 +1,215 @@
+/**
+ * The observability objects both APIs serve with the same bodies and answers: dashboard dry-run
+ * validation, webhooks, saved searches and sources (the management API since August 2026; the
+ * `/api/v2` routes as the open-source router serves them). Each client supplies an
+ * ObjectsAccess (its paths, its call, how it reads one page); the operations are written once.
+ */
+import * as z from 'zod';
+import { registerSecret } from '../redact';
+import {
+  alert,
+  dashboardValidateBody,
+  dashboardValidationAnswer,
+  dataSource,
+  savedSearch,
+  savedSearchWrite,
+  sourceWrite,
+  webhook,
+  webhookWrite,
+  type Alert,
+  type DashboardValidateBody,
+  type DashboardValidation,
+  type DataSource,
+  type SavedSearch,
+  type SavedSearchWrite,
+  type SourceWrite,
+  type Webhook,
+  type WebhookWrite,
+} from '../schemas';
+import { asWebhookInUse, UnexpectedResponseError } from './errors';
+import type { ApiRequest, CallOptions } from './http';
+import { readAllPages, type Page } from './pages';
+import type { ApiPath, ObservabilityResource } from './paths';
+import { validateBody } from './validate-body';
+
+/** What the shared operations need from one API. */
+export interface ObjectsAccess {
+  collection(resource: ObservabilityResource): Promise<ApiPath>;
+  item(resource: ObservabilityResource, id: string): Promise<ApiPath>;
+  validatePath(): Promise<ApiPath>;
+  call<T>(req: ApiRequest<T>, opts?: CallOptions): Promise<T>;
+  /** The page at `offset` of a list described as paginated. */
+  page<T>(path: ApiPath, item: z.ZodType<T>, offset: number, opts?: CallOptions): Promise<Page<T>>;
+}
+
+/** Every item of a paginated list (alerts, webhooks, saved searches). */
+async function listAll<T extends { id?: unknown }>(
+  a: ObjectsAccess,
+  resource: ObservabilityResource,
+  item: z.ZodType<T>,
+  opts?: CallOptions,
+): Promise<T[]> {
+  const path = await a.collection(resource);
+  return readAllPages((offset) => a.page(path, item, offset, opts));
+}
+
+type WriteMethod = 'POST' | 'PUT';
+
+/** A create or update: the body checked against `write` before it is sent, the answer read by `read`. */
+function writer<W extends z.ZodType, R>(
+  a: ObjectsAccess,
+  write: W,
+  read: z.ZodType<R>,
+  beforeSend: (valid: z.output<W>) => void = () => undefined,
+) {
+  return (method: WriteMethod, path: ApiPath, body: z.input<W>, opts?: CallOptions): Promise<R> => {
+    const valid = validateBody(write, body, method, path);
+    beforeSend(valid);
+    return a.call({ method, path, body: valid, schema: read }, opts);
+  };
+}
+
+/** The service answered with no verdict, or does not serve the route: it cannot judge. */
+function unavailable(error: unknown, path: ApiPath): DashboardValidation | undefined {
+  // A path the gateway does not serve answers a non-JSON 404 ("Cannot POST"): an older service
+  // without the dry run. A JSON 404 (a missing service) is a real failure and stays one.
+  if (error instanceof UnexpectedResponseError && error.status === 404)
+    return { outcome: 'unavailable', reason: `the service does not serve POST ${path.route}` };
+  return undefined;
+}
+
+/** The payload of either envelope (`result`, `data`), or the body itself when it has neither. */
+function payloadOf(envelope: Record<string, unknown>): unknown {
+  if ('result' in envelope) return envelope.result;
+  if ('data' in envelope) return envelope.data;
+  return envelope;
+}
+
+function dashboardOperations(a: ObjectsAccess) {
+  return {
+    /**
+     * The dry run: what the service would say of this create body, nothing saved. An answer
+     * without `valid` is `unavailable` (warn and go on), never `invalid`; any other failure
+     * (400, 500, transport) throws.
+     */
+    async validateDashboard(
+      body: DashboardValidateBody,
+      opts?: CallOptions,
+    ): Promise<DashboardValidation> {
+      const path = await a.validatePath();
+      const valid = validateBody(dashboardValidateBody, body, 'POST', path);
+      try {
+        const envelope = await a.call(
+          // A dry run changes nothing: safe to repeat after a lost answer.
+          {
+            method: 'POST',
+            path,
+            body: valid,
+            schema: z.unknown().optional(),
+            keepEnvelope: true,
+            idempotency: 'idempotent',
+          },
+          opts,
+        );
+        return dashboardValidationAnswer.parse(payloadOf(envelope as Record<string, unknown>));
+      } catch (error) {
+        const none = unavailable(error, path);
+        if (none) return none;
+        throw error;
+      }
+    },
+    /** Every alert (the list is described as paginated on both APIs). */
+    listAlerts: (opts?: CallOptions): Promise<Alert[]> => listAll(a, 'alerts', alert, opts),
+  };
+}
+
+/**
+ * headers, query parameters and the URL carry credentials (a Slack URL is one): registered so any
+ * text that echoes them (an error body) is masked.
+ */
+function registerWriteOnly(body: z.output<typeof webhookWrite>): void {
+  registerSecret(body.url);
+  for (const value of Object.values(body.headers ?? {})) registerSecret(value);
+  for (const value of Object.values(body.queryParams ?? {})) registerSecret(value);
+}
+
+function webhookOperations(a: ObjectsAccess) {
+  const write = writer(a, webhookWrite, webhook, registerWriteOnly);
+  return {
+    listWebhooks: (opts?: CallOptions): Promise<Webhook[]> => listAll(a, 'webhooks', webhook, opts),
+    /** Not idempotent: a repeated POST makes a second webhook (or a 400 for a duplicate name). */
+    createWebhook: async (body: WebhookWrite, opts?: CallOptions): Promise<Webhook> =>
+      write('POST', await a.collection('webhooks'), body, opts),
+    /**
+     * Omitted `headers`/`queryParams` are kept (`{}` clears them) unless `url` or `service`
+     * changes; omitted `description`/`body` are cleared. There is no GET by id.
+     */
+    updateWebhook: async (id: string, body: WebhookWrite, opts?: CallOptions): Promise<Webhook> =>
+      write('PUT', await a.item('webhooks', id), body, opts),
+    /** A 409 (an alert still uses it) becomes a WebhookInUseError. */
+    async deleteWebhook(id: string, opts?: CallOptions): Promise<void> {
+      const path = await a.item('webhooks', id);
+      try {
+        await a.call({ method: 'DELETE', path, schema: null }, opts);
+      } catch (error) {
+        throw asWebhookInUse(error, id);
+      }
+    },
+  };
+}
+
+function savedSearchOperations(a: ObjectsAccess) {
+  const write = writer(a, savedSearchWrite, savedSearch);
+  return {
+    listSavedSearches: (opts?: CallOptions): Promise<SavedSearch[]> =>
+      listAll(a, 'saved-searches', savedSearch, opts),
+    getSavedSearch: async (id: string, opts?: CallOptions): Promise<SavedSearch> =>
+      a.call(
+        { method: 'GET', path: await a.item('saved-searches', id), schema: savedSearch },
+        opts,
+      ),
+    createSavedSearch: async (body: SavedSearchWrite, opts?: CallOptions): Promise<SavedSearch> =>
+      write('POST', await a.collection('saved-searches'), body, opts),
+    /** A full replace: an omitted field is reset. */
+    updateSavedSearch: async (
+      id: string,
+      body: SavedSearchWrite,
+      opts?: CallOptions,
+    ): Promise<SavedSearch> => write('PUT', await a.item('saved-searches', id), body, opts),
+    /** Also deletes every alert on the search (the service does; say so before calling). */
+    deleteSavedSearch: async (id: string, opts?: CallOptions): Promise<void> =>
+      a.call({ method: 'DELETE', path: await a.item('saved-searches', id), schema: null }, opts),
+  };
+}
+
+function sourceOperations(a: ObjectsAccess) {
+  const write = writer(a, sourceWrite, dataSource);
+  return {
+    /** Not paginated: the answer is the whole list. */
+    listSources: async (opts?: CallOptions): Promise<DataSource[]> =>
+      a.call(
+        { method: 'GET', path: await a.collection('sources'), schema: z.array(dataSource) },
+        opts,
+      ),
+    getSource: async (id: string, opts?: CallOptions): Promise<DataSource> =>
+      a.call({ method: 'GET', path: await a.item('sources', id), schema: dataSource }, opts),
+    createSource: async (body: SourceWrite, opts?: CallOptions): Promise<DataSource> =>
+      write('POST', await a.collection('sources'), body, opts),
+    /** Replaces the whole source (an `id` in the body is ignored). */
+    updateSource: async (id: string, body: SourceWrite, opts?: CallOptions): Promise<DataSource> =>
+      write('PUT', await a.item('sources', id), body, opts),
+    deleteSource: async (id: string, opts?: CallOptions): Promise<void> =>
+      a.call({ method: 'DELETE', path: await a.item('sources', id), schema: null }, opts),
+  };
+}
+
+/** The operations both APIs share, bound to one API's access. */
+export function observabilityObjects(a: ObjectsAccess) {
+  return {
+    ...dashboardOperations(a),
+    ...webhookOperations(a),
+    ...savedSearchOperations(a),
+    ...sourceOperations(a),
+  };
+}
+export type ObservabilityObjects = ReturnType<typeof observabilityObjects>;

@@ -1,0 +1,2 @@
+export * from './prometheus';
+export * from './reading';

@@ -1,0 +1,55 @@
+import * as z from 'zod';
+import { lenient } from './common';
+
+/** What a create or update may name; reads may also show `slack_api` and `pagerduty_api`. */
+const WEBHOOK_SERVICES = ['slack', 'incidentio', 'generic'] as const;
+
+/** The fields `slack` refuses: it posts a fixed payload to its URL. */
+const SLACK_REFUSES = ['body', 'headers', 'queryParams'] as const;
+
+/**
+ * A webhook as read: `{ id, name, service, url?, description?, body?, createdAt, updatedAt }`.
+ * `headers` and `queryParams` are write-only and never come back, so nothing here can tell
+ * whether they drifted.
+ */
+export const webhook = z.looseObject({
+  id: z.string().min(1),
+  name: z.string().nullish(),
+  service: z.string().nullish(),
+  url: lenient(z.string()),
+  description: lenient(z.string()),
+  body: lenient(z.string()),
+  createdAt: lenient(z.string()),
+  updatedAt: lenient(z.string()),
+});
+export type Webhook = z.infer<typeof webhook>;
+
+const stringMap = z.record(z.string().min(1), z.string());
+
+/**
+ * Create and update body (the same for both). On update an omitted `headers`/`queryParams` is
+ * kept by the service and `{}` clears it, while omitted `description`/`body` are cleared; a change
+ * of `url` or `service` clears omitted headers and query params too.
+ */
+export const webhookWrite = z
+  .object({
+    name: z.string().trim().min(1),
+    service: z.enum(WEBHOOK_SERVICES),
+    url: z.url({ protocol: /^https?$/ }),
+    description: z.string().optional(),
+    body: z.string().optional(),
+    headers: stringMap.optional(),
+    queryParams: stringMap.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.service !== 'slack') return;
+    for (const field of SLACK_REFUSES) {
+      if (body[field] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: 'not supported for the slack webhook service',
+        });
+    }
+  });
+export type WebhookWrite = z.input<typeof webhookWrite>;

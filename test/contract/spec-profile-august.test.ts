@@ -1,0 +1,57 @@
+/**
+ * The `spec` profile keeps the spec's snapshot: none of the August 2026 operations exist there
+ * (the gateway's HTML 404 for a path it does not serve), and its alerts gain none of the new fields.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../sandbox/index';
+import { startTestSandbox } from '../support/sandbox';
+import { surfaces } from './support';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox({ profile: 'spec' });
+});
+afterAll(() => sb.close());
+
+const id = '0123456789abcdef01234567';
+const unserved: [string, string][] = [
+  ['POST', '/dashboards/validate'],
+  ['POST', '/webhooks'],
+  ['PUT', `/webhooks/${id}`],
+  ['DELETE', `/webhooks/${id}`],
+  ['GET', '/saved-searches'],
+  ['POST', '/saved-searches'],
+  ['GET', `/saved-searches/${id}`],
+  ['PUT', `/saved-searches/${id}`],
+  ['DELETE', `/saved-searches/${id}`],
+  ['POST', '/sources'],
+  ['GET', `/sources/${id}`],
+  ['PUT', `/sources/${id}`],
+  ['DELETE', `/sources/${id}`],
+];
+
+describe.each(surfaces(() => sb))('spec profile, $name', (s) => {
+  it.each(unserved)('%s %s is not served', async (method, path) => {
+    const res = await s.call(
+      method,
+      path,
+      method === 'GET' || method === 'DELETE' ? undefined : {},
+    );
+    expect(res.status).toBe(404);
+    expect(res.json).toBeUndefined();
+  });
+});
+
+describe('spec profile alerts', () => {
+  it('carry the snapshot fields only', async () => {
+    const [, management] = surfaces(() => sb);
+    const alerts = management.payload(await management.call('GET', '/alerts')) as Record<
+      string,
+      unknown
+    >[];
+    expect(alerts.length).toBeGreaterThan(0);
+    for (const alert of alerts)
+      for (const field of ['numConsecutiveWindows', 'scheduleOffsetMinutes', 'channels', 'teamId'])
+        expect(alert).not.toHaveProperty(field);
+  });
+});
