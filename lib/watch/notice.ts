@@ -79,7 +79,7 @@ export interface RenderedNotice {
 }
 
 /** What every channel adds to a notice so it explains itself: its hint, and its link. */
-export interface Explanation {
+interface Explanation {
   hint?: string;
   link?: { label: string; url: string };
 }

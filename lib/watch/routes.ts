@@ -45,7 +45,7 @@ const route = z
   .refine((r) => r.notify.length > 0 || Object.keys(r.destinations).length > 0, {
     message: 'expected notify or destinations: a route that sends nowhere drops its notices',
   });
-export type Route = z.output<typeof route>;
+type Route = z.output<typeof route>;
 
 export const routeTable = z
   .strictObject({

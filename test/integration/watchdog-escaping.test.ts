@@ -6,29 +6,18 @@
 import 'aws-sdk-client-mock-vitest/extend';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ManagementClient } from '../../lib/api';
+import { expect, it } from 'vitest';
 import { runWatchdog } from '../../lib/pipes/watchdog';
 import { parseWatchdogConfig } from '../../lib/pipes/watchdog-config';
 import { createEventBridgeNotifier } from '../../lib/watch/notifiers/eventbridge';
 import { createSlackNotifier } from '../../lib/watch/notifiers/slack';
 import { createWebhookNotifier } from '../../lib/watch/notifiers/webhook';
 import { LocalWatchStore } from '../../lib/watch/store';
-import type { Sandbox } from '../../sandbox/index';
 import { startReceiver } from '../support/receiver';
-import { clientFor, startWatchdogSandbox } from './watchdog-helpers';
+import { sandboxForFile } from './watchdog-helpers';
 
 const NAME = '<!channel> x';
-let sb: Sandbox;
-let client: ManagementClient;
-beforeAll(async () => {
-  sb = await startWatchdogSandbox();
-  client = clientFor(sb);
-});
-afterAll(async () => {
-  client.close();
-  await sb.close();
-});
+const shared = sandboxForFile();
 
 /** Every mrkdwn text object of a Block Kit message. */
 function mrkdwnObjects(value: unknown): { text: string; verbatim?: boolean }[] {
@@ -40,6 +29,7 @@ function mrkdwnObjects(value: unknown): { text: string; verbatim?: boolean }[] {
 }
 
 it('a pipe named `<!channel> x`: Slack text escaped, the EventBridge detail and the webhook raw', async () => {
+  const { sb, client } = shared;
   const pipeId = sb.info.pipeIds[0];
   const pipe = sb.store.pipe(pipeId)!;
   pipe.name = NAME;

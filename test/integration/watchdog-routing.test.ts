@@ -5,8 +5,7 @@
  * the team's pipe fails and closes it with the same dedup_key when it recovers.
  */
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ManagementClient } from '../../lib/api';
+import { expect, it } from 'vitest';
 import { readEnv } from '../../lib/config';
 import { runWatchdog } from '../../lib/pipes/watchdog';
 import { parseWatchdogConfig } from '../../lib/pipes/watchdog-config';
@@ -16,30 +15,21 @@ import {
   notifierEnv,
 } from '../../lib/watch/notifiers/registry';
 import { LocalWatchStore } from '../../lib/watch/store';
-import type { Sandbox } from '../../sandbox/index';
 import { startPagerDuty } from '../support/pagerduty-receiver';
 import { startReceiver } from '../support/receiver';
 import { sdkClient } from '../support/secrets-manager';
-import { clientFor, startWatchdogSandbox } from './watchdog-helpers';
+import { sandboxForFile } from './watchdog-helpers';
 
 const MIN = 60_000;
 const TEAM_KEY = 'OrdersTeamIntegrationKey00000001';
-let sb: Sandbox;
-let client: ManagementClient;
-beforeAll(async () => {
-  sb = await startWatchdogSandbox();
-  client = clientFor(sb);
-});
-afterAll(async () => {
-  client.close();
-  await sb.close();
-});
+const shared = sandboxForFile();
 
 type SlackMessage = { text: string; blocks: unknown[] };
 const messages = (r: Awaited<ReturnType<typeof startReceiver>>) =>
   r.received.map((x) => JSON.parse(x.body) as SlackMessage);
 
 it("team A's Slack and PagerDuty get only team A's pipes; PagerDuty triggers, then resolves the same key", async () => {
+  const { sb, client } = shared;
   const [kafka, storage] = sb.info.pipeIds as [string, string];
   const defaultSlack = await startReceiver();
   const teamSlack = await startReceiver();

@@ -13,45 +13,14 @@ import { createSlackNotifier } from '../../../lib/watch/notifiers/slack';
 import { createSnsNotifier } from '../../../lib/watch/notifiers/sns';
 import { NotifyError } from '../../../lib/watch/notifiers/types';
 import { createWebhookNotifier } from '../../../lib/watch/notifiers/webhook';
-import type { DashboardsNotice } from '../../../lib/watch/subjects/dashboards';
-import { pipeNotice, type PipeNotice } from '../../../lib/watch/subjects/pipe';
+import { pipeNotice } from '../../../lib/watch/subjects/pipe';
 import type { ServiceNotice } from '../../../lib/watch/subjects/service';
+import { driftNotice, failedPipeNotice } from '../../support/notices';
 import { startReceiver } from '../../support/receiver';
 import { verifyAsDocumented } from '../../support/webhook-signature';
 
-const n: PipeNotice = {
-  subject: 'pipe',
-  id: 'org/svc/p1/transition/1',
-  dedupKey: 'pipe/org-1/svc-1/pipe-1/health',
-  resolves: false,
-  kind: 'transition',
-  severity: 'critical',
-  organizationId: 'org-1',
-  serviceId: 'svc-1',
-  pipeId: 'pipe-1',
-  pipeName: 'orders',
-  from: 'Running',
-  to: 'Failed',
-  at: '2025-01-01T00:05:00.000Z',
-  since: '2025-01-01T00:05:00.000Z',
-  message: 'Pipe orders went from Running to Failed',
-};
-const drift: DashboardsNotice = {
-  subject: 'dashboards',
-  id: 'dashboards/prod/drift/transition/1',
-  dedupKey: 'dashboards/prod/drift',
-  resolves: false,
-  kind: 'transition',
-  severity: 'warning',
-  from: 'InSync',
-  to: 'Drifted',
-  at: '2025-01-01T00:05:00.000Z',
-  since: '2025-01-01T00:05:00.000Z',
-  message: 'Dashboards of prod drifted from s3://b/dashboards/: Plan: 0 to create, 1 to update',
-  owner: 'prod',
-  source: 's3://b/dashboards/',
-  markdown: '```diff\n~ dashboard "x"\n```',
-};
+const n = failedPipeNotice();
+const drift = driftNotice();
 const service: ServiceNotice = {
   subject: 'service',
   id: 'org-1/svc-1/-/idle/1',

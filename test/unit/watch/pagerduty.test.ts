@@ -11,28 +11,17 @@ import { configuredNotifiers, notifierEnv } from '../../../lib/watch/notifiers/r
 import { NotifyError } from '../../../lib/watch/notifiers/types';
 import type { KeyNotice } from '../../../lib/watch/subjects/key';
 import type { PipeNotice } from '../../../lib/watch/subjects/pipe';
+import { failedPipeNotice } from '../../support/notices';
 import { startPagerDuty } from '../../support/pagerduty-receiver';
 
 const KEY = 'R0ut1ngKeyOfTheOrdersTeam0000001';
 const OTHER_KEY = 'R0ut1ngKeyOfTheOrdersTeam0000002';
-const failed: PipeNotice = {
-  subject: 'pipe',
+const failed = failedPipeNotice({
   id: 'org-1/svc-1/pipe-1/transition/1',
-  dedupKey: 'pipe/org-1/svc-1/pipe-1/health',
-  resolves: false,
-  kind: 'transition',
-  severity: 'critical',
-  organizationId: 'org-1',
-  serviceId: 'svc-1',
-  pipeId: 'pipe-1',
-  pipeName: 'orders',
   sourceKind: 'kafka',
-  from: 'Running',
-  to: 'Failed',
   at: '2026-11-26T10:05:00.000Z',
   since: '2026-11-26T10:05:00.000Z',
-  message: 'Pipe orders went from Running to Failed',
-};
+});
 const recovered: PipeNotice = {
   ...failed,
   id: 'org-1/svc-1/pipe-1/recovery/2',

@@ -11,44 +11,19 @@ import {
   notifierEnv,
 } from '../../../lib/watch/notifiers/registry';
 import { routeNotice, routeTable, type RouteTable } from '../../../lib/watch/routes';
-import type { DashboardsNotice } from '../../../lib/watch/subjects/dashboards';
 import { renderNotice } from '../../../lib/watch/notices';
 import type { PipeNotice } from '../../../lib/watch/subjects/pipe';
+import { driftNotice, failedPipeNotice } from '../../support/notices';
 
-const pipe = (over: Partial<PipeNotice> = {}): PipeNotice => ({
-  subject: 'pipe',
-  id: 'n1',
-  dedupKey: 'pipe/org/svc/p1/health',
-  resolves: false,
-  kind: 'transition',
-  severity: 'critical',
-  organizationId: 'org',
-  serviceId: 'svc',
-  pipeId: 'p1',
-  pipeName: 'orders-eu',
-  sourceKind: 'kafka',
-  from: 'Running',
-  to: 'Failed',
-  at: '2026-11-26T10:00:00.000Z',
-  since: '2026-11-26T10:00:00.000Z',
-  message: 'Pipe orders-eu went from Running to Failed',
-  ...over,
-});
-const drift: DashboardsNotice = {
-  subject: 'dashboards',
-  id: 'd1',
-  dedupKey: 'dashboards/prod/drift',
-  resolves: false,
-  kind: 'transition',
-  severity: 'warning',
-  from: 'InSync',
-  to: 'Drifted',
-  at: '2026-11-26T10:00:00.000Z',
-  since: '2026-11-26T10:00:00.000Z',
-  message: 'drifted',
-  owner: 'prod',
-  source: 's3://b/dashboards/',
-};
+const pipe = (over: Partial<PipeNotice> = {}): PipeNotice =>
+  failedPipeNotice({
+    pipeId: 'p1',
+    pipeName: 'orders-eu',
+    sourceKind: 'kafka',
+    message: 'Pipe orders-eu went from Running to Failed',
+    ...over,
+  });
+const drift = driftNotice();
 
 const table = (value: unknown): RouteTable => routeTable.parse(value);
 const DEFAULTS = { notifiers: ['sns', 'slack', 'eventbridge'], always: ['eventbridge'] };
