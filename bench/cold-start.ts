@@ -202,7 +202,7 @@ function worldValues(w: World): Record<string, string> {
     CLOUDOPS_KEY_SECRET_ID: info.keySecretId,
     CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: info.observabilityTokenSecretId,
     CLOUDOPS_KEY_SENTINEL_SECRET_IDS: info.keySecretId,
-    CLOUDOPS_KEY_SENTINEL_TOPIC_ARN: TOPIC_ARN,
+    CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: info.keySecretId,
     CLOUDOPS_DASHBOARDS_BUCKET: BUCKET,
     CLOUDOPS_EVENT_BUS_NAME: BUS,
     CLOUDOPS_ALERTS_VERSION_TABLE: VERSION_TABLE,
@@ -264,9 +264,15 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
     baselineEvent: (w) => ({ SecretId: w.sb.info.keySecretId }),
   },
   'key-sentinel': {
-    // The seeded key has no expiry: the sentinel reads its record and publishes a notice.
+    // The daily audit: its key lists the keys and the activities; the seeded admin key never
+    // expires, so its findings are kept in the watch table and published.
+    needsDynamo: true,
     event: () => Promise.resolve(scheduled()),
-    baselineEvent: (w) => ({ secretId: w.sb.info.keySecretId, topicArn: TOPIC_ARN }),
+    baselineEvent: (w) => ({
+      secretId: w.sb.info.keySecretId,
+      tableName: TABLE,
+      topicArn: TOPIC_ARN,
+    }),
   },
   'sync-dashboards': {
     // The schedule (the stack's mode) over the three example dashboards in "S3": creates them.

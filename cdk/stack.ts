@@ -123,6 +123,7 @@ export class CloudOpsStack extends Stack {
     });
 
     this.dashboardSync.readAlertVersions(this.alertProvisioning.versionTable);
+    this.keyRotation.keepFindingsIn(this.pipeWatchdog.table);
     this.dashboardSync.tellDrift({
       table: this.pipeWatchdog.table,
       notifications: this.notifications,

@@ -54,11 +54,14 @@ export const SERVICE_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'keys',
-    summary: 'rotate the management API key in Secrets Manager',
+    summary: 'every key of the organization: list | audit | adopt | revoke | rotate',
     load: async () => (await import('./commands/keys')).keysCommand,
-    help: async () => (await import('./commands/keys')).keysHelp,
+    help: async () => (await import('./commands/keys-help')).keysHelp,
+    // Every subcommand reads the key list and our key secrets' tags (or rotates through them).
     reaches: (argv) =>
-      argv[0] === 'rotate' ? ['AWS_ENDPOINT_URL_SECRETS_MANAGER', 'CLOUDOPS_API_URL'] : [],
+      ['list', 'audit', 'adopt', 'revoke', 'rotate'].includes(argv[0])
+        ? ['AWS_ENDPOINT_URL_SECRETS_MANAGER', 'CLOUDOPS_API_URL']
+        : [],
   },
   {
     name: 'doctor',

@@ -28,6 +28,35 @@ function record(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+const isIsoTime = (value: unknown): value is string =>
+  typeof value === 'string' &&
+  /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value) &&
+  !Number.isNaN(Date.parse(value));
+
+/**
+ * Ages a key (tests of the key audit): `createdAt` and `usedAt` as ISO times, `usedAt: null` for
+ * never used. `usedAt` is kept to the minute, as the service keeps it.
+ */
+function ageKey(store: Store, keyRecordId: string, body: unknown): unknown {
+  const key = store.key(keyRecordId);
+  if (!key) throw notFound(`API key ${keyRecordId} not found`);
+  const { createdAt, usedAt, ...rest } = record(body);
+  const unknown = Object.keys(rest);
+  if (unknown.length > 0)
+    throw badRequest(`${unknown.join(', ')}: not a field of this route (createdAt, usedAt)`);
+  if (createdAt !== undefined && !isIsoTime(createdAt))
+    throw badRequest('createdAt: expected an ISO-8601 date-time');
+  if (usedAt !== undefined && usedAt !== null && !isIsoTime(usedAt))
+    throw badRequest('usedAt: expected an ISO-8601 date-time or null (never used)');
+  if (createdAt !== undefined) key.createdAt = new Date(createdAt).toISOString();
+  if (usedAt === null) delete key.usedAt;
+  else if (usedAt !== undefined)
+    key.usedAt = new Date(Math.floor(Date.parse(usedAt) / 60_000) * 60_000).toISOString();
+  store.changed();
+  const { keyIdHash: _id, keySecretHash: _secret, ...view } = key;
+  return view;
+}
+
 function serviceFor(deps: AdminDeps, serviceId: unknown): string {
   const id = typeof serviceId === 'string' ? serviceId : deps.store.state.seed.serviceId;
   if (!deps.store.service(id)) throw notFound(`service ${id} not found`);
@@ -110,6 +139,9 @@ export function createAdmin(deps: AdminDeps, secretsManagerState: () => unknown)
       d.setServiceState(params.serviceId, state);
       return d.store.service(params.serviceId);
     }),
+    route<AdminHandler>('PATCH', '/_sandbox/keys/:keyRecordId', (d, params, body) =>
+      ageKey(d.store, params.keyRecordId, body),
+    ),
     ...metricsAdminRoutes,
     route<AdminHandler>('GET', '/_sandbox/faults', (d) => ({ spec: d.faults.current() ?? null })),
     route<AdminHandler>('DELETE', '/_sandbox/faults', (d) => {

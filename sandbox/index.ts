@@ -13,7 +13,7 @@ import type { RateLimitConfig } from './rate-limit';
 import { RequestLog } from './request-log';
 import type { RequestLogEntry } from './request-log';
 import { createSecretsManagerEmulator } from './secrets-manager';
-import type { RotationInvoker, SecretsManagerState } from './secrets-manager';
+import type { RotationInvoker, RotationTiming, SecretsManagerState } from './secrets-manager';
 import { seedState } from './seed';
 import {
   createManagementListener,
@@ -56,6 +56,11 @@ export interface SandboxOptions {
   now?: () => number;
   /** Called by the Secrets Manager endpoint for RotateSecret. */
   invokeRotation?: RotationInvoker;
+  /**
+   * When RotateSecret answers: `sync` (default) after the four steps ran; `async` at once, the
+   * steps running afterwards, as AWS does (a caller must follow the version's stages).
+   */
+  rotationTiming?: RotationTiming;
   logger?: Logger;
 }
 
@@ -148,6 +153,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     state: loaded?.secretsManager as SecretsManagerState | undefined,
     invokeRotation: options.invokeRotation,
+    rotationTiming: options.rotationTiming,
   });
   secretsManagerState.read = () => emulator.toJSON();
 
@@ -278,7 +284,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setServiceState,
     store,
     close() {
-      closed ??= closeAll(servers).finally(() => store.flush());
+      // A rotation still running in the background finishes against the live endpoints first.
+      closed ??= emulator
+        .settled()
+        .then(() => closeAll(servers))
+        .finally(() => store.flush());
       return closed;
     },
   };

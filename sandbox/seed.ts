@@ -1,5 +1,6 @@
 import { registerSecret } from '../lib/redact';
 import type { Pipe } from '../lib/schemas';
+import { consoleCreated } from './management/activities';
 import { newKeyMaterial, objectId, randomText, sha256Base64, uuidV4 } from './ids';
 import type {
   DashboardRow,
@@ -273,6 +274,8 @@ export function seedState(now: number): SeedResult {
     },
   };
   state.sources.push({ id: objectId(now), serviceId: first.id, name: 'Metrics', kind: 'metric' });
+  // The seed key was made by a person in the console, as a first key always is.
+  consoleCreated(state, state.keys[0], now);
   state.seed.pipeIds = state.pipes.map((p) => p.id);
   const webhooks = services.map((s) => addWebhook(state, s.id, `${s.name}-alerts`));
   state.seed.webhookId = webhooks[0].id;

@@ -29,6 +29,21 @@ export interface KeyRow {
   assignedRoles?: AssignedRole[];
 }
 
+/** One entry of the organization's audit trail (API-FACTS, "Audit trail"). */
+export interface ActivityRow {
+  id: string;
+  createdAt: string;
+  organizationId: string;
+  type: string;
+  keyUpdateType?: string;
+  targetKeyId?: string;
+  actorType: string;
+  actorId: string;
+  actorDetails: string;
+  actorIpAddress: string;
+  userAgent: string;
+}
+
 export interface AssignedRole {
   roleId: string;
   roleName: string;
@@ -134,6 +149,8 @@ export interface SandboxState {
   /** Current profile: the organization's roles and what each permits. */
   roleCatalog?: (AssignedRole & { grants: KeyRole[] })[];
   tokens: TokenRow[];
+  /** The audit trail, oldest first (absent in older state files). */
+  activities?: ActivityRow[];
   /** The metrics endpoint's pipe flows (absent until a flow or pipe state first changes). */
   metrics?: MetricsState;
   seed: SeedInfo;

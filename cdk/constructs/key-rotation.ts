@@ -1,14 +1,17 @@
 /**
  * Key rotation: one rotate-key function rotates every function's management key, each secret
- * on its own rotation schedule; the key-expiry sentinel checks them all on its own schedule
- * (it warns on the topic when a key nears expiry, i.e. when its rotation is stuck).
+ * on its own rotation schedule, and tags each secret with the key it holds. The key sentinel
+ * audits every key of the organization daily (with its own key, the one key secret value it
+ * reads; the others it knows from their tags) and tells new findings on the topic.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV, type connectionEnv, type EnvOf } from '../../lib/config';
+import { WATCH_TABLE_VARIABLE } from '../../lib/watch/settings';
 import type { rotationEnv } from '../../lib/keys/config';
 import { formatDuration } from '../../lib/keys/duration';
 import type { sentinelEnv } from '../../lib/keys/sentinel-entry';
@@ -67,6 +70,8 @@ export class KeyRotation extends Construct {
           'secretsmanager:GetSecretValue',
           'secretsmanager:PutSecretValue',
           'secretsmanager:UpdateSecretVersionStage',
+          // The key each secret holds, recorded for the sentinel (which reads no other value).
+          'secretsmanager:TagResource',
         ],
         resources: keys.map((key) => key.secretArn),
       }),
@@ -94,13 +99,15 @@ export class KeyRotation extends Construct {
       this.rotationSchedules.push(schedule);
     }
 
+    const ownKey = props.secrets.keys.sentinel!;
     const sentinelVars: EnvOf<typeof sentinelEnv> = {
       CLOUDOPS_KEY_SENTINEL_SECRET_IDS: keys.map((key) => key.secretArn).join(','),
+      CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: ownKey.secretArn,
     };
     this.sentinel = new CloudOpsFunction(this, 'Sentinel', {
       folder: 'rotate-key',
       file: 'sentinel',
-      description: 'Warns when a management key nears expiry',
+      description: 'Audits every management key daily; tells new and resolved findings',
       memorySize: 128,
       timeout: Duration.seconds(30),
       logRetention: props.logRetention,
@@ -115,14 +122,28 @@ export class KeyRotation extends Construct {
         EnvOf<typeof rotationEnv> &
         EnvOf<typeof sentinelEnv>,
     });
-    for (const key of keys) key.grantRead(this.sentinel.fn);
-    // Key-expiry warnings go to the topic, where the alarms go.
+    // Every key secret's tags (DescribeSecret); the value of its own key alone.
+    this.sentinel.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['secretsmanager:DescribeSecret'],
+        resources: keys.map((key) => key.secretArn),
+      }),
+    );
+    ownKey.grantRead(this.sentinel.fn);
+    // Findings go to the topic, where the alarms go.
     props.notifications.bind(this.sentinel.fn, { only: ['sns'] });
     functionSchedule(this, 'SentinelSchedule', {
       fn: this.sentinel.fn,
       expression: props.sentinelSchedule,
-      description: 'cloudops key-expiry sentinel',
+      description: 'cloudops key sentinel (daily key audit)',
       deadLetterQueue: props.scheduleDeadLetterQueue,
     });
+  }
+
+  /** Where the sentinel keeps the open findings (the watch table the watchdog writes too). */
+  keepFindingsIn(table: dynamodb.ITable): void {
+    const fn = this.sentinel.fn;
+    fn.addEnvironment(WATCH_TABLE_VARIABLE, table.tableName);
+    table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem');
   }
 }

@@ -11,8 +11,11 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { NOT_CONFIGURED_TEMPLATE } from '../../lib/config';
 
-/** The functions that hold a management API key of their own. */
-const KEY_USERS = ['sync', 'alerts', 'watchdog'] as const;
+/**
+ * The functions that hold a management API key of their own. The key sentinel's lists keys and
+ * reads the organization's activities (a role that may: admin, or a custom role with both).
+ */
+const KEY_USERS = ['sync', 'alerts', 'watchdog', 'sentinel'] as const;
 export type KeyUser = (typeof KEY_USERS)[number];
 /** The functions that hold an observability token of their own. */
 type TokenUser = 'sync' | 'alerts';
@@ -36,7 +39,8 @@ export class CredentialSecrets extends Construct {
 
   constructor(scope: Construct, id: string, props: CredentialSecretsProps) {
     super(scope, id);
-    for (const user of props.keyUsers) {
+    // The key sentinel audits the keys in either mode: it always has its own.
+    for (const user of new Set<KeyUser>([...props.keyUsers, 'sentinel'])) {
       this.keys[user] = placeholderSecret(this, `${title(user)}Key`, {
         description: `cloudops ${user} management API key (${KEY_DESCRIPTION})`,
       });

@@ -132,6 +132,8 @@ export const sandboxCommand: Command = {
       faults,
       rateLimits,
       invokeRotation: (arn, event) => rotation.invoke!(arn, event),
+      // As AWS: RotateSecret answers first; `keys rotate --via secrets-manager` follows it.
+      rotationTiming: 'async',
     });
     rotation.invoke = sandboxRotationInvoker(sandbox, rotationConfig);
     const stop = AbortSignal.any([signal, whenLauncherExits(io.env) ?? signal]);

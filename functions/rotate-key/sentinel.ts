@@ -1,17 +1,21 @@
 /**
- * The key-expiry sentinel Lambda (scheduled): checks every function's management key and
- * warns, through the notifiers configured for it, when one nears expiry (its rotation is stuck).
+ * The key sentinel Lambda (scheduled, daily): audits every key of the organization and our key
+ * secrets, and tells each new finding once (reminders by policy, one notice when it is gone)
+ * through the notifiers configured for it.
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { KeyExpiryCheck } from '../../lib/keys/sentinel';
-import { sentinelEntry, type SentinelEntryOptions } from '../../lib/keys/sentinel-entry';
+import {
+  sentinelEntry,
+  type SentinelEntryOptions,
+  type SentinelReport,
+} from '../../lib/keys/sentinel-entry';
 import { lazyHandler } from '../runtime';
 
 export function createSentinelHandler(options: SentinelEntryOptions = {}) {
-  const checkKeys = sentinelEntry(options);
-  return middy<unknown, KeyExpiryCheck[], Error, Context>().handler(function keyExpirySentinel() {
-    return checkKeys();
+  const auditKeys = sentinelEntry(options);
+  return middy<unknown, SentinelReport, Error, Context>().handler(function keySentinel() {
+    return auditKeys();
   });
 }
 

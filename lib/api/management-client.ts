@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { CredentialProvider } from '../credentials/types';
 import { registerSecret } from '../redact';
 import {
+  activity,
   alert,
   createAlertBody,
   createKeyRequest,
@@ -14,6 +15,7 @@ import {
   pipeStateCommandBody,
   updateAlertBody,
   updateKeyRequest,
+  type Activity,
   type Alert,
   type CreateAlertBody,
   type CreateKeyRequest,
@@ -224,6 +226,14 @@ function keyOperations({ org, call }: Operations) {
     },
     async deleteKey(keyRecordId: string, opts?: CallOptions): Promise<void> {
       return call({ method: 'DELETE', path: P.key(await org(), keyRecordId), schema: null }, opts);
+    },
+    /** The organization's activities between two ISO times (one unpaginated array, all types). */
+    async listActivities(
+      range: { from: string; to: string },
+      opts?: CallOptions,
+    ): Promise<Activity[]> {
+      const path = P.activities(await org(), range);
+      return call({ method: 'GET', path, schema: z.array(activity) }, opts);
     },
   };
 }

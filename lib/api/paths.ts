@@ -7,6 +7,7 @@ export const SEGMENTS = {
   organizations: 'organizations',
   services: 'services',
   keys: 'keys',
+  activities: 'activities',
   pipes: 'pipes',
   settings: 'settings',
   state: 'state',
@@ -79,6 +80,12 @@ export const managementPaths = {
   keys: (o: string) => build(S.managementPrefix, [...org(o), S.keys]),
   key: (o: string, keyRecordId: string) =>
     build(S.managementPrefix, [...org(o), S.keys, param('keyId', keyRecordId)]),
+  /** The organization's audit trail between two times (`from_date`, `to_date`: date-time). */
+  activities: (o: string, range: { from: string; to: string }) => {
+    const { path, route } = build(S.managementPrefix, [...org(o), S.activities]);
+    const query = new URLSearchParams({ from_date: range.from, to_date: range.to });
+    return { path: `${path}?${query.toString()}`, route };
+  },
   pipes: (o: string, s: string) => build(S.managementPrefix, [...service(o, s), S.pipes]),
   pipe: (o: string, s: string, p: string) => build(S.managementPrefix, pipe(o, s, p)),
   pipeSettings: (o: string, s: string, p: string) =>

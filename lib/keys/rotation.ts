@@ -1,5 +1,5 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { isConflict, isForbidden, isNotFound, type ManagementClient } from '../api';
+import { isConflict, isForbidden, isNotFound, isUnauthorized, type ManagementClient } from '../api';
 import { NotConfiguredError } from '../config';
 import { staticCredentials } from '../credentials';
 import type { CredentialProvider } from '../credentials/types';
@@ -8,7 +8,8 @@ import { managementKeySecret, type KeyRecord, type ManagementKeySecret } from '.
 import { currentKeyRecord, roleAssignmentFor } from './assignment';
 import type { RotationConfig } from './config';
 import { RotationError } from './errors';
-import { generateKeyMaterial, hashDataFor } from './material';
+import { keyTagsFor } from './managed';
+import { generateKeyMaterial, hashDataFor, keySuffixOf } from './material';
 import { findKeyRecord, isOwned, isUsable, keyNameFor, ownedNamePrefix } from './ownership';
 import { testCallFor, tidyPlan, type ResolvedTestCall } from './policy';
 import { nextSecretValue, parseCurrent, parsePending, type RotatedKeySecret } from './secret';
@@ -143,7 +144,7 @@ async function setSecret(deps: RotationDeps, request: RotationRequest): Promise<
     );
   }
   await withApi(deps, await adminCredentials(deps, request.secretId, current), async (api) => {
-    const records = await api.listKeys();
+    const records = await listKeysOrWayBack(deps, request.secretId, current, api);
     if (findKeyRecord(records, pending)) {
       ctx.log.info('key already exists from an earlier attempt', { keyName: pending.keyName });
       return;
@@ -186,6 +187,33 @@ async function setSecret(deps: RotationDeps, request: RotationRequest): Promise<
       ctx.log.info('key already exists (409)', { keyName: pending.keyName });
     }
   });
+}
+
+/**
+ * The key list, read with the key that manages keys. Without an admin secret that is the current
+ * key itself: once it has expired (rotation was off too long), the service refuses it and only
+ * a person can make its successor, so the error says how.
+ */
+async function listKeysOrWayBack(
+  deps: RotationDeps,
+  secretId: string,
+  current: ManagementKeySecret,
+  api: RotationApi,
+): Promise<KeyRecord[]> {
+  try {
+    return await api.listKeys();
+  } catch (error) {
+    if (deps.config.adminSecretId !== undefined || !isUnauthorized(error)) throw error;
+    throw new RotationError(
+      `${secretId}: the service refuses its current key (…${keySuffixOf(current.keyId)}: expired, ` +
+        'disabled or deleted) and no admin secret is configured to make its replacement with. ' +
+        'Make a key with the same roles in the console, then run ' +
+        `\`cloudops keys adopt --key-id <its key ID> --secret-id ${secretId}\` ` +
+        '(it clears this rotation and turns rotation on); or set CLOUDOPS_ROTATION_ADMIN_SECRET_ID ' +
+        'to a secret holding an admin key and rotate again',
+      { secretId, cause: error },
+    );
+  }
 }
 
 /**
@@ -282,7 +310,9 @@ async function finishSecret(deps: RotationDeps, request: RotationRequest): Promi
     const current = parseCurrent(request.secretId, await ctx.versions.read(AWSCURRENT));
     const replaced = await readPrevious(ctx);
     await withApi(deps, await finishCredentials(deps, request, current, current), async (api) => {
-      await cutPrevious(deps, ctx, api, await api.listKeys(), [current], [replaced]);
+      const records = await api.listKeys();
+      await tagKeys(ctx, records, current, replaced);
+      await cutPrevious(deps, ctx, api, records, [current], [replaced]);
     });
     await ctx.versions.dropPending(request.token);
     return;
@@ -306,10 +336,35 @@ async function finishSecret(deps: RotationDeps, request: RotationRequest): Promi
     await tidyEarlierKeys(deps, ctx, api, others);
     await ctx.versions.moveCurrent(request.token, ctx.state.currentVersionId);
     ctx.log.info('AWSCURRENT moved to the new version', { expireAt: pending.expireAt });
+    await tagKeys(ctx, records, pending, current);
     if (!previous) ctx.log.warn('the previous key has no record (deleted?): nothing to cut');
     await cutPrevious(deps, ctx, api, records, [pending], [current, older]);
   });
   await ctx.versions.dropPending(request.token);
+}
+
+/**
+ * Records on the secret which key it now holds and which one it replaced, so the key sentinel
+ * and the audit know it without reading the value. After the label moved (the truth first); a
+ * retry of this step writes them again.
+ */
+async function tagKeys(
+  ctx: StepContext,
+  records: readonly KeyRecord[],
+  held: ManagementKeySecret,
+  replaced: ManagementKeySecret | undefined,
+): Promise<void> {
+  const record = findKeyRecord(records, held);
+  if (!record) return;
+  const previous = replaced && findKeyRecord(records, replaced);
+  await ctx.versions.tag(
+    keyTagsFor({
+      keyRecordId: record.id,
+      keySuffix: record.keySuffix,
+      expireAt: record.expireAt,
+      ...(previous && previous.id !== record.id ? { previousKeyRecordId: previous.id } : {}),
+    }),
+  );
 }
 
 /**

@@ -1,112 +1,187 @@
 /**
- * The key-expiry sentinel's function entry (functions/rotate-key/sentinel.ts calls it): every
- * function's key in turn, each warning delivered once through the lib/watch notifiers the
- * deployment configured for it. A secret still holding its deploy-time placeholder is skipped
- * with one info line (not configured yet is not a stuck rotation).
+ * The key sentinel's function entry (functions/rotate-key/sentinel.ts calls it): once a day it
+ * audits every key of the organization and our key secrets, and tells each new finding once
+ * through the lib/watch notifiers, reminds by policy and tells once when a finding is gone.
+ *
+ * It reads one key secret value, its own key's (to list keys and activities); what the other
+ * key secrets hold it reads from their tags (DescribeSecret). Without its own key (not seeded
+ * yet, or refused) it audits those tags alone.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
-import { NotConfiguredError, readConnectionEnv, readEnv } from '../config';
+import { isUnauthorized } from '../api';
+import { clientSettings, createClients } from '../clients';
+import { envList, NotConfiguredError, readConnectionEnv, readEnv } from '../config';
+import { secretsManagerCredentials } from '../credentials';
 import { CloudOpsError, ConfigError } from '../errors';
 import { createLogger, type Logger } from '../log';
-import { configuredNotifiers, createNotifiers, notifierEnv } from '../watch/notifiers/registry';
+import { managementKeySecret } from '../schemas';
+import { DynamoWatchStore } from '../watch/dynamo-store';
+import { createNotifiers } from '../watch/notifiers/registry';
 import type { NotifierClients } from '../watch/notifiers/types';
-import { deliverNow } from '../watch/run';
+import { WatchRun } from '../watch/run';
+import { watchEnv, watchSettingsOf } from '../watch/settings';
+import { recordIo } from '../watch/store';
 import type { KeyNotice } from '../watch/subjects/key';
+import { DEFAULT_AUDIT_POLICY, type AuditPolicy, type KeyFinding } from './audit';
 import { readRotationConfig } from './config';
-import { rotationDeps } from './deps';
-import { checkKeyExpiry, keyExpiryNotice, type KeyExpiryCheck } from './sentinel';
+import { describeKeySecrets, runKeyAudit, type AuditApi, type KeyAuditReport } from './inventory';
+import { auditRecord, decideFindingNotices, type ReminderPolicy } from './sentinel';
 
-export const sentinelEnv = notifierEnv.extend({
-  /** Every key secret to check, comma separated (one per function). */
-  CLOUDOPS_KEY_SENTINEL_SECRET_IDS: z
-    .string()
-    .transform((text) =>
-      text
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean),
-    )
+const DAY_MS = 86_400_000;
+
+export const sentinelEnv = watchEnv.extend({
+  /** Every key secret of the stack, comma separated: described (tags), never read. */
+  CLOUDOPS_KEY_SENTINEL_SECRET_IDS: envList
     .pipe(z.array(z.string().min(1)).min(1, 'expected at least one secret id'))
     .optional(),
+  /** The sentinel's own key (it lists keys and activities): the one key secret value it reads. */
+  CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: z.string().min(1).optional(),
+  /** High and medium findings are reminded after this many days; low ones are told once. */
+  CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: z.coerce.number().positive().max(365).default(7),
+  CLOUDOPS_KEY_AUDIT_UNUSED_DAYS: z.coerce.number().int().positive().max(3650).default(90),
 });
 
 export interface SentinelEntryOptions {
   /** @default the process environment (read in lib/config.ts) */
   env?: Record<string, string | undefined>;
-  /** Reads the key secrets (and the notifiers' secrets). */
+  /** Describes the key secrets, reads the sentinel's own key and the notifiers' secrets. */
   secretsManager?: SecretsManagerClient;
   /** The notifiers' AWS clients (SNS, EventBridge). */
   notify?: Omit<NotifierClients, 'secretsManager'>;
+  /** The client of the table the open findings are kept in (CLOUDOPS_WATCHDOG_TABLE). */
+  dynamo?: DynamoDBClient;
   /** Epoch ms. @default Date.now */
   now?: () => number;
   logger?: Logger;
 }
 
+/** What one run found and told (never key material). */
+export interface SentinelReport {
+  at: string;
+  findings: KeyFinding[];
+  told: Pick<KeyNotice, 'kind' | 'dedupKey' | 'level' | 'message'>[];
+  warnings: string[];
+}
+
+/** The sentinel's record in the watch store: one per table (one stack). */
+const SCOPE = 'keys#audit';
+const RECORD_ID = 'findings';
+
 export function sentinelEntry(options: SentinelEntryOptions = {}) {
   const connection = readConnectionEnv(options.env);
   const rotation = readRotationConfig(options.env);
   const env = readEnv(sentinelEnv, options.env);
-  const secretIds =
-    env.CLOUDOPS_KEY_SENTINEL_SECRET_IDS ??
-    (connection.CLOUDOPS_KEY_SECRET_ID ? [connection.CLOUDOPS_KEY_SECRET_ID] : []);
-  if (secretIds.length === 0) {
+  const secretIds = env.CLOUDOPS_KEY_SENTINEL_SECRET_IDS ?? [];
+  if (secretIds.length === 0)
+    throw new ConfigError('missing configuration: set CLOUDOPS_KEY_SENTINEL_SECRET_IDS');
+  const watch = watchSettingsOf(env);
+  if (!watch.tableName)
     throw new ConfigError(
-      'missing configuration: set CLOUDOPS_KEY_SENTINEL_SECRET_IDS (or CLOUDOPS_KEY_SECRET_ID)',
+      'missing configuration: set CLOUDOPS_WATCHDOG_TABLE (where the open findings are kept)',
     );
-  }
+  const store = new DynamoWatchStore({
+    client: options.dynamo ?? new DynamoDBClient({}),
+    tableName: watch.tableName,
+  });
   const logger =
     options.logger ??
-    createLogger({
-      level: connection.CLOUDOPS_LOG_LEVEL,
-      fields: { function: 'key-expiry-sentinel' },
-    });
+    createLogger({ level: connection.CLOUDOPS_LOG_LEVEL, fields: { function: 'key-sentinel' } });
   const secrets = options.secretsManager ?? new SecretsManagerClient({});
-  const notifiers = createNotifiers(configuredNotifiers(env), {
+  const notifiers = createNotifiers(watch.notifiers, {
     ...options.notify,
     secretsManager: secrets,
   });
   const now = options.now ?? Date.now;
-  // The key record's expireAt is the one the service enforces.
-  const connect = connection.CLOUDOPS_API_URL
-    ? rotationDeps(connection, { secrets, config: rotation, logger }).connect
-    : undefined;
-  const reported = new Set<string>();
+  const policy: AuditPolicy = {
+    ...DEFAULT_AUDIT_POLICY,
+    unusedDays: env.CLOUDOPS_KEY_AUDIT_UNUSED_DAYS,
+    rotationWarnDays: rotation.warnDays,
+    namePrefix: rotation.namePrefix,
+  };
+  const every = env.CLOUDOPS_KEY_AUDIT_REMINDER_DAYS * DAY_MS;
+  const reminders: ReminderPolicy = { reminderMs: { high: every, medium: every } };
+  const ownKey = env.CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID;
+  const clients =
+    ownKey && connection.CLOUDOPS_API_URL
+      ? createClients(
+          clientSettings(
+            connection,
+            {
+              management: secretsManagerCredentials({
+                client: secrets,
+                secretId: ownKey,
+                schema: managementKeySecret,
+              }),
+            },
+            logger,
+          ),
+        )
+      : undefined;
 
-  async function check(secretId: string): Promise<KeyExpiryCheck | undefined> {
+  let toldNotConfigured = false;
+  const tagsOnly = "only our key secrets' tags were checked";
+
+  /** The audit with the sentinel's own key; with our secrets' tags alone when it has none that works. */
+  async function audit(): Promise<KeyAuditReport> {
+    const secretsNow = await describeKeySecrets(secrets, secretIds);
+    const at = now();
+    const api: AuditApi | undefined = clients?.management;
+    const tagsAlone = async (warning?: string) => {
+      const report = await runKeyAudit({ api: undefined, secrets: secretsNow, now: at, policy });
+      return { ...report, warnings: warning ? [warning, ...report.warnings] : report.warnings };
+    };
+    if (!api) return tagsAlone(`the sentinel has no key of its own to list keys with: ${tagsOnly}`);
     try {
-      return await checkKeyExpiry({
-        secrets,
-        secretId,
-        warnDays: rotation.warnDays,
-        now,
-        connect,
-        adminSecretId: rotation.adminSecretId,
-        logger,
-      });
+      return await runKeyAudit({ api, secrets: secretsNow, now: at, policy });
     } catch (error) {
+      if (isUnauthorized(error))
+        return tagsAlone(`the service refuses the sentinel's own key (401): ${tagsOnly}`);
       if (!(error instanceof NotConfiguredError)) throw error;
-      if (!reported.has(secretId)) logger.info('not configured yet: key not checked', { secretId });
-      reported.add(secretId);
-      return undefined;
+      // A fresh deployment: one line per instance, as every function says it (not a warning).
+      if (!toldNotConfigured)
+        logger.info(`not configured yet: the sentinel's own key; ${tagsOnly}`);
+      toldNotConfigured = true;
+      return tagsAlone();
     }
   }
 
-  /** Check every key; warn about those that are not ok. Fails when a warning was not delivered. */
-  return async function checkKeys(): Promise<KeyExpiryCheck[]> {
-    const checks: KeyExpiryCheck[] = [];
-    for (const secretId of secretIds) {
-      const checked = await check(secretId);
-      if (checked) checks.push(checked);
-    }
-    const notices = checks
-      .map((c) => keyExpiryNotice(c, now()))
-      .filter((n): n is KeyNotice => n !== undefined);
-    const failures = await deliverNow(notices, { notifiers, now, logger });
-    if (failures.length > 0)
+  /** Audit, then tell what changed; fails when a notice could not be delivered (it stays pending). */
+  return async function auditKeys(): Promise<SentinelReport> {
+    const report = await audit();
+    for (const warning of report.warnings) logger.warn(warning);
+    const io = recordIo(store, auditRecord, SCOPE, RECORD_ID);
+    const previous = await io.reload();
+    const at = Date.parse(report.at);
+    const coverage = { keys: report.keysListed };
+    const { next, notices } = decideFindingNotices(
+      previous,
+      report.findings,
+      coverage,
+      at,
+      reminders,
+    );
+    const run = new WatchRun<string, KeyNotice>({ notifiers, now, logger });
+    const claim = await run.claim({ previous, next, notices, io, where: 'key audit', at });
+    if (claim) run.deliver([claim]);
+    await run.finish();
+    if (run.failures.length > 0)
       throw new CloudOpsError(
-        `key-expiry warning not delivered: ${failures.map((f) => f.message).join('; ')}`,
+        `key audit notice not delivered (kept for the next run): ${run.failures
+          .map((f) => (f.notifier ? `${f.notifier}: ${f.message}` : f.message))
+          .join('; ')}`,
       );
-    return checks;
+    return {
+      at: report.at,
+      findings: report.findings,
+      told: run.claimed.map(({ kind, dedupKey, level, message }) => ({
+        kind,
+        dedupKey,
+        level,
+        message,
+      })),
+      warnings: report.warnings,
+    };
   };
 }

@@ -3,6 +3,8 @@ import {
   GetSecretValueCommand,
   PutSecretValueCommand,
   ResourceNotFoundException,
+  TagResourceCommand,
+  type Tag,
   UpdateSecretVersionStageCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
@@ -93,6 +95,13 @@ export class SecretVersions {
           RemoveFromVersionId: currentVersionId,
         }),
       ),
+    );
+  }
+
+  /** Tags the secret (a tag already there takes the new value); never touches a value. */
+  async tag(tags: Tag[]): Promise<void> {
+    await this.call('TagResource', () =>
+      this.client.send(new TagResourceCommand({ SecretId: this.secretId, Tags: tags })),
     );
   }
 

@@ -4,6 +4,7 @@ export * from './key';
 export * from './alert';
 export * from './dashboard';
 export * from './secrets';
+export * from './activity';
 export * from './metrics';
 export * from './webhook';
 export * from './saved-search';

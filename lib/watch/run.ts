@@ -154,31 +154,3 @@ export class WatchRun<W, N extends Notice = Notice> {
     return this.delivery.drain();
   }
 }
-
-/**
- * Deliver notices once now, with no record to keep them in (a watcher with no store): the
- * same lanes, timeouts and batching; what a notifier refused is a failure, not left pending.
- */
-export async function deliverNow(
-  notices: readonly Notice[],
-  options: WatchRunOptions,
-): Promise<WatchFailure<string>[]> {
-  const run = new WatchRun<string>(options);
-  let stored: Versioned | undefined;
-  const io: RecordIo<Versioned> = {
-    save: (record) => Promise.resolve(((stored = record), true)),
-    reload: () => Promise.resolve(stored),
-  };
-  const where = notices.map((n) => n.id).join(', ');
-  const claim = await run.claim({
-    previous: undefined,
-    next: { version: 0, pending: [] },
-    notices,
-    io,
-    where,
-    at: options.now(),
-  });
-  if (claim) run.deliver([claim]);
-  await run.finish();
-  return run.failures;
-}

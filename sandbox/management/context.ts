@@ -12,6 +12,9 @@ export interface ManagementRequest {
   /** The profile's part a handler asks: how it reads and shows keys. */
   profile: { readonly keys: KeyRules };
   query: URLSearchParams;
+  /** The caller's address and User-Agent, as the audit trail records them. */
+  remoteAddress: string;
+  userAgent: string;
 }
 
 export interface ManagementHandler {

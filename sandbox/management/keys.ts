@@ -6,6 +6,7 @@ import { newKeyMaterial, sha256Base64, uuidV4 } from '../ids';
 import { route } from '../router';
 import type { Route } from '../router';
 import type { KeyRow } from '../store';
+import { apiActor, keyUpdateTypes, recordActivity } from './activities';
 import type { ManagementHandler, ManagementRequest } from './context';
 
 const KEYS_PER_ORGANIZATION = 100;
@@ -87,6 +88,11 @@ const create: ManagementHandler = {
       state: body.state ?? 'enabled',
     };
     keys.push(key);
+    recordActivity(req.store.state, req.now, apiActor(req), {
+      type: 'openapi_key_update',
+      keyUpdateType: 'created',
+      targetKeyId: key.id,
+    });
     req.store.changed();
     // The secret leaves the server once, here; with hashData the server never had it.
     return material
@@ -107,6 +113,13 @@ const update: ManagementHandler = {
     if (body.state !== undefined) key.state = body.state;
     if (body.expireAt !== undefined) key.expireAt = body.expireAt;
     if (body.ipAccessList !== undefined) key.ipAccessList = body.ipAccessList;
+    for (const keyUpdateType of keyUpdateTypes(body, roles)) {
+      recordActivity(req.store.state, req.now, apiActor(req), {
+        type: 'openapi_key_update',
+        keyUpdateType,
+        targetKeyId: key.id,
+      });
+    }
     req.store.changed();
     return keyView(key, req);
   },
@@ -118,6 +131,11 @@ const remove: ManagementHandler = {
     const key = findKey(req);
     if (key.id === req.key.id) throw badRequest('an API key cannot delete itself');
     req.store.state.keys = req.store.state.keys.filter((k) => k.id !== key.id);
+    recordActivity(req.store.state, req.now, apiActor(req), {
+      type: 'openapi_key_update',
+      keyUpdateType: 'deleted',
+      targetKeyId: key.id,
+    });
     req.store.changed();
     return undefined;
   },

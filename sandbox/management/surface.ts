@@ -10,6 +10,7 @@ import { matchRoute } from '../router';
 import type { Route, RouteMatch } from '../router';
 import type { Store } from '../store';
 import { TextResult, type ManagementHandler } from './context';
+import { activityRoutes } from './activities';
 import { keyRoutes } from './keys';
 import { pipeRoutes } from './pipes';
 import type { Profile } from '../profiles';
@@ -17,6 +18,7 @@ import type { Profile } from '../profiles';
 function managementRoutes(profile: Profile): Route<ManagementHandler>[] {
   return [
     ...keyRoutes,
+    ...activityRoutes,
     ...pipeRoutes,
     ...profile.managementObservabilityRoutes,
     ...profile.metricsRoutes,
@@ -159,6 +161,8 @@ export function createManagementSurface(deps: ManagementSurfaceDeps) {
           now,
           profile,
           query: req.query,
+          remoteAddress: req.remoteAddress,
+          userAgent: String(req.headers['user-agent'] ?? ''),
         });
         if (result instanceof TextResult)
           return {

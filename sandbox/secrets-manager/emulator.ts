@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SecretsManagerFault } from './errors';
 import { operations } from './operations';
-import type { RotationInvoker } from './rotation';
+import type { RotationInvoker, RotationTiming } from './rotation';
 import { secretsManagerState, type RotationRules, type SecretsManagerState } from './state';
 import { SecretStore } from './store';
 
@@ -27,6 +27,8 @@ export interface SecretsManagerEmulatorOptions {
   /** State from an earlier `toJSON()`. */
   state?: SecretsManagerState;
   invokeRotation?: RotationInvoker;
+  /** @default 'sync' (RotateSecret answers after the four steps); 'async' answers first, as AWS does */
+  rotationTiming?: RotationTiming;
   onRequest?: (entry: SecretsManagerRequestLogEntry) => void;
   region?: string;
   accountId?: string;
@@ -48,6 +50,8 @@ export interface SecretsManagerEmulator {
   createSecret(input: CreateSecretSeed): { arn: string; versionId: string };
   toJSON(): SecretsManagerState;
   setRotationInvoker(fn: RotationInvoker | undefined): void;
+  /** Resolves once every rotation started in the background has ended. */
+  settled(): Promise<void>;
   /** Request-log hook; may be set after creation. */
   onRequest?: ((entry: SecretsManagerRequestLogEntry) => void) | undefined;
 }
@@ -66,6 +70,11 @@ export function createSecretsManagerEmulator(
   const store = new SecretStore(state, options.now ?? Date.now, options.region, options.accountId);
   let invoker = options.invokeRotation;
   const changed = () => options.onChange?.();
+  const running = new Set<Promise<void>>();
+  const track = (run: Promise<void>) => {
+    running.add(run);
+    void run.finally(() => running.delete(run));
+  };
 
   const emulator: SecretsManagerEmulator = {
     onRequest: options.onRequest,
@@ -94,6 +103,10 @@ export function createSecretsManagerEmulator(
     setRotationInvoker(fn) {
       invoker = fn;
     },
+
+    async settled() {
+      while (running.size > 0) await Promise.all(running);
+    },
   };
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -120,7 +133,8 @@ export function createSecretsManagerEmulator(
           `Unsupported X-Amz-Target: ${target || '(none)'}`,
         );
       }
-      const output = await run({ store, invoker, changed }, body);
+      const rotationTiming = options.rotationTiming ?? 'sync';
+      const output = await run({ store, invoker, changed, rotationTiming, track }, body);
       send(res, 200, output);
       log(operation, 200, secretId);
     } catch (error) {

@@ -3,7 +3,7 @@ export {
   type SecretsManagerEmulator,
   type SecretsManagerEmulatorOptions,
 } from './emulator';
-export { type RotationEvent, type RotationInvoker } from './rotation';
+export { type RotationEvent, type RotationInvoker, type RotationTiming } from './rotation';
 export {
   secretsManagerState,
   AWSCURRENT,

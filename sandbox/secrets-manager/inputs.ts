@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { formatIssues } from '../../lib/format-issues';
 import { invalidParameter } from './errors';
 import { rotationRulesSchema } from './state';
+import { listFilter, tag } from './tags';
 
 /** Request bodies of the supported operations (loose: the SDK may send members we ignore). */
 
@@ -21,6 +22,7 @@ export const createSecretInput = z.looseObject({
   Description: z.string().max(2048).optional(),
   SecretString: z.string().max(65536).optional(),
   SecretBinary: z.string().optional(),
+  Tags: z.array(tag).optional(),
 });
 
 export const putSecretValueInput = z.looseObject({
@@ -53,6 +55,15 @@ export const listSecretVersionIdsInput = z.looseObject({
 
 export const listSecretsInput = z.looseObject({
   IncludePlannedDeletion: z.boolean().optional(),
+  Filters: z.array(listFilter).max(10).optional(),
+  MaxResults: z.number().int().min(1).max(100).optional(),
+  NextToken: z.string().min(1).optional(),
+});
+
+export const tagResourceInput = z.looseObject({ SecretId: secretId, Tags: z.array(tag) });
+export const untagResourceInput = z.looseObject({
+  SecretId: secretId,
+  TagKeys: z.array(z.string().min(1).max(128)),
 });
 
 export const deleteSecretInput = z.looseObject({

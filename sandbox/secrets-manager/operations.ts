@@ -10,11 +10,14 @@ import {
   putSecretValueInput,
   rotateSecretInput,
   secretIdInput,
+  tagResourceInput,
+  untagResourceInput,
   updateSecretVersionStageInput,
 } from './inputs';
 import { versionIdsToStages } from './labels';
-import { rotateSecret, type RotationInvoker } from './rotation';
+import { rotateSecret, type RotationInvoker, type RotationTiming } from './rotation';
 import { toEpochSeconds, type SecretStore } from './store';
+import { matchesAll, tagSecret, untagSecret } from './tags';
 import type { SecretRecord } from './state';
 
 /** What one operation needs from the emulator around it. */
@@ -23,6 +26,9 @@ interface OperationContext {
   invoker: RotationInvoker | undefined;
   /** Persist: called after every change of state. */
   changed: () => void;
+  rotationTiming: RotationTiming;
+  /** Keeps an async rotation's background run (awaited on close). */
+  track: (run: Promise<void>) => void;
 }
 
 type Operation = (
@@ -42,6 +48,7 @@ export const operations: Record<string, Operation> = {
       ClientRequestToken: input.ClientRequestToken,
       value: { SecretString: input.SecretString, SecretBinary: input.SecretBinary },
     });
+    if (input.Tags) tagSecret(secret, input.Tags);
     changed();
     return { ...ref(secret), ...(version ? { VersionId: version.versionId } : {}) };
   },
@@ -109,7 +116,7 @@ export const operations: Record<string, Operation> = {
     };
   },
 
-  RotateSecret: async ({ store, invoker, changed }, body) => {
+  RotateSecret: async ({ store, invoker, changed, rotationTiming, track }, body) => {
     const input = parseInput(rotateSecretInput, body);
     const secret = store.require(input.SecretId);
     const token = input.ClientRequestToken ?? randomUUID();
@@ -123,7 +130,7 @@ export const operations: Record<string, Operation> = {
         rules: input.RotationRules,
         rotateImmediately: input.RotateImmediately ?? true,
       },
-      changed,
+      { onChange: changed, timing: rotationTiming, track },
     );
     return { ...ref(secret), VersionId: token };
   },
@@ -131,15 +138,37 @@ export const operations: Record<string, Operation> = {
   ListSecrets: ({ store }, body) => {
     const input = parseInput(listSecretsInput, body);
     const secrets = store.state.secrets.filter(
-      (secret) => input.IncludePlannedDeletion || secret.deletedDate === undefined,
+      (secret) =>
+        (input.IncludePlannedDeletion || secret.deletedDate === undefined) &&
+        matchesAll(secret, input.Filters ?? []),
     );
+    // The token is the index of the next secret: enough for a list that does not change between pages.
+    const start = input.NextToken === undefined ? 0 : Number(input.NextToken);
+    if (!Number.isInteger(start) || start < 0 || start > secrets.length)
+      throw invalidParameter('NextToken: not a token this endpoint gave out.');
+    const end = start + (input.MaxResults ?? 100);
     return {
-      SecretList: secrets.map((secret) => {
+      SecretList: secrets.slice(start, end).map((secret) => {
         // ListSecrets names the label map SecretVersionsToStages.
         const { VersionIdsToStages: _omit, ...described } = store.describe(secret);
         return { ...described, SecretVersionsToStages: versionIdsToStages(secret) };
       }),
+      ...(end < secrets.length ? { NextToken: String(end) } : {}),
     };
+  },
+
+  TagResource: ({ store, changed }, body) => {
+    const input = parseInput(tagResourceInput, body);
+    tagSecret(store.require(input.SecretId), input.Tags);
+    changed();
+    return {};
+  },
+
+  UntagResource: ({ store, changed }, body) => {
+    const input = parseInput(untagResourceInput, body);
+    untagSecret(store.require(input.SecretId), input.TagKeys);
+    changed();
+    return {};
   },
 
   DeleteSecret: ({ store, changed }, body) => {

@@ -26,18 +26,24 @@ interface RotateRequest {
 }
 
 /**
- * RotateSecret. Unlike AWS, which answers at once and rotates asynchronously, the sandbox runs
- * the four steps before answering, so the caller sees the finished rotation (or the failing
- * step) in the response. As in AWS: rotation is enabled, an AWSPENDING version without a value
- * is created for the token, and a rotation is refused while an AWSPENDING version other than
- * AWSCURRENT exists (a previous rotation is unfinished). AWS would retry a failed rotation;
- * the sandbox leaves the placeholder in place, so the next RotateSecret fails the same way.
+ * When RotateSecret answers: `async` as AWS does (the caller gets the version id at once and
+ * follows the rotation through the version's stages), or `sync`, after the four steps ran, so
+ * the answer carries the finished rotation or the failing step.
+ */
+export type RotationTiming = 'async' | 'sync';
+
+/**
+ * RotateSecret. As in AWS: rotation is enabled, an AWSPENDING version without a value is created
+ * for the token, and a rotation is refused while an AWSPENDING version other than AWSCURRENT
+ * exists (a previous rotation is unfinished). A failed rotation leaves its placeholder in place
+ * (AWS would retry it), so the next RotateSecret is refused until someone clears it. `track`
+ * receives the background run of an async rotation (the sandbox waits for it on close).
  */
 export async function rotateSecret(
   store: SecretStore,
   invoker: RotationInvoker | undefined,
   request: RotateRequest,
-  onChange: () => void,
+  options: { onChange: () => void; timing: RotationTiming; track: (run: Promise<void>) => void },
 ): Promise<void> {
   const { secret, token, rules } = request;
   const lambdaArn = request.lambdaArn ?? secret.rotationLambdaArn;
@@ -57,8 +63,20 @@ export async function rotateSecret(
   }
   store.configureRotation(secret, lambdaArn, rules);
   store.addPendingPlaceholder(secret, token);
-  onChange();
+  options.onChange();
+  const run = runRotation(store, invoker, { ...request, lambdaArn }, options.onChange);
+  if (options.timing === 'sync') return run;
+  // The failure stays where AWS leaves it: in the function's logs and the AWSPENDING placeholder.
+  options.track(run.catch(() => undefined));
+}
 
+async function runRotation(
+  store: SecretStore,
+  invoker: RotationInvoker,
+  request: RotateRequest & { lambdaArn: string },
+  onChange: () => void,
+): Promise<void> {
+  const { secret, token, lambdaArn } = request;
   const event = (Step: RotationStep): RotationEvent => ({
     SecretId: secret.arn,
     ClientRequestToken: token,

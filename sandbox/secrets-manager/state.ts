@@ -34,6 +34,7 @@ const secretRecord = z.object({
   rotationEnabled: z.boolean(),
   rotationLambdaArn: z.string().optional(),
   rotationRules: rotationRules.optional(),
+  tags: z.array(z.object({ Key: z.string(), Value: z.string() })).optional(),
   /** Set when deletion is scheduled; the secret answers InvalidRequestException until then. */
   deletedDate: z.number().optional(),
   versions: z.array(secretVersion),

@@ -245,6 +245,7 @@ export class SecretStore {
         ? { RotationLambdaARN: secret.rotationLambdaArn }
         : {}),
       ...(secret.rotationRules !== undefined ? { RotationRules: secret.rotationRules } : {}),
+      ...(secret.tags?.length ? { Tags: secret.tags.map((t) => ({ ...t })) } : {}),
       ...optionalDate('LastRotatedDate', secret.lastRotatedDate),
       LastChangedDate: toEpochSeconds(secret.lastChangedDate),
       ...optionalDate('LastAccessedDate', secret.lastAccessedDate),

@@ -167,6 +167,6 @@ describe('cdk/README.md: seeding the secrets', () => {
     const text = README.replace(/\s+/g, ' ');
     expect(text.match(/not configured yet/g)).toHaveLength(1);
     expect(text).not.toMatch(/fail \(and alarm\)/);
-    expect(text).toMatch(/The three keys must be three different API keys\./);
+    expect(text).toMatch(/The keys must be different API keys\./);
   });
 });

@@ -178,8 +178,8 @@ describe('functions', () => {
 
 describe('secrets and key rotation', () => {
   it('one management key per function and one token per observability user, no fixed names, no admin secret by default', () => {
-    // sync, alerts and watchdog keys; sync and alerts tokens.
-    template.resourceCountIs('AWS::SecretsManager::Secret', 5);
+    // sync, alerts, watchdog and key sentinel keys; sync and alerts tokens.
+    template.resourceCountIs('AWS::SecretsManager::Secret', 6);
     for (const secret of Object.values(template.findResources('AWS::SecretsManager::Secret'))) {
       // CloudFormation names them (unique per stack): no collisions, no retained-name clashes.
       expect(secret.Properties.Name).toBeUndefined();
@@ -202,11 +202,16 @@ describe('secrets and key rotation', () => {
 
   it('rotates every key with the one rotate-key function, each on its own schedule, not at deploy', () => {
     const keys = stack.secrets.allKeys();
-    expect(keys.map((k) => k.node.id)).toEqual(['SyncKey', 'AlertsKey', 'WatchdogKey']);
+    expect(keys.map((k) => k.node.id)).toEqual([
+      'SyncKey',
+      'AlertsKey',
+      'WatchdogKey',
+      'SentinelKey',
+    ]);
     const schedules = Object.values(
       template.findResources('AWS::SecretsManager::RotationSchedule'),
     );
-    expect(schedules).toHaveLength(3);
+    expect(schedules).toHaveLength(4);
     expect(schedules.flatMap((sc) => referencedIds(sc.Properties.SecretId)).sort()).toEqual(
       keys.map(id).sort(),
     );
@@ -476,6 +481,7 @@ describe('IAM: least privilege per function', () => {
           ...s.secrets.allKeys(),
           s.notifications.topic,
           s.notifications.key,
+          s.pipeWatchdog.table,
         ),
       ],
       [
@@ -550,6 +556,7 @@ describe('IAM: least privilege per function', () => {
         'secretsmanager:DescribeSecret',
         'secretsmanager:GetSecretValue',
         'secretsmanager:PutSecretValue',
+        'secretsmanager:TagResource',
         'secretsmanager:UpdateSecretVersionStage',
       ]);
     }
@@ -558,12 +565,43 @@ describe('IAM: least privilege per function', () => {
     expect(policyOf(f).actions).not.toContain('secretsmanager:GetRandomPassword');
   });
 
+  it("no role but the rotator's may read the value of more than one key secret", () => {
+    const keyIds = new Set(stack.secrets.allKeys().map(id));
+    const readers = new Map<string, Set<string>>();
+    for (const policy of Object.values(template.findResources('AWS::IAM::Policy'))) {
+      const statements = policy.Properties.PolicyDocument.Statement as {
+        Action: string | string[];
+        Resource: unknown;
+      }[];
+      const read = statements
+        .filter((st) => list(st.Action).includes('secretsmanager:GetSecretValue'))
+        .flatMap((st) => referencedIds(st.Resource))
+        .filter((ref) => keyIds.has(ref));
+      for (const role of referencedIds(policy.Properties.Roles))
+        for (const secret of read)
+          (readers.get(role) ?? readers.set(role, new Set()).get(role)!).add(secret);
+    }
+    const rotatorRole = stack.getLogicalId(
+      stack.keyRotation.rotator.role.node.defaultChild as never,
+    );
+    const many = [...readers].filter(([role, secrets]) => role !== rotatorRole && secrets.size > 1);
+    expect(many).toEqual([]);
+    expect(readers.get(rotatorRole)?.size).toBe(keyIds.size);
+    const sentinelRole = stack.getLogicalId(
+      stack.keyRotation.sentinel.role.node.defaultChild as never,
+    );
+    expect([...(readers.get(sentinelRole) ?? [])]).toEqual([id(stack.secrets.keys.sentinel!)]);
+  });
+
   it('the other functions only read secrets, and only the ones they use', () => {
     const readOnly = ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'];
     const s = stack;
     const { keys, tokens } = s.secrets;
+    // The sentinel describes every key secret (their tags) and reads the value of its own only.
     for (const key of s.secrets.allKeys()) {
-      expect(actionsOn(s.keyRotation.sentinel, key).sort()).toEqual(readOnly);
+      expect([...new Set(actionsOn(s.keyRotation.sentinel, key))].sort()).toEqual(
+        key === keys.sentinel ? readOnly : ['secretsmanager:DescribeSecret'],
+      );
     }
     const own: [CloudOpsFunction, IConstruct[]][] = [
       [s.pipeWatchdog.watchdog, [keys.watchdog!]],
@@ -733,10 +771,11 @@ describe('variants', () => {
     expect(readers.flatMap((p) => referencedIds(p.Properties.Roles))).toEqual([
       v.getLogicalId(v.keyRotation.rotator.role.node.defaultChild as never),
     ]);
-    // Open-source mode: the watchdog is the only function with a management key.
+    // Open-source mode: the watchdog and the key sentinel are the functions with a management key.
     const schedules = Object.values(t.findResources('AWS::SecretsManager::RotationSchedule'));
-    expect(schedules).toHaveLength(1);
-    expect(schedules[0].Properties.RotationRules.ScheduleExpression).toBe('rate(14 days)');
+    expect(schedules).toHaveLength(2);
+    for (const schedule of schedules)
+      expect(schedule.Properties.RotationRules.ScheduleExpression).toBe('rate(14 days)');
   });
 
   it('the watchdog reads Slack and webhook URLs and the PagerDuty key from their secrets at run time, by name', () => {

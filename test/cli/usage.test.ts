@@ -104,7 +104,7 @@ describe('help per subcommand', () => {
     for (const [name, subs] of [
       ['dashboards', 'validate, plan, apply, pull, schema'],
       ['pipes', 'check'],
-      ['keys', 'rotate'],
+      ['keys', 'list, audit, adopt, revoke, rotate'],
       ['alerts', 'provision'],
     ]) {
       const run = await runCapture([name]);

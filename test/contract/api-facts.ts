@@ -377,6 +377,35 @@ export const keyRecord = z.strictObject({
   state: z.enum(KEY_STATES).optional(),
 });
 
+/** API-FACTS, "Audit trail": the key events and who made them. */
+export const KEY_UPDATE_TYPES = [
+  'created',
+  'deleted',
+  'name-changed',
+  'role-changed',
+  'state-changed',
+  'date-changed',
+  'ip-access-list-changed',
+  'org-role-changed',
+  'default-service-role-changed',
+  'service-role-changed',
+  'roles-v2-changed',
+] as const;
+export const ACTOR_TYPES = ['user', 'support', 'system', 'api'] as const;
+export const activity = z.strictObject({
+  id: z.string(),
+  createdAt: isoTime,
+  organizationId: z.uuid(),
+  type: z.enum(['key_create', 'key_delete', 'openapi_key_update']),
+  keyUpdateType: z.enum(KEY_UPDATE_TYPES).optional(),
+  targetKeyId: z.string(),
+  actorType: z.enum(ACTOR_TYPES),
+  actorId: z.string(),
+  actorDetails: z.string(),
+  actorIpAddress: z.string(),
+  userAgent: z.string(),
+});
+
 export const managementEnvelope = <T extends z.ZodType>(result: T) =>
   z.strictObject({ status: z.literal(200), requestId: z.uuid(), result });
 /** `/api/v2` success envelope: `{ data }` and nothing else. */

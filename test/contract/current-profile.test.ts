@@ -5,7 +5,10 @@
  * service makes that the spec's snapshot did not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createManagementClient } from '../../lib/api';
+import { staticCredentials } from '../../lib/credentials';
 import { createLogger } from '../../lib/log';
+import { managementAuth } from '../../lib/schemas';
 import type { Sandbox } from '../../sandbox/index';
 import { admin, basic, mgmt, obs } from '../support/sandbox-http';
 import { startTestSandbox } from '../support/sandbox';
@@ -420,6 +423,42 @@ describe('current profile: the management API', () => {
     });
     expect(unknownRole.status).toBe(400);
     conforms(facts.managementError, unknownRole.json, 'error');
+  });
+
+  it('activities: key events in the audit trail, between from_date and to_date, read by the client', async () => {
+    const made = await mgmt(sb, 'POST', '/keys', {
+      name: 'trail',
+      assignedRoleIds: [sb.info.roleIds!.Developer],
+    });
+    await mgmt(sb, 'PATCH', `/keys/${made.json.result.key.id}`, {
+      assignedRoleIds: [sb.info.roleIds!['Pipe operators']],
+      expireAt: '2030-01-01T00:00:00Z',
+      ipAccessList: [{ source: '10.0.0.0/8' }],
+    });
+    const to = new Date(sb.clock.now() + 60_000).toISOString();
+    const res = await mgmt(sb, 'GET', `/activities?from_date=2000-01-01T00:00:00Z&to_date=${to}`);
+    conforms(facts.managementEnvelope(facts.activity.array()), res.json, 'activities');
+    const types = (res.json.result as { targetKeyId: string; keyUpdateType?: string }[])
+      .filter((a) => a.targetKeyId === made.json.result.key.id)
+      .map((a) => a.keyUpdateType);
+    expect(types).toEqual([
+      'created',
+      'roles-v2-changed',
+      'date-changed',
+      'ip-access-list-changed',
+    ]);
+    const client = createManagementClient({
+      baseUrl: sb.info.apiUrl,
+      credentials: staticCredentials('seed', sb.info, managementAuth),
+      rateLimit: false,
+    });
+    try {
+      const read = await client.listActivities({ from: '2000-01-01T00:00:00Z', to });
+      expect(read.length).toBe(res.json.result.length);
+      expect(await client.listActivities({ from: to, to })).toEqual([]);
+    } finally {
+      client.close();
+    }
   });
 
   it('an idle service answers 424 on pipe calls until it runs; the first service stays active', async () => {

@@ -1,21 +1,33 @@
 /**
- * The deployed key-expiry sentinel, through its Lambda handler and its env as the stack sets
- * it: key secrets in the sandbox's Secrets Manager, key records read from the sandbox over
- * HTTP, warnings through lib/watch notifiers (SNS mocked at the SDK, a webhook on loopback).
+ * The deployed key sentinel, through its Lambda handler and its env as the stack sets it: key
+ * secrets in the sandbox's Secrets Manager (described, never read but its own), keys and
+ * activities read from the sandbox over HTTP, open findings in the watch table (dynalite),
+ * notices through lib/watch notifiers (SNS mocked at the SDK, a webhook on loopback).
  */
+import {
+  CreateSecretCommand,
+  GetSecretValueCommand,
+  type SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSentinelHandler } from '../../functions/rotate-key/sentinel';
-import type { ManagementKeySecret } from '../../lib/schemas';
+import { createManagementClient } from '../../lib/api';
+import { NOT_CONFIGURED_TEMPLATE } from '../../lib/config';
+import { staticCredentials } from '../../lib/credentials';
+import { createLogger, type Logger } from '../../lib/log';
+import { managementKeySecret } from '../../lib/schemas';
+import type { KeyNotice } from '../../lib/watch/subjects/key';
 import { closeAfterEach } from '../support/close-after-each';
+import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import { startReceiver } from '../support/receiver';
-import { DAY, startRotationSandbox, type RotationSandbox } from './rotation-harness';
+import { DAY, idleKey, startRotationSandbox, type RotationSandbox } from './rotation-harness';
 
 const TOPIC = 'arn:aws:sns:us-east-1:000000000000:cloudops-notifications';
 const sns = mockClient(SNSClient);
-const open = closeAfterEach<RotationSandbox>();
+const open = closeAfterEach<RotationSandbox | LocalDynamo>();
 let hook: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeEach(async () => {
@@ -30,137 +42,246 @@ beforeEach(async () => {
 afterEach(() => hook.close());
 afterAll(() => sns.restore());
 
-async function sandbox(): Promise<RotationSandbox> {
-  const rs = await startRotationSandbox();
-  open.push(rs);
-  return rs;
+interface Setup {
+  rs: RotationSandbox;
+  dynamo: LocalDynamo;
+  /** The secret ids GetSecretValue was called with, by the sentinel. */
+  valuesRead: string[];
+}
+
+async function setup(): Promise<Setup> {
+  const rs = await startRotationSandbox(undefined, 'current');
+  const dynamo = await startLocalDynamo();
+  open.push(rs, dynamo);
+  return { rs, dynamo, valuesRead: [] };
+}
+
+/** The sandbox's client, recording which secret values the sentinel reads. */
+function recording(sm: SecretsManagerClient, valuesRead: string[]): SecretsManagerClient {
+  return new Proxy(sm, {
+    get(target, property, receiver) {
+      if (property !== 'send') return Reflect.get(target, property, receiver) as unknown;
+      return (command: { input: { SecretId?: string } }) => {
+        if (command instanceof GetSecretValueCommand) valuesRead.push(command.input.SecretId!);
+        return target.send(command as never);
+      };
+    },
+  });
 }
 
 /**
- * The handler with the env the stack gives it (the API URL, secret ids, warn days, its
- * notifiers); `env` adds or removes ('') variables.
+ * The handler with the env the stack gives it: every key secret by id, its own key's secret,
+ * the watch table and its notifiers; `env` adds or removes ('') variables.
  */
-function sentinel(rs: RotationSandbox, env: Record<string, string> = {}) {
+function sentinel(
+  s: Setup,
+  secretIds: string[],
+  env: Record<string, string> = {},
+  logger?: Logger,
+) {
   const handler = createSentinelHandler({
+    ...(logger ? { logger } : {}),
     env: {
-      CLOUDOPS_API_URL: rs.sb.info.apiUrl,
-      CLOUDOPS_KEY_SENTINEL_SECRET_IDS: rs.secretId,
+      CLOUDOPS_API_URL: s.rs.sb.info.apiUrl,
+      CLOUDOPS_KEY_SENTINEL_SECRET_IDS: secretIds.join(','),
+      CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: s.rs.secretId,
       CLOUDOPS_KEY_EXPIRY_WARN_DAYS: '7',
       CLOUDOPS_LOG_LEVEL: 'silent',
+      // The sandbox's own limit is lifted (test harness); the client's would only slow the test.
+      CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',
+      CLOUDOPS_WATCHDOG_TABLE: s.dynamo.tableName,
       CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC,
       CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${hook.url}/hooks/key-sentinel`,
       ...env,
     },
-    secretsManager: rs.sm,
+    secretsManager: recording(s.rs.sm, s.valuesRead),
     notify: { sns: new SNSClient({ region: 'us-east-1' }) },
-    now: () => rs.sb.clock.now(),
+    dynamo: s.dynamo.client,
+    now: () => s.rs.sb.clock.now(),
   });
   return () => handler({}, {} as Context);
 }
 
-/** What reached the topic, one entry per message (the SNS notifier publishes in batches). */
-const published = () =>
-  sns.commandCalls(PublishBatchCommand).flatMap((c) =>
-    c.args[0].input.PublishBatchRequestEntries!.map((e) => ({
-      TopicArn: c.args[0].input.TopicArn,
-      ...e,
-    })),
+/** What the webhook received since the last call, as notices. */
+function drain(): KeyNotice[] {
+  const notices = hook.received.map(
+    (r) => (JSON.parse(r.body) as { notification: KeyNotice }).notification,
   );
-const posted = () =>
-  hook.received.map((r) => JSON.parse(r.body) as { type: string; notification: object });
-const recordOf = (rs: RotationSandbox, key: ManagementKeySecret) =>
-  rs.sb.store.state.keys.find((k) => k.keySuffix === key.keyId.slice(-4))!;
+  hook.received.length = 0;
+  return notices;
+}
+const byCheck = (notices: KeyNotice[], keyName: string) =>
+  notices
+    .filter((n) => n.keyName === keyName)
+    .map((n) => `${n.kind}:${n.check}`)
+    .sort();
 
-describe('key expiry sentinel (the deployed handler)', () => {
-  it('is quiet while the key is fresh; once rotation is stuck it warns through every notifier configured', async () => {
-    const rs = await sandbox();
-    await rs.rotate();
-    const check = sentinel(rs);
-    expect(await check()).toMatchObject([{ status: 'ok', source: 'key-record' }]);
-    expect(published()).toEqual([]);
-    expect(hook.received).toEqual([]);
+describe('key sentinel (the deployed handler)', () => {
+  it('tells each new finding once, stays quiet while nothing changes, tells once when one is resolved', async () => {
+    const s = await setup();
+    await s.rs.rotate(); // the secret now names its key (tags) and the seed key retires
+    const unused = await idleKey(s.rs, 'ci-reporting', 120);
+    const check = sentinel(s, [s.rs.secretId]);
 
-    rs.sb.clock.advance(24 * DAY); // rotation did not run: 6 days left
-    const [stuck] = await check();
-    expect(stuck).toMatchObject({ status: 'expiring', source: 'key-record' });
-    expect(stuck.message).toMatch(/rotation is stuck/);
-    const [sent] = published();
-    expect(sent).toMatchObject({
-      TopicArn: TOPIC,
-      Subject: `[WARNING] API key expiring: ${rs.secretId.split(':secret:')[1]}`,
-      MessageAttributes: {
-        severity: { DataType: 'String', StringValue: 'warning' },
-        kind: { DataType: 'String', StringValue: 'key-expiry' },
-        subject: { DataType: 'String', StringValue: 'key' },
-        status: { DataType: 'String', StringValue: 'expiring' },
-      },
+    const first = await check();
+    expect(first.warnings).toEqual([]);
+    const told = drain();
+    expect(byCheck(told, 'ci-reporting')).toEqual([
+      'finding:created-outside-rotation',
+      'finding:no-ip-access-list',
+      'finding:unused',
+    ]);
+    const unusedNotice = told.find((n) => n.check === 'unused')!;
+    expect(unusedNotice).toMatchObject({
+      subject: 'key',
+      level: 'medium',
+      severity: 'warning',
+      dedupKey: `key/unused/${unused}`,
+      resolves: false,
+      action: `revoke it: cloudops keys revoke ${unused}`,
     });
-    expect(JSON.parse(sent.Message!)).toMatchObject({ secretId: rs.secretId, status: 'expiring' });
-    expect(posted()).toEqual([
-      {
-        type: 'API Key Expiry Warning',
-        notification: expect.objectContaining({
-          subject: 'key',
-          secretId: rs.secretId,
-          severity: 'warning',
-          dedupKey: `key/${rs.secretId}/expiry`,
-        }) as object,
-        hint: `its rotation is stuck: check the rotation function's log, then \`cloudops keys rotate --secret-id ${rs.secretId}\``,
-      },
+    // Each notice once per notifier: the topic got the same ones, with their attributes.
+    const published = sns
+      .commandCalls(PublishBatchCommand)
+      .flatMap((c) => c.args[0].input.PublishBatchRequestEntries!);
+    expect(published).toHaveLength(told.length);
+    expect(published.find((p) => p.Subject?.includes('unused'))).toMatchObject({
+      Subject: `[WARNING] API key unused medium: ci-reporting (...${unusedNotice.keySuffix})`,
+      MessageAttributes: expect.objectContaining({
+        subject: { DataType: 'String', StringValue: 'key' },
+        check: { DataType: 'String', StringValue: 'unused' },
+      }) as object,
+    });
+
+    await check();
+    expect(drain()).toEqual([]);
+
+    // The unused key is deleted: its findings are resolved, once.
+    const seed = await s.rs.read('AWSCURRENT');
+    const api = createManagementClient({
+      baseUrl: s.rs.sb.info.apiUrl,
+      credentials: staticCredentials('current', seed, managementKeySecret),
+      rateLimit: false,
+    });
+    await api.deleteKey(unused);
+    api.close();
+    await check();
+    const resolved = drain();
+    expect(byCheck(resolved, 'ci-reporting')).toEqual([
+      'resolved:created-outside-rotation',
+      'resolved:no-ip-access-list',
+      'resolved:unused',
     ]);
-    const current = await rs.read('AWSCURRENT');
-    const everything = JSON.stringify([published(), hook.received]);
-    expect(everything).not.toContain(current.keySecret);
-
-    // Expired: the service refuses the key itself (401), which is the alarm.
-    rs.sb.clock.advance(7 * DAY);
-    const [expired] = await check();
-    expect(expired).toMatchObject({ status: 'expired', source: 'key-record' });
-    expect(expired.message).toMatch(/refused by the service \(401\)/);
-    expect(published()[1].Subject).toMatch(/^\[CRITICAL\] API key expired: /);
+    expect(resolved.every((n) => n.resolves && n.severity === 'info')).toBe(true);
+    await check();
+    expect(drain()).toEqual([]);
   });
 
-  it('warns about a key that never expires (rotation never ran)', async () => {
-    const rs = await sandbox();
-    expect((await sentinel(rs)())[0].status).toBe('no-expiry');
-    expect(posted().map((p) => (p.notification as { status: string }).status)).toEqual([
-      'no-expiry',
+  it('reminds high and medium findings after the reminder days; low ones are told once', async () => {
+    const s = await setup();
+    await s.rs.rotate();
+    await idleKey(s.rs, 'old-report', 200);
+    const check = sentinel(s, [s.rs.secretId], { CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: '3' });
+    await check();
+    drain();
+    s.rs.sb.clock.advance(DAY);
+    await check();
+    expect(drain().filter((n) => n.keyName === 'old-report')).toEqual([]);
+    s.rs.sb.clock.advance(2 * DAY);
+    await check();
+    expect(byCheck(drain(), 'old-report')).toEqual(['reminder:unused']);
+  });
+
+  it('reads no key secret value but its own; the others it knows from their tags', async () => {
+    const s = await setup();
+    await s.rs.rotate();
+    const other = await s.rs.read('AWSCURRENT');
+    await s.rs.sm.send(
+      new CreateSecretCommand({ Name: 'other-function-key', SecretString: JSON.stringify(other) }),
+    );
+    const check = sentinel(s, [s.rs.secretId, 'other-function-key']);
+    const report = await check();
+    expect(new Set(s.valuesRead)).toEqual(new Set([s.rs.secretId]));
+    // The untagged one holds only its first value: not configured yet, not a finding.
+    expect(report.findings.filter((f) => f.secretId?.includes('other-function-key'))).toEqual([]);
+  });
+
+  it("without its own key it audits the secrets' tags: a key of ours close to expiry is critical", async () => {
+    const s = await setup();
+    await s.rs.rotate();
+    const check = sentinel(s, [s.rs.secretId], { CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: '' });
+    const fresh = await check();
+    expect(fresh.warnings).toEqual([
+      "the sentinel has no key of its own to list keys with: only our key secrets' tags were checked",
     ]);
+    expect(drain()).toEqual([]);
+    expect(s.valuesRead).toEqual([]);
+
+    s.rs.sb.clock.advance(24 * DAY); // 30-day keys: rotation is overdue, 6 days left
+    await check();
+    const [overdue] = drain();
+    expect(overdue).toMatchObject({
+      check: 'rotation-overdue',
+      level: 'high',
+      severity: 'critical',
+      secretId: expect.stringContaining('cloudops/sandbox/management-key') as string,
+    });
+    expect(overdue.message).toMatch(/holds key …\w{4}, which expires \S+Z/);
   });
 
-  it('reads the expiry the service enforces when the key record is shorter than the secret value', async () => {
-    const rs = await sandbox();
-    await rs.rotate();
-    const current = await rs.read('AWSCURRENT');
-    const check = sentinel(rs);
-    const [fresh] = await check();
-    expect(fresh).toMatchObject({ status: 'ok', expireAt: recordOf(rs, current).expireAt });
-
-    // The key was cut on the service (a stuck finishSecret, or an operator): the value still says 30 days.
-    recordOf(rs, current).expireAt = new Date(rs.sb.clock.now() + 2 * DAY).toISOString();
-    const [cut] = await check();
-    expect(cut.status).toBe('expiring');
-    expect(cut.expireAt).toBe(recordOf(rs, current).expireAt);
-    expect(current.expireAt).not.toBe(cut.expireAt);
-  });
-
-  it('without the API URL it reads the secret value; it notifies only through the notifiers configured', async () => {
-    const rs = await sandbox();
-    const check = sentinel(rs, { CLOUDOPS_API_URL: '', CLOUDOPS_WATCHDOG_WEBHOOK_URL: '' });
-    expect(await check()).toMatchObject([{ status: 'no-expiry', source: 'secret-value' }]);
-    expect(published()).toHaveLength(1);
-    expect(hook.received).toEqual([]);
-  });
-
-  it('a warning no notifier took fails the invocation (the schedule retries it), naming the notifier', async () => {
-    const rs = await sandbox();
+  it('a notice no notifier took fails the invocation, and the next run delivers it once', async () => {
+    const s = await setup();
+    await s.rs.rotate();
+    await idleKey(s.rs, 'stale', 100);
     const refusing = await startReceiver([500, 500, 500]);
     try {
-      const check = sentinel(rs, { CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${refusing.url}/hooks/down` });
-      await expect(check()).rejects.toThrow(/key-expiry warning not delivered: webhook: .*500/);
-      expect(published()).toHaveLength(1); // SNS took it all the same
+      const failing = sentinel(s, [s.rs.secretId], {
+        CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${refusing.url}/hooks/down`,
+        CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: '',
+      });
+      await expect(failing()).rejects.toThrow(/key audit notice not delivered .*webhook: .*500/);
     } finally {
       await refusing.close();
     }
+    const check = sentinel(s, [s.rs.secretId], { CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: '' });
+    await check();
+    const delivered = drain();
+    expect(byCheck(delivered, 'stale')).toContain('finding:unused');
+    const ids = delivered.map((n) => n.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    await check();
+    expect(drain()).toEqual([]);
+  });
+
+  it('a fresh deployment (every key secret still its placeholder) tells nothing, in one info line', async () => {
+    const s = await setup();
+    const placeholder = JSON.stringify({
+      ...(JSON.parse(NOT_CONFIGURED_TEMPLATE) as object),
+      placeholder: 'abc123',
+    });
+    for (const Name of ['fresh/watchdog-key', 'fresh/sentinel-key'])
+      await s.rs.sm.send(new CreateSecretCommand({ Name, SecretString: placeholder }));
+    const lines: { level: string; message: string }[] = [];
+    const logger = createLogger({
+      sink: (line) => lines.push(JSON.parse(line) as { level: string; message: string }),
+    });
+    const check = sentinel(
+      s,
+      ['fresh/watchdog-key', 'fresh/sentinel-key'],
+      { CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: 'fresh/sentinel-key' },
+      logger,
+    );
+    for (let run = 0; run < 2; run++) {
+      const report = await check();
+      expect(report.findings).toEqual([]);
+      expect(report.warnings).toEqual([]);
+    }
+    expect(drain()).toEqual([]);
+    expect(lines.map((l) => [l.level, l.message])).toEqual([
+      [
+        'info',
+        "not configured yet: the sentinel's own key; only our key secrets' tags were checked",
+      ],
+    ]);
   });
 });

@@ -75,7 +75,7 @@ describe('cloudops keys rotate', () => {
       keysCommand.run(['rotate', '--via', 'pigeon'], cli, new AbortController().signal),
     ).rejects.toThrow(/--via expects local or secrets-manager/);
     await expect(keysCommand.run(['spin'], cli, new AbortController().signal)).rejects.toThrow(
-      /expected rotate/,
+      /expected list, audit, adopt, revoke or rotate/,
     );
   });
 });

@@ -27,6 +27,7 @@ import { startTestSandbox } from '../support/sandbox';
 import type { RotationEvent } from '../../sandbox/secrets-manager';
 import { createRotationHandler } from '../../functions/rotate-key/handler';
 import { authenticates } from '../support/sandbox-clients';
+import { admin } from '../support/sandbox-http';
 import { sdkClient } from '../support/secrets-manager';
 
 export const DAY = 86_400_000;
@@ -137,9 +138,36 @@ export async function adminAndDeveloperSecrets(
   return { admin, dev };
 }
 
+/**
+ * A developer key (current profile) made with the secret's key and aged: made `ageDays` ago and
+ * never used since (the sandbox's admin route). Returns its record id.
+ */
+export async function idleKey(rs: RotationSandbox, name: string, ageDays: number): Promise<string> {
+  const current = await rs.read('AWSCURRENT');
+  const api = createManagementClient({
+    baseUrl: rs.sb.info.apiUrl,
+    credentials: staticCredentials('current', current, managementKeySecret),
+    rateLimit: false,
+  });
+  const made = await api.createKey({
+    name,
+    assignedRoleIds: [rs.sb.info.roleIds!.Developer],
+    expireAt: new Date(rs.sb.clock.now() + 365 * DAY).toISOString(),
+  });
+  api.close();
+  const aged = await admin(rs.sb, 'PATCH', `/keys/${made.key.id}`, {
+    createdAt: new Date(rs.sb.clock.now() - ageDays * DAY).toISOString(),
+    usedAt: null,
+  });
+  if (aged.status !== 200) throw new Error(`ageing key ${made.key.id}: ${aged.text}`);
+  return made.key.id;
+}
+
 export async function startRotationSandbox(
   config: RotationConfig = TEST_CONFIG,
   profile: 'current' | 'spec' = 'spec',
+  /** `async`: RotateSecret answers before the steps run, as AWS does. */
+  rotationTiming: 'sync' | 'async' = 'sync',
 ): Promise<RotationSandbox> {
   let invoke: (event: RotationEvent) => Promise<void> = () =>
     Promise.reject(new Error('not ready'));
@@ -147,6 +175,7 @@ export async function startRotationSandbox(
     profile,
     rateLimits: { management: { limit: 10_000, windowMs: 1_000 } },
     invokeRotation: (_arn, event) => invoke(event),
+    rotationTiming,
   });
   const sm = sdkClient(sb.info.secretsManagerUrl);
   const rotatorSm = sdkClient(sb.info.secretsManagerUrl);

@@ -36,6 +36,7 @@ const fields: Record<string, Record<string, unknown>> = {
   DashboardFilesError: { source: 'dir', fileIssues: [{ file: 'a.yaml', path: 'x', message: 'm' }] },
   AlertProvisionError: { result: { event: 'e1', errors: ['x'] } },
   RotationError: { secretId: 'cloudops/key' },
+  KeyCommandError: { subject: 'key …abcd' },
   NotifyError: { notifier: 'slack', status: 502 },
   CliFailure: {},
   UsageError: {},

@@ -1,49 +1,66 @@
 /**
- * A management key close to expiry, expired, or never expiring (the key sentinel): its
- * rotation is stuck or has never run. Never carries key material.
+ * A finding of the key audit (the key sentinel): a key of the organization, or a key secret of
+ * ours, worth fixing; told once when found, reminded by policy, and once more when it is gone.
+ * Never carries key material.
  */
 import * as z from 'zod';
-import { noticeCore, type RenderedNotice } from '../notice';
+import { noticeCore, type Fact, type RenderedNotice } from '../notice';
 
-const KEY_EXPIRY_WARNED = 'API Key Expiry Warning';
+const KEY_FINDING = 'API Key Audit Finding';
 
 export const keyNotice = z.object({
   subject: z.literal('key'),
   ...noticeCore,
-  kind: z.literal('key-expiry'),
-  secretId: z.string(),
-  status: z.enum(['expiring', 'expired', 'no-expiry']),
-  /** ISO time the key expires, or null (never). */
-  expireAt: z.string().nullable(),
-  /** Days left (negative once expired); null when the key never expires. */
-  daysLeft: z.number().nullable(),
-  keySuffix: z.string(),
-  /** Where expireAt was read: the key's record on the service (the truth) or the secret value. */
-  source: z.enum(['key-record', 'secret-value']),
+  kind: z.enum(['finding', 'reminder', 'resolved']),
+  /** What the audit checked: never-expires, unused, rotation-overdue, ... */
+  check: z.string(),
+  /** The finding's own severity; `severity` is the notifiers' (high = critical). */
+  level: z.enum(['low', 'medium', 'high']),
+  keyRecordId: z.string().optional(),
+  keyName: z.string().optional(),
+  keySuffix: z.string().optional(),
+  secretId: z.string().optional(),
+  /** What to do about it. */
+  action: z.string(),
 });
 export type KeyNotice = z.infer<typeof keyNotice>;
 
-export const keyExpiryDedupKey = (secretId: string) => `key/${secretId}/expiry`;
+/** One audit finding's condition: its notice, reminders and resolution share it. */
+export const keyFindingDedupKey = (findingId: string) => `key/${findingId}`;
+
+const secretName = (secretId: string) => secretId.split(':secret:').pop() ?? secretId;
 
 export function renderKeyNotice(n: KeyNotice): RenderedNotice {
-  // Titles stop at 100 characters: name the secret, not its whole ARN.
-  const secret = n.secretId.split(':secret:').pop() ?? n.secretId;
+  // ASCII only: an SNS subject takes no other characters.
+  const about = n.keyName
+    ? `${n.keyName} (...${n.keySuffix ?? ''})`
+    : n.secretId
+      ? secretName(n.secretId)
+      : '';
+  const what = n.kind === 'resolved' ? 'resolved' : n.kind === 'reminder' ? 'still open' : n.level;
+  const facts: Fact[] = [
+    { label: 'Check', text: n.check },
+    ...(n.keyRecordId ? [{ label: 'Key', id: n.keyRecordId, name: about }] : []),
+    ...(n.secretId ? [{ label: 'Secret', id: secretName(n.secretId) }] : []),
+    { label: 'Found', time: n.since },
+  ];
   return {
-    title: `[${n.severity.toUpperCase()}] API key ${n.status}: ${secret}`.slice(0, 100),
-    facts: [
-      { label: 'Secret', id: secret },
-      { label: 'Key', text: `…${n.keySuffix}` },
-      n.expireAt === null
-        ? { label: 'Expires', text: 'never' }
-        : { label: 'Expires', time: n.expireAt },
-      { label: 'Read from', text: n.source },
-    ],
-    hint:
-      n.status === 'no-expiry'
-        ? `a key that never expires was never rotated by cloudops: rotate it (\`cloudops keys rotate --secret-id ${n.secretId}\`)`
-        : `its rotation is stuck: check the rotation function's log, then \`cloudops keys rotate --secret-id ${n.secretId}\``,
-    origin: { source: secret, component: `key …${n.keySuffix}` },
-    event: { type: KEY_EXPIRY_WARNED, detail: n },
-    attributes: { severity: n.severity, kind: n.kind, subject: n.subject, status: n.status },
+    // Titles stop at 100 characters (an SNS subject's limit).
+    title: `[${n.severity.toUpperCase()}] API key ${n.check} ${what}: ${about}`.slice(0, 100),
+    facts,
+    // What to do is the notice's first check: every notifier shows it as such.
+    ...(n.kind === 'resolved' ? {} : { hint: n.action }),
+    origin: {
+      source: n.secretId ? secretName(n.secretId) : "the organization's API keys",
+      ...(about ? { component: about } : {}),
+    },
+    event: { type: KEY_FINDING, detail: n },
+    attributes: {
+      severity: n.severity,
+      kind: n.kind,
+      subject: n.subject,
+      check: n.check,
+      level: n.level,
+    },
   };
 }

@@ -10,7 +10,6 @@ import type { Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientsMiddleware, NOT_CONFIGURED_RESPONSE } from '../../../functions/connect';
 import { deadlineFrom, invocationLogFields, lazyHandler } from '../../../functions/runtime';
-import { createSentinelHandler } from '../../../functions/rotate-key/sentinel';
 import { NOT_CONFIGURED_TEMPLATE, readConnectionEnv } from '../../../lib/config';
 import { clearCredentialsCache } from '../../../lib/credentials';
 import { createLogger, withLogContext } from '../../../lib/log';
@@ -189,17 +188,5 @@ describe('a function deployed before its secrets are seeded', () => {
     );
     clearCredentialsCache();
     await expect(handler({}, context())).resolves.toBe('done');
-  });
-
-  it('the key sentinel skips an unseeded key with one info line and checks nothing else', async () => {
-    const { lines, logger } = capture();
-    const sentinel = createSentinelHandler({
-      env: { CLOUDOPS_KEY_SENTINEL_SECRET_IDS: 'key' },
-      secretsManager: server.client,
-      logger,
-    });
-    await expect(sentinel({}, context())).resolves.toEqual([]);
-    await expect(sentinel({}, context())).resolves.toEqual([]);
-    expect(lines.map((l) => l.message)).toEqual(['not configured yet: key not checked']);
   });
 });

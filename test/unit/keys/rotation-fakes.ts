@@ -9,6 +9,7 @@ import {
   DescribeSecretCommand,
   GetSecretValueCommand,
   PutSecretValueCommand,
+  TagResourceCommand,
   ResourceNotFoundException,
   type SecretsManagerClient,
   UpdateSecretVersionStageCommand,
@@ -43,11 +44,13 @@ interface Version {
   stages: string[];
 }
 
-/** One secret with versions and staging labels, answering the four commands the rotator sends. */
+/** One secret with versions, staging labels and tags, answering the commands the rotator sends. */
 export class FakeSecrets {
   readonly versions = new Map<string, Version>();
   rotationEnabled = true;
   writes: string[] = [];
+  /** What TagResource wrote (the key the secret holds, for the sentinel and the audit). */
+  readonly tags = new Map<string, string>();
   /** Fail the next UpdateSecretVersionStage that moves AWSCURRENT (a label move that fails). */
   failMoveCurrent = 0;
 
@@ -131,6 +134,10 @@ export class FakeSecrets {
       }
       if (VersionStage === 'AWSCURRENT') this.label('AWSPREVIOUS', this.holder('AWSCURRENT'));
       this.label(VersionStage!, MoveToVersionId);
+      return {};
+    }
+    if (command instanceof TagResourceCommand) {
+      for (const tag of command.input.Tags ?? []) this.tags.set(tag.Key!, tag.Value!);
       return {};
     }
     throw new Error(`unexpected command ${String(command)}`);

@@ -114,21 +114,20 @@ describe('pagerduty notifier', () => {
     const long: KeyNotice = {
       subject: 'key',
       id: 'k1',
-      dedupKey: `key/${'arn:aws:secretsmanager:eu-west-1:123456789012:secret:'.repeat(6)}/expiry`,
+      dedupKey: `key/unused/${'arn:aws:secretsmanager:eu-west-1:123456789012:secret:'.repeat(6)}`,
       resolves: false,
-      kind: 'key-expiry',
+      kind: 'finding',
       severity: 'critical',
       from: '',
-      to: 'expired',
+      to: 'high',
       at: failed.at,
       since: failed.since,
       message: `Key \u001b[31mexpired\u001b[0m\n${'x'.repeat(2000)}`,
+      check: 'expired',
+      level: 'high',
       secretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:watchdog-key-AbCdEf',
-      status: 'expired',
-      expireAt: failed.at,
-      daysLeft: -1,
       keySuffix: 'ABCD',
-      source: 'key-record',
+      action: 'rotate it: cloudops keys rotate',
     };
     await notifier.send(long);
     await notifier.send({ ...long, id: 'k2', resolves: true, severity: 'info' });
