@@ -76,6 +76,8 @@ async function spawnSandbox(stateFile: string, limit: string, capture: Capture, 
     [
       path.join(ROOT, 'cli/main.ts'),
       'sandbox',
+      '--profile',
+      'current',
       '--state',
       stateFile,
       '--management-rate-limit',
@@ -119,13 +121,21 @@ export async function benchWatchdog(
   const children: ChildProcess[] = [];
   try {
     // 1. Seed a state file with the services and pipes, in process.
-    const seeder = await startSandbox({ profile: 'spec', port: 0, stateFile });
-    const template = seeder.store.state.pipes[0];
+    // The service as it stands today: the watchdog reads each service's metrics endpoint.
+    const seeder = await startSandbox({ profile: 'current', port: 0, stateFile });
+    const template = seeder.store.state.pipes.find((p) => p.state === 'Running')!;
+    const serviceTemplate = seeder.store.state.services.find(
+      (s) => s.id === seeder.info.serviceId,
+    )!;
     const serviceIds: string[] = [];
     for (let s = 0; s < services; s++) {
       const id = randomUUID();
       serviceIds.push(id);
-      seeder.store.state.services.push({ id, name: `bench-${s}`, team: 'bench' });
+      seeder.store.state.services.push({
+        ...structuredClone(serviceTemplate),
+        id,
+        name: `bench-${s}`,
+      });
       for (let p = 0; p < pipesPerService; p++) {
         const pipe: Pipe = {
           ...structuredClone(template),
@@ -179,7 +189,7 @@ export async function benchWatchdog(
       statuses.length = 0;
     };
 
-    // 3. One unthrottled batch: `limit` list-pipes calls at once, fresh client, no limiter.
+    // 3. One unthrottled batch: `limit` metrics reads at once, fresh client, no limiter.
     const batchMs: number[] = [];
     const batch = async () => {
       const api = createManagementClient({
@@ -189,7 +199,7 @@ export async function benchWatchdog(
       });
       try {
         const started = performance.now();
-        await Promise.all(serviceIds.slice(0, LIMIT.limit).map((id) => api.listPipes(id)));
+        await Promise.all(serviceIds.slice(0, LIMIT.limit).map((id) => api.getServiceMetrics(id)));
         batchMs.push(performance.now() - started);
       } finally {
         api.close();
@@ -247,7 +257,7 @@ export async function benchWatchdog(
       // compare like with like; the limited one then waits out its window.
       await batch();
       batchMs.length = 0;
-      await Promise.all(serviceIds.slice(0, LIMIT.limit).map((id) => api.listPipes(id)));
+      await Promise.all(serviceIds.slice(0, LIMIT.limit).map((id) => api.getServiceMetrics(id)));
       await new Promise((resolve) => setTimeout(resolve, LIMIT.windowMs + 100));
       // Batches alternate with the passes so both see the same machine load.
       await batch();

@@ -46,11 +46,13 @@ export const SERVICE_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'pipes',
-    summary: 'pipe watchdog: `pipes check` runs one pass',
+    summary: 'pipe watchdog and on-call: check | list | get | start | stop | resync',
     load: async () => (await import('./commands/pipes')).pipesCommand,
     help: async () => (await import('./commands/pipes-help')).pipesHelp,
     reaches: (argv, env) =>
-      argv[0] === 'check' ? ['CLOUDOPS_API_URL', ...secretsIfUsed(env)] : [],
+      ['check', 'list', 'get', 'start', 'stop', 'resync'].includes(argv[0])
+        ? ['CLOUDOPS_API_URL', ...secretsIfUsed(env)]
+        : [],
   },
   {
     name: 'keys',

@@ -10,8 +10,8 @@ import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args'
 import { cliLogger, connectFromEnv, secretsManagerClientFromEnv } from '../connect';
 import { refusedCredentialHint } from '../failure';
 import type { CliIO, Command } from '../io';
-
-export const DEFAULT_STATE_FILE = '.cloudops/pipes-state.json';
+import { DEFAULT_STATE_FILE, pipesHelp } from './pipes-help';
+import { runPipesCommand, runPipesGet, runPipesList, terminalAsk, type Ask } from './pipes-oncall';
 
 const spec = {
   usage: 'cloudops pipes check [--json] [--state-file FILE]',
@@ -101,16 +101,34 @@ export async function runPipesCheck(
   return result.errors.length > 0 ? 1 : 0;
 }
 
-export const pipesCommand: Command = {
+export const pipesCommand: Command & {
+  runWith(argv: string[], io: CliIO, signal: AbortSignal, ask: Ask): Promise<number>;
+} = {
   name: 'pipes',
-  summary: 'pipe watchdog: `pipes check` runs one pass',
-  async run(argv, io, signal) {
+  summary: 'pipe watchdog and on-call: check | list | get | start | stop | resync',
+  run(argv, io, signal) {
+    return this.runWith(argv, io, signal, terminalAsk);
+  },
+  async runWith(argv, io, signal, ask) {
     const [sub, ...rest] = argv;
-    if (sub === 'check') return runPipesCheck(rest, io, signal);
+    switch (sub) {
+      case 'check':
+        return runPipesCheck(rest, io, signal);
+      case 'list':
+        return runPipesList(rest, io, signal);
+      case 'get':
+        return runPipesGet(rest, io, signal);
+      case 'start':
+      case 'stop':
+      case 'resync':
+        return runPipesCommand(sub, rest, io, signal, ask);
+    }
     if (sub === undefined || sub === '--help' || sub === '-h') {
       io.out(formatHelp(spec));
       return sub === undefined ? 2 : 0;
     }
-    throw new UsageError(`unknown subcommand "${sub}" (expected: check)`);
+    throw new UsageError(
+      `unknown subcommand "${sub}" (expected: ${Object.keys(pipesHelp.subcommands).join(', ')})`,
+    );
   },
 };

@@ -43,6 +43,17 @@ export const watchdogEnv = watchEnv.extend({
   CLOUDOPS_WATCHDOG_AUTO_RESTART: envFlag.optional(),
   CLOUDOPS_WATCHDOG_AUTO_RESTART_MAX: envCount.optional(),
   CLOUDOPS_WATCHDOG_AUTO_RESTART_WINDOW_MINUTES: envMinutes.optional(),
+  /** Fetched data unsent this long is stalled; nothing in or out this long is quiet (1 min-1 day). */
+  CLOUDOPS_WATCHDOG_STALL_MINUTES: z.coerce
+    .number()
+    .min(1)
+    .max(1440)
+    .transform((m) => Math.round(m * 60_000))
+    .optional(),
+  /** Pipe ids, names or name globs expected to have traffic: quiet is told only for them. */
+  CLOUDOPS_WATCHDOG_EXPECT_TRAFFIC: envList.optional(),
+  /** Errors growing by more than this between two runs is erroring. */
+  CLOUDOPS_WATCHDOG_ERRORS_PER_RUN: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
   /** Retries of one API call stop after this long: a failing service is retried next run. */
   CLOUDOPS_WATCHDOG_API_DEADLINE_MS: z.coerce.number().int().positive().default(20_000),
 });
@@ -91,6 +102,11 @@ export function readWatchdogSettings(env?: Record<string, string | undefined>): 
           announceNew: e.CLOUDOPS_WATCHDOG_ANNOUNCE_NEW,
         }),
       },
+      progress: defined({
+        stallAfterMs: e.CLOUDOPS_WATCHDOG_STALL_MINUTES,
+        expectTraffic: e.CLOUDOPS_WATCHDOG_EXPECT_TRAFFIC,
+        errorsPerRun: e.CLOUDOPS_WATCHDOG_ERRORS_PER_RUN,
+      }),
       autoRestart: defined({
         enabled: e.CLOUDOPS_WATCHDOG_AUTO_RESTART,
         maxAttempts: e.CLOUDOPS_WATCHDOG_AUTO_RESTART_MAX,

@@ -57,10 +57,12 @@ type PipeIds = Pick<
 >;
 type Problem = { state: string; severity: Severity; since: number };
 
-function notice(
+/** A pipe's notice; `extra` overrides (another condition's dedup key) and adds optional fields. */
+export function notice(
   record: PipeIds,
   fields: Told<PipeNoticeKind> & { message: string },
   now: number,
+  extra: Partial<PipeNotice> = {},
 ): PipeNotice {
   const ids = {
     organizationId: record.organizationId,
@@ -82,6 +84,7 @@ function notice(
     at: iso(now),
     since: iso(fields.since),
     message: fields.message,
+    ...extra,
   };
 }
 
@@ -97,7 +100,7 @@ function firstSight(
   policy: WatchdogPolicy,
   baseline: boolean,
 ): Decision {
-  const { updatedAt, ...pipe } = observed;
+  const { updatedAt, reading: _progress, ...pipe } = observed;
   const c = classifyState(pipe.state, pipe.pipeId, policy);
   const since = entered(updatedAt, now);
   const next: PipeRecord = {
@@ -108,7 +111,7 @@ function firstSight(
     flapping: false,
     stuckNotified: false,
     gone: false,
-    missedListings: 0,
+    missedRuns: 0,
     restarts: [],
     pending: [],
     version: 0,
@@ -139,20 +142,20 @@ function firstSight(
 }
 
 /**
- * Listings a pipe must be missing from, in a row, to be told gone. One listing without it may be
- * the listing's blip (a pipe back the next run would otherwise be told gone, then new); a second
- * run costs no request, where a GET of the pipe would add one per missing pipe to the S per run.
+ * Runs a pipe must be missing from, in a row, to be told gone (the last one a listing). One
+ * answer without it may be a blip (a pipe back the next run would otherwise be told gone, then
+ * new); a second run costs no request, where a GET of the pipe would add one per missing pipe.
  */
-const MISSED_LISTINGS_BEFORE_GONE = 2;
+const MISSED_RUNS_BEFORE_GONE = 2;
 
 function gone(previous: PipeRecord, now: number, policy: WatchdogPolicy): Decision {
   if (previous.gone) return { next: previous, notifications: [] };
-  const missedListings = previous.missedListings + 1;
-  if (missedListings < MISSED_LISTINGS_BEFORE_GONE)
-    return { next: { ...previous, missedListings }, notifications: [] };
+  const missedRuns = previous.missedRuns + 1;
+  if (missedRuns < MISSED_RUNS_BEFORE_GONE)
+    return { next: { ...previous, missedRuns }, notifications: [] };
   const next: PipeRecord = {
     ...previous,
-    missedListings,
+    missedRuns,
     gone: true,
     announced: undefined,
     lastNotifiedAt: now,
@@ -198,9 +201,9 @@ export function decide(
   const base: PipeRecord = {
     ...previous,
     pipeName: observed.pipeName,
-    ...(observed.sourceKind ? { sourceKind: observed.sourceKind } : {}),
+    sourceKind: observed.sourceKind ?? previous.sourceKind,
     lastSeenAt: now,
-    missedListings: 0,
+    missedRuns: 0,
     // A new state starts its own stuck clock.
     ...(moved ? { stuckNotified: false } : {}),
   };

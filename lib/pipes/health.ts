@@ -11,7 +11,9 @@ export type ListingOutcome =
   /** The request failed (after the client's retries). */
   | { kind: 'failed'; message: string }
   /** 424: the service is idle (scaled to zero); its pipes cannot be read without waking it. */
-  | { kind: 'idle'; message: string };
+  | { kind: 'idle'; message: string }
+  /** The answer said nothing of the pipes (a partial metrics scrape): neither failed nor idle. */
+  | { kind: 'unobserved'; message: string };
 
 interface ServiceHealthOptions {
   organizationId: string;
@@ -99,6 +101,8 @@ export function decideServiceHealth(
       baseline: false,
     };
   }
+
+  if (outcome.kind === 'unobserved') return { next: marked, notifications: [], baseline: false };
 
   if (outcome.kind === 'idle') {
     // Information, not an alarm: idle is the service's default scaling; nothing is woken.

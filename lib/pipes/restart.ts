@@ -1,5 +1,4 @@
 /** Auto-restart, pure: whether a failed pipe gets a start attempt now, within its budget. */
-import { pipeSourceKind, type Pipe } from '../schemas';
 import { pipeDedupKey, type PipeNotice } from '../watch/subjects/pipe';
 import type { PipeRecord } from './types';
 
@@ -18,12 +17,12 @@ interface RestartBudget {
  */
 export function planRestart(
   next: PipeRecord,
-  pipe: Pipe,
+  pipe: { state: string; sourceKind?: string },
   now: number,
   budget: RestartBudget,
 ): { restarts: number[]; notice?: PipeNotice } {
   const restarts = next.restarts.filter((t) => now - t < budget.windowMs);
-  if (pipe.state !== 'Failed' || !RESTARTABLE.has(pipeSourceKind(pipe))) return { restarts };
+  if (pipe.state !== 'Failed' || !RESTARTABLE.has(pipe.sourceKind ?? '')) return { restarts };
   if (restarts.length >= budget.maxAttempts) return { restarts };
   const ids = {
     organizationId: next.organizationId,

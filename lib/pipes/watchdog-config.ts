@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { parseOrThrow } from '../format-issues';
 import { deliveryLimitsSchema } from '../watch/ledger';
 import { policySchema } from './decide';
+import { progressPolicySchema } from './progress';
 
 const watchdogConfigSchema = z.strictObject({
   organizationId: z.string().min(1),
@@ -11,6 +12,14 @@ const watchdogConfigSchema = z.strictObject({
   includePipes: z.array(z.string().min(1)).optional(),
   excludePipes: z.array(z.string().min(1)).default([]),
   policy: policySchema.prefault({}),
+  /** Progress from the metrics endpoint: stalled, quiet, erroring. */
+  progress: progressPolicySchema.prefault({}),
+  /** The metrics endpoint not served: list the pipes instead, and ask the metrics again after this. */
+  metricsRetryMs: z
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3_600_000),
   /** Notify after this many consecutive runs that could not list a service. */
   selfWatchAfterFailures: z.number().int().positive().default(3),
   autoRestart: z

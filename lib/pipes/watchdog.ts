@@ -1,27 +1,31 @@
 /**
  * One watchdog pass, the executor around pure decisions: per service (services in parallel,
- * paced by the client's limiter) ONE listing → planService (service-plan.ts) → each record
- * written with the notices it claims, and that service's notices handed to delivery at once,
- * while the other services are still being listed. Claims and delivery are lib/watch's.
+ * paced by the client's limiter) ONE request, the metrics or the listing (observe.ts chooses) →
+ * planService (service-plan.ts) → each record written with the notices it claims, and that
+ * service's notices handed to delivery at once, while the other services are still being read.
+ * Claims and delivery are lib/watch's.
  */
 import { randomUUID } from 'node:crypto';
 import { isServiceIdle } from '../api/errors';
 import { silentLogger, type Logger } from '../log';
 import type { Pipe, PipeStateCommand } from '../schemas';
+import type { ServiceReading } from '../schemas/metrics';
 import type { Claim } from '../watch/claims';
 import type { Notifier } from '../watch/notifiers/types';
 import { WatchRun } from '../watch/run';
 import type { WatchStore } from '../watch/store';
 import type { PipeNotice } from '../watch/subjects/pipe';
 import type { ServiceNotice } from '../watch/subjects/service';
-import type { ListingOutcome } from './health';
+import type { ServiceRecord } from './types';
 import { emfLine, type MetricsSink, type RunMetrics } from './metrics';
+import { chooseSource, metricsUnserved, type ServiceObservation } from './observe';
 import { loadService, pipeIo, serviceIo } from './records';
 import { planService, type PipeStep } from './service-plan';
 import type { WatchdogConfig } from './watchdog-config';
 
-/** The two API operations the watchdog needs (the management client provides both). */
+/** The API operations the watchdog needs (the management client provides them). */
 export interface PipeApi {
+  getServiceMetrics(serviceId: string, opts?: { signal?: AbortSignal }): Promise<ServiceReading>;
   listPipes(serviceId: string, opts?: { signal?: AbortSignal }): Promise<Pipe[]>;
   pipeStateCommand(
     serviceId: string,
@@ -70,8 +74,10 @@ export interface WatchdogResult {
   notifications: WatchdogNotice[];
   errors: WatchdogError[];
   metrics: RunMetrics;
-  /** Services answering 424 (idle): not checked, not an error. */
+  /** Services answering 424 or whose metrics say idle: not checked, not an error. */
   idle: string[];
+  /** Services whose metrics observed no pipe this run (a partial scrape): not an error. */
+  notObserved: string[];
   /** Services not checked before the stop signal (left for the next run). */
   unfinished: string[];
   /** Services a previous attempt of the same fan-out run already finished. */
@@ -129,6 +135,7 @@ export async function runWatchdog(
       deliveriesDropped: 0,
     },
     idle: [],
+    notObserved: [],
     unfinished: [],
     skipped: [],
   };
@@ -152,7 +159,7 @@ export async function runWatchdog(
   return result;
 }
 
-/** One service: its records, ONE listing, the plan, the writes; then its notices go out. */
+/** One service: its records, ONE request, the plan, the writes; then its notices go out. */
 async function checkService(pass: Pass, serviceId: string): Promise<void> {
   const { config, deps, result } = pass;
   if (deps.stopSignal?.aborted) return void result.unfinished.push(serviceId);
@@ -165,16 +172,17 @@ async function checkService(pass: Pass, serviceId: string): Promise<void> {
   }
   if (deps.resumeMarker && stored.service?.lastRunId === deps.resumeMarker)
     return void result.skipped.push(serviceId);
-  const listing = await list(pass, serviceId);
-  if (listing === 'stopped') return void result.unfinished.push(serviceId);
-  // Decisions use the time the listing answered (a paced run can take a while).
+  const observation = await observe(pass, serviceId, stored.service);
+  if (observation === 'stopped') return void result.unfinished.push(serviceId);
+  // Decisions use the time the answer came (a paced run can take a while).
   const observedAt = deps.now();
-  if (!Array.isArray(listing) && listing.kind === 'idle') {
-    result.metrics.servicesIdle += 1;
-    result.idle.push(serviceId);
-    pass.logger.info('service idle; its pipes are not checked', { serviceId });
+  const plan = planService(config, serviceId, stored, observation, observedAt, deps.resumeMarker);
+  if (plan.outcome !== 'listed') {
+    const idle = plan.outcome === 'idle';
+    if (idle) result.metrics.servicesIdle += 1;
+    if (plan.outcome !== 'failed') (idle ? result.idle : result.notObserved).push(serviceId);
+    pass.logger.info(`service ${plan.outcome}; its pipes are not checked`, { serviceId });
   }
-  const plan = planService(config, serviceId, stored, listing, observedAt, deps.resumeMarker);
   result.checked += plan.checked;
   result.metrics.transitions += plan.transitions;
   const health = await pass.run.claim({
@@ -210,13 +218,29 @@ async function claimPipe(pass: Pass, step: PipeStep, at: number) {
   return claim;
 }
 
-async function list(pass: Pass, serviceId: string): Promise<Pipe[] | ListingOutcome | 'stopped'> {
+/** The service's metrics, or its listing for what the metrics lack (observe.ts), or why neither. */
+async function observe(
+  pass: Pass,
+  serviceId: string,
+  service: ServiceRecord | undefined,
+): Promise<ServiceObservation | 'stopped'> {
   const { deps, result } = pass;
   const signals = [deps.signal, deps.stopSignal].filter((s): s is AbortSignal => !!s);
+  const opts = { signal: signals.length > 0 ? AbortSignal.any(signals) : undefined };
+  const listing = async (metricsUnserved?: boolean): Promise<ServiceObservation> => ({
+    via: 'listing',
+    pipes: await deps.api.listPipes(serviceId, opts),
+    ...(metricsUnserved ? { metricsUnserved } : {}),
+  });
   try {
-    return await deps.api.listPipes(serviceId, {
-      signal: signals.length > 0 ? AbortSignal.any(signals) : undefined,
-    });
+    if (chooseSource(service, deps.now()) === 'listing') return await listing();
+    try {
+      return { via: 'metrics', reading: await deps.api.getServiceMetrics(serviceId, opts) };
+    } catch (error) {
+      if (!metricsUnserved(error)) throw error;
+      pass.logger.info('metrics endpoint not served; listing the pipes', { serviceId });
+      return await listing(true);
+    }
   } catch (error) {
     if (deps.stopSignal?.aborted && !deps.signal?.aborted) return 'stopped';
     const message = (error as Error).message;
@@ -229,7 +253,7 @@ async function list(pass: Pass, serviceId: string): Promise<Pipe[] | ListingOutc
       message,
       ...(typeof status === 'number' ? { status } : {}),
     });
-    pass.logger.warn('could not list pipes', { serviceId, error });
+    pass.logger.warn('could not read the pipes', { serviceId, error });
     return { kind: 'failed', message };
   }
 }

@@ -326,6 +326,9 @@ describe("the watchdog's settings", () => {
       'cloudops:watchdogExcludePipes': ['pipe-a', 'pipe-b'],
       'cloudops:watchdogReminderMinutes': 60,
       'cloudops:watchdogAutoRestart': 'true',
+      'cloudops:watchdogStallMinutes': 45,
+      'cloudops:watchdogExpectTraffic': ['orders-*', 'pipe-c'],
+      'cloudops:watchdogErrorsPerRun': 5,
     });
     try {
       for (const f of [s.stack.pipeWatchdog.watchdog, s.stack.pipeWatchdog.consumer]) {
@@ -337,6 +340,9 @@ describe("the watchdog's settings", () => {
           CLOUDOPS_WATCHDOG_EXCLUDE_PIPES: 'pipe-a,pipe-b',
           CLOUDOPS_WATCHDOG_REMINDER_MINUTES: '60',
           CLOUDOPS_WATCHDOG_AUTO_RESTART: 'true',
+          CLOUDOPS_WATCHDOG_STALL_MINUTES: '45',
+          CLOUDOPS_WATCHDOG_EXPECT_TRAFFIC: 'orders-*,pipe-c',
+          CLOUDOPS_WATCHDOG_ERRORS_PER_RUN: '5',
         });
         expect(env).not.toHaveProperty('CLOUDOPS_WATCHDOG_STUCK_MINUTES');
       }
@@ -345,6 +351,14 @@ describe("the watchdog's settings", () => {
     }
     expect(() => synth({ 'cloudops:watchdogReminderMinutes': 'soon' })).toThrow(
       /cloudops:watchdogReminderMinutes \(or env CLOUDOPS_CDK_WATCHDOG_REMINDER_MINUTES\)/,
+    );
+    // The stall threshold's bounds are the watchdog's own: 1 minute to a day.
+    for (const minutes of [0, 1441])
+      expect(() => synth({ 'cloudops:watchdogStallMinutes': minutes })).toThrow(
+        /cloudops:watchdogStallMinutes/,
+      );
+    expect(() => synth({ 'cloudops:watchdogErrorsPerRun': -1 })).toThrow(
+      /cloudops:watchdogErrorsPerRun/,
     );
   });
 });

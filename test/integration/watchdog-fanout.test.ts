@@ -64,7 +64,8 @@ describe('pipe watchdog with a queue: the schedule enqueues, the consumer checks
   it('the schedule sends one message per service batch and makes no API request', async () => {
     sb.requestLog.clear();
     const summary = await createHandler(options())({}, context);
-    expect(summary.enqueued).toMatchObject({ messages: 2, services: 2 });
+    const services = sb.info.serviceIds.length;
+    expect(summary.enqueued).toMatchObject({ messages: services, services });
     expect(queued.map((b) => (JSON.parse(b) as { serviceIds: string[] }).serviceIds)).toEqual(
       sb.info.serviceIds.map((id) => [id]),
     );
@@ -81,7 +82,8 @@ describe('pipe watchdog with a queue: the schedule enqueues, the consumer checks
       context,
     );
     expect(first.batchItemFailures).toEqual([{ itemIdentifier: 'bad' }]);
-    expect(management().map((e) => e.method)).toEqual(['GET', 'GET']); // one listing per service
+    // One metrics read per service.
+    expect(management().map((e) => e.method)).toEqual(sb.info.serviceIds.map(() => 'GET'));
     const told = hook.received.length;
     expect(told).toBeGreaterThan(0); // the pipes already in trouble, told on the first run
 
@@ -102,7 +104,9 @@ describe('pipe watchdog with a queue: the schedule enqueues, the consumer checks
     });
     sb.requestLog.clear();
     const out = await consume({ Records: records(queued) }, context);
-    expect(out.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['msg-0', 'msg-1']);
+    expect(out.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(
+      queued.map((_, i) => `msg-${i}`),
+    );
     expect(management()).toEqual([]);
   });
 

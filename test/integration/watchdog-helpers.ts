@@ -7,10 +7,10 @@ import type { Notifier } from '../../lib/watch/notifiers/types';
 import { managementAuth } from '../../lib/schemas';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 
-/** The spec-profile sandbox the watchdog tests share, its rate limit out of the way. */
-export function startWatchdogSandbox(): Promise<Sandbox> {
+/** The sandbox the watchdog tests share (the service as it stands today), its rate limit out of the way. */
+export function startWatchdogSandbox(profile: 'current' | 'spec' = 'current'): Promise<Sandbox> {
   return startSandbox({
-    profile: 'spec',
+    profile,
     port: 0,
     rateLimits: { management: { limit: 100_000, windowMs: 1_000 } },
   });

@@ -189,16 +189,23 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
     expect(requests).toHaveLength(3);
   });
 
-  it('makes one list request per service per run', async () => {
-    sb.requestLog.clear();
+  it('makes one request per service per run: its metrics', async () => {
     const w = watchdog({ serviceIds: sb.info.serviceIds });
-    const result = await w.run();
-    const requests = sb.requestLog.entries().filter((e) => e.surface === 'management');
-    expect(requests).toHaveLength(sb.info.serviceIds.length);
-    expect(requests.every((e) => e.method === 'GET' && e.path.endsWith('/pipes'))).toBe(true);
-    expect(result.checked).toBe(
-      sb.store.state.pipes.filter((p) => sb.info.serviceIds.includes(p.serviceId!)).length,
-    );
+    for (let run = 0; run < 2; run++) {
+      sb.requestLog.clear();
+      sb.clock.advance(5 * MIN);
+      const result = await w.run();
+      const requests = sb.requestLog.entries().filter((e) => e.surface === 'management');
+      expect(requests.map((e) => `${e.method} ${e.path.split('/').at(-1)}`)).toEqual(
+        sb.info.serviceIds.map(() => 'GET prometheus'),
+      );
+      // Every pipe of the running services is checked; the idle one is reported idle.
+      const running = sb.store.state.services.filter((s) => s.state !== 'idle').map((s) => s.id);
+      expect(result.checked).toBe(
+        sb.store.state.pipes.filter((p) => running.includes(p.serviceId!)).length,
+      );
+      expect(result.idle).toEqual(sb.info.serviceIds.filter((id) => !running.includes(id)));
+    }
   });
 });
 
@@ -258,7 +265,7 @@ describe('self-watch', () => {
     const w = watchdog({ serviceIds: [svc1, svc2], selfWatchAfterFailures: 3 });
     await w.run(); // baseline: every pipe announced as new
     const baseline = w.notifier.sent.length;
-    const route = `GET /v1/organizations/${sb.info.organizationId}/services/${svc2}/pipes`;
+    const route = `GET /v1/organizations/${sb.info.organizationId}/services/${svc2}/prometheus`;
     const kinds: string[][] = [];
     for (let i = 0; i < 4; i++) {
       sb.faults.queue({ route, kind: '500', count: 1 });

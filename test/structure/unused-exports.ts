@@ -63,6 +63,10 @@ export const KEPT_FOR_TESTS: Readonly<Record<string, string>> = {
   'lib/pipes/classify.ts#parseClassifyOptions': 'the pure settings parser beside its use',
   'lib/pipes/decide.ts#parsePolicy': 'the pure settings parser beside its use',
   'lib/pipes/fanout.ts#planBatches': 'the pure batch planner beside its executor',
+  'lib/pipes/observe.ts#progressReadingOf':
+    "the pure step from a metrics reading to a pipe's counters, tested alone",
+  'lib/pipes/progress.ts#increase':
+    'the pure counter increase (a decrease is a reset), tested alone',
   'lib/pipes/watchdog.ts#WatchdogNotice': "the watchdog's notice, as receivers get it",
   'lib/schemas/dashboard.ts#tileWrite': 'the tile write schema (the contract)',
   'lib/watch/condition.ts#Watched': "the engine's per-subject state",

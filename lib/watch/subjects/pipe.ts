@@ -19,15 +19,24 @@ const PIPE_NOTICE_KINDS = [
   'gone',
   /** An auto-restart attempt. */
   'restart',
+  /** Progress (from the metrics): Running, and what was fetched is not sent. */
+  'stalled',
+  /** Progress: nothing fetched, nothing sent (told only for pipes expected to have traffic). */
+  'quiet',
+  /** Progress: the error counter grew by more than the limit in one run. */
+  'erroring',
 ] as const;
 export type PipeNoticeKind = (typeof PIPE_NOTICE_KINDS)[number];
 
-/** A counter's last readings (at most two) and its rate between them, for progress notices. */
+/** A progress notice: the counter it read, its last two readings and the rate between them. */
 const progress = z.object({
   /** The metric's name as the service publishes it, e.g. `ClickPipes_SentEvents_Total`. */
   metric: z.string(),
-  readings: z.array(z.object({ at: z.string(), value: z.number() })).max(2),
+  readings: z.array(z.object({ at: z.string(), value: z.number() })),
+  /** Per minute between the two readings; a counter that went down restarted from zero. */
   ratePerMinute: z.number().optional(),
+  /** Fetched per minute over the same readings (what piles up while nothing is sent). */
+  fetchedPerMinute: z.number().optional(),
 });
 
 /** DESIGN.md: the `Pipe State Changed` detail plus the notice's own fields. */
@@ -39,7 +48,9 @@ export const pipeNotice = z.object({
   serviceId: z.string(),
   pipeId: z.string(),
   pipeName: z.string(),
-  /** The pipe's source member (`kafka`, `objectStorage`, `postgres`, ...); older notices lack it. */
+  /** The condition told (`health`, `progress`, `errors`, ...): a reminder or recovery names it. */
+  condition: z.string().optional(),
+  /** `clickpipe_source` or the listing's source member (kafka, s3, postgres, ...). */
   sourceKind: z.string().optional(),
   progress: progress.optional(),
 });
@@ -54,6 +65,14 @@ export function pipeDedupKey(
   kind: string,
 ): string {
   const condition = kind === 'gone' || kind === 'restart' ? kind : 'health';
+  return pipeConditionKey(ids, condition);
+}
+
+/** The dedup key of one condition of a pipe (`progress` and `errors` are followed apart). */
+export function pipeConditionKey(
+  ids: { organizationId: string; serviceId: string; pipeId: string },
+  condition: string,
+): string {
   return `pipe/${ids.organizationId}/${ids.serviceId}/${ids.pipeId}/${condition}`;
 }
 
@@ -64,6 +83,7 @@ export function pipeDedupKey(
 const eventDetail = z.object({
   ...pipeStateChangedDetail.shape,
   since: z.string().optional(),
+  condition: z.string().optional(),
   sourceKind: z.string().optional(),
   progress: progress.optional(),
 });
@@ -74,11 +94,14 @@ export function pipeEventDetail(
   return eventDetail.parse({ pipeId: '', pipeName: '', ...n });
 }
 
-/** `ClickPipes_SentEvents_Total: 1200 at <t1> → 1200 at <t2> (0/min)`. */
+/** `ClickPipes_SentEvents_Total: 1200 at <t1> → 1200 at <t2> (0/min; fetched 50/min)`. */
 function progressText(p: NonNullable<PipeNotice['progress']>): string {
   const readings = p.readings.map((r) => `${r.value} at ${r.at}`).join(' → ');
-  const rate = p.ratePerMinute === undefined ? '' : ` (${p.ratePerMinute}/min)`;
-  return `${p.metric}: ${readings}${rate}`;
+  const rates = [
+    ...(p.ratePerMinute === undefined ? [] : [`${p.ratePerMinute}/min`]),
+    ...(p.fetchedPerMinute === undefined ? [] : [`fetched ${p.fetchedPerMinute}/min`]),
+  ];
+  return `${p.metric}: ${readings}${rates.length ? ` (${rates.join('; ')})` : ''}`;
 }
 
 export function renderPipeNotice(n: PipeNotice): RenderedNotice {

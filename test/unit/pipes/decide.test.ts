@@ -163,7 +163,7 @@ describe('decide', () => {
       [20, 'Running'],
     ]);
     expect(out.map(brief)).toEqual(['new:info:->Running']);
-    expect(record).toMatchObject({ gone: false, missedListings: 0 });
+    expect(record).toMatchObject({ gone: false, missedRuns: 0 });
   });
 
   it('a pipe that comes back after being gone is announced as new again', () => {

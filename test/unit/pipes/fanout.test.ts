@@ -17,20 +17,29 @@ const queue = () => {
   const sent: string[] = [];
   return { sent, send: (bodies: readonly string[]) => (sent.push(...bodies), Promise.resolve()) };
 };
-/** Lists one Failed pipe per service; services in `hang` wait until aborted. */
+/** Reads one Failed pipe per service (in its metrics); services in `hang` wait until aborted. */
 function api(hang: string[] = []) {
   const listed: string[] = [];
+  const answer = <T>(serviceId: string, signal: AbortSignal | undefined, value: T) => {
+    if (hang.includes(serviceId))
+      return new Promise<T>((_, reject) =>
+        signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+      );
+    listed.push(serviceId);
+    return Promise.resolve(value);
+  };
   const pipeApi: PipeApi = {
-    listPipes: (serviceId, opts) => {
-      if (hang.includes(serviceId))
-        return new Promise((_, reject) =>
-          opts?.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
-        );
-      listed.push(serviceId);
-      return Promise.resolve([
+    getServiceMetrics: (serviceId, opts) =>
+      answer(serviceId, opts?.signal, {
+        serviceId,
+        observed: true,
+        pipes: [{ pipeId: `p-${serviceId}`, name: `pipe ${serviceId}`, state: 'Failed' }],
+        cdc: {},
+      }),
+    listPipes: (serviceId, opts) =>
+      answer(serviceId, opts?.signal, [
         { id: `p-${serviceId}`, name: `pipe ${serviceId}`, state: 'Failed' },
-      ]);
-    },
+      ]),
     pipeStateCommand: () => Promise.resolve(undefined),
   };
   return { listed, pipeApi };

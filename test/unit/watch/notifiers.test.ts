@@ -375,6 +375,7 @@ describe('eventbridge notifier', () => {
     const noticeFields = Object.keys(pipeNotice.shape);
     expect(noticeFields).toEqual(expect.arrayContaining(detailFields));
     expect(noticeFields.filter((f) => !detailFields.includes(f)).sort()).toEqual([
+      'condition',
       'dedupKey',
       'id',
       'progress',
