@@ -102,6 +102,7 @@ export class CloudOpsStack extends Stack {
       prefix: config.dashboardsPrefix,
       folder: config.dashboardsDir,
       varsEnv: dashboardVarsEnv(config.dashboardVars),
+      eventsDeadLetterQueue,
     });
     this.alertProvisioning = new AlertProvisioning(this, 'AlertProvisioning', {
       ...common,

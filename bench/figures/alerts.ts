@@ -16,16 +16,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { sandboxEnv } from '../../cli/connect';
-import { createVersionTable } from '../../lib/alerts';
 import { MANAGEMENT_RATE_LIMIT, RateLimiterRegistry } from '../../lib/api/rate-limiter';
 import { createHandler as provisionHandler } from '../../functions/provision-alerts/handler';
 import { createHandler as syncHandler } from '../../functions/sync-dashboards/handler';
 import { deadlineMarginMs } from '../../functions/runtime';
 import type { Dashboard } from '../../lib/schemas';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
-import { startLocalDynamo } from '../../test/support/local-dynamo';
-import { startAwsStubs, type AwsStubs } from '../aws-stubs';
-import { fakeClock, type FakeClock } from '../fake-clock';
+import type { Sandbox } from '../../sandbox/index';
+import type { AwsStubs } from '../aws-stubs';
+import type { FakeClock } from '../fake-clock';
+import { startLimitedWorld } from '../limited-world';
 import { ALERTS_FUNCTION_TIMEOUT } from '../../cdk/constructs/alert-provisioning';
 import type { Figure } from './types';
 
@@ -84,26 +83,9 @@ interface World {
 }
 
 async function world(): Promise<World> {
-  const fake = fakeClock();
+  const { fake, sb, stubs, dynamo, awsEnv, close } = await startLimitedWorld(TABLE);
   const limit = REAL;
-  const sb = await startSandbox({
-    profile: 'current',
-    port: 0,
-    rateLimits: { management: limit, observability: limit },
-    now: fake.epoch,
-  });
-  const stubs = await startAwsStubs();
-  const dynamo = await startLocalDynamo();
-  await createVersionTable(dynamo.client, TABLE);
-  Object.assign(process.env, {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'bench',
-    AWS_SECRET_ACCESS_KEY: 'bench',
-    AWS_ENDPOINT_URL_S3: stubs.url,
-    AWS_ENDPOINT_URL_EVENTBRIDGE: stubs.url,
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  });
+  Object.assign(process.env, awsEnv);
   const env = {
     ...sandboxEnv(sb.info),
     CLOUDOPS_MANAGEMENT_RATE_LIMIT: `${limit.limit}/${limit.windowMs / 1000}s`,
@@ -127,11 +109,7 @@ async function world(): Promise<World> {
       // The Lambda's deadline on the fake time line, with deadlineFrom's margin.
       deadline: () => ({ signal: fake.timeout(LAMBDA_MS - deadlineMarginMs(LAMBDA_MS)) }),
     }),
-    close: async () => {
-      await dynamo.close();
-      await stubs.close();
-      await sb.close();
-    },
+    close,
   };
 }
 

@@ -4,12 +4,14 @@
  * the deployment itself (BucketDeployment); never the repo's sample dashboards unless named.
  * Object events under the prefix apply them, a schedule repairs (or reports) drift. The sync
  * function runs one at a time (reserved concurrency 1): overlapping runs would race on the
- * same dashboards.
+ * same dashboards. It keeps a manifest beside the files (outside the prefix) so a run reads only
+ * what changed, and a run that reaches its deadline asks for its next round through the bus.
  */
 import * as path from 'node:path';
 import { Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as events from 'aws-cdk-lib/aws-events';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -21,6 +23,7 @@ import type { EnvOf } from '../../lib/config';
 import type { syncDashboardsEnvShape } from '../../lib/dashboards/config';
 import { WATCH_TABLE_VARIABLE } from '../../lib/watch/settings';
 import { EMITTED_DETAIL_TYPES } from '../../lib/events/trust';
+import { DASHBOARD_SYNC_CONTINUED, EVENT_SOURCE } from '../../lib/events/schemas';
 import {
   grantCredentials,
   observabilityEnv,
@@ -34,6 +37,15 @@ import { functionSchedule } from './schedule';
 
 /** How long a replaced or deleted dashboard file's old revision is kept. */
 const NONCURRENT_VERSION_DAYS = 90;
+
+/** The sync's timeout; a run stops writing before it (functions/runtime.ts deadlineFrom). */
+export const SYNC_FUNCTION_TIMEOUT = Duration.minutes(5);
+
+/**
+ * Where the sync keeps its manifest: a dot-folder is never a dashboard file, and outside the
+ * usual prefix neither the upload's prune nor the object events touch it.
+ */
+export const MANIFEST_KEY = '.cloudops/dashboards-manifest.json';
 
 interface DashboardSyncProps extends FunctionDefaults {
   readonly connection: ConnectionSettings;
@@ -54,6 +66,8 @@ interface DashboardSyncProps extends FunctionDefaults {
   readonly folder?: string | undefined;
   /** CLOUDOPS_VAR_* env: the `${NAME}` values of the files. */
   readonly varsEnv: Record<string, string>;
+  /** Where continuation events the rule could not deliver end up. */
+  readonly eventsDeadLetterQueue: sqs.IQueue;
 }
 
 export class DashboardSync extends Construct {
@@ -93,7 +107,7 @@ export class DashboardSync extends Construct {
       description:
         'Applies dashboards from S3 to the observability API; repairs drift on a schedule',
       memorySize: 512,
-      timeout: Duration.minutes(5),
+      timeout: SYNC_FUNCTION_TIMEOUT,
       reservedConcurrentExecutions: props.reserveConcurrency ? 1 : undefined,
       logRetention: props.logRetention,
       logLevel: props.logLevel,
@@ -106,23 +120,32 @@ export class DashboardSync extends Construct {
           CLOUDOPS_DASHBOARDS_PRUNE: String(props.prune),
           CLOUDOPS_DASHBOARDS_OWNER: props.owner,
           CLOUDOPS_EVENT_BUS_NAME: props.bus.eventBusName,
+          CLOUDOPS_DASHBOARDS_MANIFEST_KEY: MANIFEST_KEY,
         } satisfies EnvOf<typeof syncDashboardsEnvShape>),
         ...props.varsEnv,
       },
     });
     const fn = this.sync.fn;
-    // Read the prefix only: list it, get its objects.
+    // Read the prefix only: list it, get its objects. Listing the manifest's key too makes a
+    // missing manifest answer 404 (not 403).
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['s3:ListBucket'],
         resources: [this.bucket.bucketArn],
-        conditions: { StringLike: { 's3:prefix': [`${props.prefix}*`] } },
+        conditions: { StringLike: { 's3:prefix': [`${props.prefix}*`, MANIFEST_KEY] } },
       }),
     );
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['s3:GetObject'],
         resources: [this.bucket.arnForObjects(`${props.prefix}*`)],
+      }),
+    );
+    // The manifest: one object, read and replaced (never a dashboard file).
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject'],
+        resources: [this.bucket.arnForObjects(MANIFEST_KEY)],
       }),
     );
     Validations.of(this.sync.role).acknowledge({
@@ -132,6 +155,7 @@ export class DashboardSync extends Construct {
     // Open-source mode: the token only (the function never reads the management key there).
     grantCredentials(props.connection, props.credentials, fn);
     grantPutOwnEvents(props.bus, fn, EMITTED_DETAIL_TYPES.sync);
+    this.continueOnTheBus(props.bus, props.eventsDeadLetterQueue);
 
     const destination = new s3n.LambdaDestination(fn);
     const filter = { prefix: props.prefix };
@@ -184,6 +208,26 @@ export class DashboardSync extends Construct {
     fn.addEnvironment(WATCH_TABLE_VARIABLE, props.table.tableName);
     props.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem');
     props.notifications.bind(fn, { detailTypes: EMITTED_DETAIL_TYPES.syncReport });
+  }
+
+  /**
+   * A run stopped at its deadline puts `Dashboard Sync Continued` (only the sync's role may put
+   * it under `cloudops`); this rule invokes the sync with it, so the next round starts at once.
+   */
+  private continueOnTheBus(bus: events.IEventBus, deadLetterQueue: sqs.IQueue): void {
+    new events.Rule(this, 'ContinueRule', {
+      eventBus: bus,
+      description: 'A dashboard sync that stopped at its deadline: run its next round',
+      eventPattern: { source: [EVENT_SOURCE], detailType: [DASHBOARD_SYNC_CONTINUED] },
+      targets: [
+        new eventsTargets.LambdaFunction(this.sync.fn, {
+          deadLetterQueue,
+          retryAttempts: 4,
+          // Past this the next scheduled run goes on from the manifest anyway.
+          maxEventAge: Duration.hours(1),
+        }),
+      ],
+    });
   }
 
   bucketLogicalId(): string {

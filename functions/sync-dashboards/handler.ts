@@ -14,16 +14,19 @@ import {
   type SyncFunctionSummary,
 } from '../../lib/dashboards/entry';
 import { clientsMiddleware, clientsOf } from '../connect';
-import { deadlineFrom, lazyHandler, middySignal } from '../runtime';
+import { deadlineFrom, lazyHandler, middySignal, type Deadline } from '../runtime';
 
 export interface SyncDashboardsHandlerOptions extends SyncEntryOptions {
   /** The API clients' clock and limiters (a bench drives a fake clock). */
   clock?: Clock;
   limiters?: RateLimiterRegistry;
+  /** The invocation's deadline (a bench puts it on its fake clock); default deadlineFrom. */
+  deadline?: (context: Context, signal?: AbortSignal) => Pick<Deadline, 'signal'>;
 }
 
 export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
   const entry = syncDashboardsEntry(options);
+  const deadline = options.deadline ?? ((c, s) => deadlineFrom(c, { signal: s }));
   return middy<unknown, SyncFunctionSummary, Error, Context>()
     .use(
       clientsMiddleware({
@@ -38,8 +41,8 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
       return entry.run(event, {
         // Dashboards of the first configured service (managed mode); open-source has none.
         backend: clientsOf(context).backend(entry.home.serviceId),
-        // Writes stop before the Lambda's timeout; the next run finishes what is left.
-        signal: deadlineFrom(context, { signal: middySignal(opts) }).signal,
+        // Writes stop before the Lambda's timeout; the summary says what is left for the next run.
+        signal: deadline(context, middySignal(opts)).signal,
       });
     });
 }

@@ -569,7 +569,11 @@ async function readCapped(
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of response.body) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+    // A view, not a copy: a large list would otherwise sit in memory twice before the concat.
+    const buffer =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk)
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     total += buffer.length;
     if (total > limit) throw tooLarge(total);
     chunks.push(buffer);

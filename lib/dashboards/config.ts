@@ -23,6 +23,11 @@ export const syncDashboardsEnvShape = z.object({
    * need no alert list on the schedule. Unset: every run with alerts lists them.
    */
   CLOUDOPS_ALERTS_VERSION_TABLE: z.string().min(1).optional(),
+  /**
+   * The manifest's key in the dashboards bucket (outside the prefix): what the last run saw in
+   * sync, so a run reads only changed files. Unset: every run reads every file.
+   */
+  CLOUDOPS_DASHBOARDS_MANIFEST_KEY: z.string().min(1).optional(),
 });
 
 const syncDashboardsEnv = syncDashboardsEnvShape.loose().transform((env) => ({
@@ -35,6 +40,7 @@ const syncDashboardsEnv = syncDashboardsEnvShape.loose().transform((env) => ({
   owner: env.CLOUDOPS_DASHBOARDS_OWNER,
   eventBusName: env.CLOUDOPS_EVENT_BUS_NAME,
   alertVersionTable: env.CLOUDOPS_ALERTS_VERSION_TABLE,
+  manifestKey: env.CLOUDOPS_DASHBOARDS_MANIFEST_KEY,
   // `${NAME}` in dashboard files comes from CLOUDOPS_VAR_NAME (e.g. the webhook id).
   vars: varsFromEnv(env),
 }));

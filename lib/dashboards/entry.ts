@@ -2,9 +2,12 @@
  * The sync-dashboards function's wiring and its run (functions/sync-dashboards/handler.ts adds
  * middy and the API clients). A run classifies the trigger, reads the files from S3, and runs
  * the dashboards orchestration (sync.ts) for the function's service: it applies (S3 change,
- * or the schedule in repair mode) or only reports (the schedule in report mode, telling drift
- * through the watchdog's notifiers), then sends a `Dashboard Synced` event per dashboard whose
- * tiles or alerts changed. In open-source mode only the observability token is read.
+ * the schedule in repair mode, or its own continuation) or only reports (the schedule in report
+ * mode, telling drift through the watchdog's notifiers), then sends a `Dashboard Synced` event
+ * per dashboard whose tiles or alerts changed. With a manifest (CLOUDOPS_DASHBOARDS_MANIFEST_KEY)
+ * it reads only changed files and keeps what it saw in sync for the next run. At its deadline it
+ * stops between two writes, answers with a summary saying how far it got, and asks for its next
+ * round (continuation.ts). In open-source mode only the observability token is read.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
@@ -18,13 +21,23 @@ import { CloudOpsError } from '../errors';
 import { createLogger, type Logger } from '../log';
 import type { NotifierClients } from '../watch/notifiers/types';
 import { watchFromEnv } from '../watch/settings';
-import type { ApplyStatus } from './apply';
 import { readSyncDashboardsSettings, type SyncDashboardsSettings } from './config';
+import { nextRound, sendContinuation, type Progress } from './continuation';
 import { noticeDrift, type DriftNoticeDeps } from './drift-notice';
-import type { DashboardAction, Plan } from './plan';
+import {
+  applyResults,
+  plannedResults,
+  planSummary,
+  progressOf,
+  type StoppedRun,
+  type SyncFunctionSummary,
+} from './function-run';
+import { manifestChanged, manifestContext, usableManifest, type Manifest } from './manifest';
+import { s3ManifestStore, type ManifestStore } from './manifest-store';
+import type { Plan } from './plan';
 import { publishEvents } from './publish';
 import { s3Source } from './s3-source';
-import { syncDashboards } from './sync';
+import { syncDashboards, type SyncOutcome } from './sync';
 import { classifyTrigger, normalizePrefix, type Trigger } from './trigger';
 
 export interface SyncEntryOptions {
@@ -40,16 +53,7 @@ export interface SyncEntryOptions {
   now?: () => Date;
 }
 
-export interface SyncFunctionSummary {
-  trigger: Trigger['kind'];
-  mode: 'apply' | 'plan' | 'skipped';
-  counts?: Record<DashboardAction, number>;
-  pending?: boolean;
-  results: { key?: string; name: string; status: ApplyStatus | 'planned'; message?: string }[];
-  eventsSent: number;
-  /** Report mode with notifiers: the drift notices this run sent (or left pending). */
-  driftNotices?: number;
-}
+export type { SyncFunctionSummary };
 
 export interface SyncEntry {
   readonly home: ObservabilityHome;
@@ -68,9 +72,10 @@ export function syncDashboardsEntry(options: SyncEntryOptions = {}): SyncEntry {
     level: home.connection.CLOUDOPS_LOG_LEVEL,
     fields: { function: 'sync-dashboards' },
   });
+  const s3 = options.s3 ?? new S3Client({});
   const deps: RunDeps = {
     settings,
-    s3: options.s3 ?? new S3Client({}),
+    s3,
     eventBridge: options.eventBridge ?? new EventBridgeClient({}),
     service: home.serviceId,
     logger,
@@ -86,6 +91,17 @@ export function syncDashboardsEntry(options: SyncEntryOptions = {}): SyncEntry {
         )
       : undefined,
     drift: driftWiring(options, settings.scheduleMode),
+    manifest: settings.manifestKey
+      ? {
+          store: s3ManifestStore(s3, settings.bucket, settings.manifestKey, logger),
+          // What the plan depends on besides files and dashboards: another context starts afresh.
+          context: manifestContext({
+            owner: settings.owner,
+            target: home.scope,
+            vars: settings.vars,
+          }),
+        }
+      : undefined,
   };
   return { home, logger, run: (event, io) => runSync(event, io, deps) };
 }
@@ -101,6 +117,8 @@ interface RunDeps {
   ledger: TileAlertLedger | undefined;
   /** Report mode: drift is told through the watchdog's notifiers; without them only logged. */
   drift: Omit<DriftNoticeDeps, 'logger' | 'signal'> | undefined;
+  /** Where the manifest is kept, and the context it must have been made in. */
+  manifest: { store: ManifestStore; context: string } | undefined;
 }
 
 async function runSync(
@@ -116,48 +134,65 @@ async function runSync(
   }
   const mode: 'plan' | 'apply' =
     trigger.kind === 'schedule' && settings.scheduleMode === 'report' ? 'plan' : 'apply';
-  const { plan, apply, events } = await syncDashboards({
-    source: s3Source(deps.s3, settings.bucket, settings.prefix),
-    backend: io.backend,
-    mode,
-    vars: settings.vars,
-    ...(deps.service !== undefined ? { service: deps.service } : {}),
-    prune: settings.prune,
-    adopt: settings.adopt,
-    owner: settings.owner,
-    ...(io.signal ? { signal: io.signal } : {}),
-    logger,
-    checkWebhookIds: 'written',
-    now: deps.now(),
-    ...(deps.ledger ? { ledger: deps.ledger } : {}),
-    // Only what changed: an unchanged dashboard's alerts need no provisioning.
-    events: 'changed',
-  });
+  const source = s3Source(deps.s3, settings.bucket, settings.prefix);
+  const previous = await deps.manifest?.store.read();
+  let outcome: SyncOutcome;
+  try {
+    outcome = await syncDashboards({
+      source,
+      backend: io.backend,
+      mode,
+      vars: settings.vars,
+      ...(deps.service !== undefined ? { service: deps.service } : {}),
+      prune: settings.prune,
+      adopt: settings.adopt,
+      owner: settings.owner,
+      ...(io.signal ? { signal: io.signal } : {}),
+      logger,
+      checkWebhookIds: 'written',
+      now: deps.now(),
+      ...(deps.ledger ? { ledger: deps.ledger } : {}),
+      // Only what changed: an unchanged dashboard's alerts need no provisioning.
+      events: 'changed',
+      ...(deps.manifest
+        ? {
+            manifest: {
+              previous: usableManifest(previous, deps.manifest.context),
+              context: deps.manifest.context,
+            },
+          }
+        : {}),
+    });
+  } catch (error) {
+    // Out of time before the first write: nothing to undo, the next run starts over.
+    if (!io.signal?.aborted) throw error;
+    return stoppedReading(trigger, mode, logger);
+  }
   logger.info('dashboard plan', {
     trigger: trigger.kind,
-    counts: plan.counts,
-    pending: plan.pending,
-    notes: plan.notes,
+    counts: outcome.plan.counts,
+    pending: outcome.plan.pending,
+    notes: outcome.plan.notes,
+    files: outcome.files,
+    s3ListPages: source.listPages(),
   });
-  const summary = { trigger: trigger.kind, mode, counts: plan.counts, pending: plan.pending };
-  if (!apply || !events) {
-    const driftNotices = await reportDrift(plan, trigger, deps, io.signal);
+  const summary = planSummary(trigger, mode, outcome);
+  if (!outcome.apply || !outcome.events) {
+    const driftNotices = await reportDrift(outcome.plan, trigger, deps, io.signal);
+    await keepManifest(deps, previous, outcome);
     return {
       ...(driftNotices !== undefined ? { driftNotices } : {}),
       ...summary,
-      results: plan.changes
-        .filter((c) => c.action !== 'unchanged')
-        .map((c) => ({ key: c.key, name: c.name, status: 'planned' })),
+      results: plannedResults(outcome.plan),
       eventsSent: 0,
     };
   }
-  const eventsSent = await publishEvents(deps.eventBridge, settings.eventBusName, events);
-  const results = apply.results.map((r) => ({
-    key: r.key,
-    name: r.name,
-    status: r.status,
-    ...(r.message ? { message: r.message } : {}),
-  }));
+  const eventsSent = await publishEvents(deps.eventBridge, settings.eventBusName, outcome.events);
+  await keepManifest(deps, previous, outcome);
+  const stopped = outcome.apply.interrupted
+    ? await continueLater(progressOf(outcome.apply, trigger), deps)
+    : undefined;
+  const results = applyResults(outcome.apply);
   const bad = results.filter((r) => r.status === 'aborted' || r.status === 'failed');
   if (bad.length > 0) {
     // Events for the good ones are out; failing the invocation makes the problem visible (and retried).
@@ -165,7 +200,58 @@ async function runSync(
       `${bad.length} dashboard(s) not applied: ${bad.map((r) => `"${r.name}": ${r.message}`).join('; ')}`,
     );
   }
-  return { ...summary, results, eventsSent };
+  return { ...summary, results, eventsSent, ...(stopped ? { stopped } : {}) };
+}
+
+/** The deadline came before the first write: a summary instead of a failed invocation. */
+function stoppedReading(
+  trigger: Trigger,
+  mode: 'plan' | 'apply',
+  logger: Logger,
+): SyncFunctionSummary {
+  const round = trigger.kind === 'continuation' ? trigger.round : 1;
+  const stopped = { phase: 'reading' as const, round, applied: 0, pending: 0, continued: false };
+  logger.warn('dashboard sync stopped at its deadline before writing anything', { ...stopped });
+  return { trigger: trigger.kind, mode, results: [], eventsSent: 0, stopped };
+}
+
+/** Stopped between two writes: says how far it got, and asks for its next round if it moved. */
+async function continueLater(progress: Progress, deps: RunDeps): Promise<StoppedRun> {
+  const next = nextRound(progress);
+  let continued = false;
+  if (next) {
+    try {
+      await sendContinuation(deps.eventBridge, deps.settings.eventBusName, next);
+      continued = true;
+    } catch (error) {
+      deps.logger.warn('continuation not sent', { error: (error as Error).message });
+    }
+  }
+  const stopped: StoppedRun = {
+    phase: 'applying',
+    round: progress.round,
+    applied: progress.applied,
+    pending: progress.pending,
+    continued,
+  };
+  deps.logger.warn(
+    continued
+      ? 'dashboard sync stopped at its deadline; its next round goes on from here'
+      : 'dashboard sync stopped at its deadline; the next scheduled run goes on from here',
+    { ...stopped },
+  );
+  return stopped;
+}
+
+/** Writes the manifest when this run learnt something (a no-op writes nothing). */
+async function keepManifest(
+  deps: RunDeps,
+  previous: Manifest | undefined,
+  outcome: SyncOutcome,
+): Promise<void> {
+  if (!deps.manifest || !outcome.manifest) return;
+  if (!manifestChanged(previous, outcome.manifest)) return;
+  await deps.manifest.store.write(outcome.manifest);
 }
 
 /** Report mode: logs drift, and on the schedule tells it (the number of notices). */

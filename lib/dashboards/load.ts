@@ -20,11 +20,16 @@ export interface DashboardSource {
   read(file: string): Promise<string>;
   /** Bytes of a file, when known without reading it (an oversized file is then never read). */
   size?(file: string): Promise<number | undefined>;
+  /**
+   * What changes whenever the file's content changes (S3: the ETag), known from the last
+   * list() without reading the file. Absent: every run reads every file.
+   */
+  version?(file: string): string | undefined;
 }
 
 const DASHBOARD_FILE = /\.(ya?ml|json)$/i;
 
-function isDashboardFile(file: string): boolean {
+export function isDashboardFile(file: string): boolean {
   return DASHBOARD_FILE.test(file) && !file.split('/').some((part) => part.startsWith('.'));
 }
 

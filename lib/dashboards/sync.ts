@@ -14,8 +14,17 @@ import type { Logger } from '../log';
 import type { Webhook } from '../schemas';
 import { applyPlan, checkSavedPlan, type ApplyResult, type DashboardResult } from './apply';
 import { dashboardSyncedEvents, plannedSyncedEvent } from './events';
+import {
+  listedOnce,
+  loadFiles,
+  manifestAfter,
+  seenInSync,
+  type LoadedFiles,
+  type ManifestRun,
+} from './incremental';
 import { dashboardFilesError, loadDashboards, type DashboardSource } from './load';
-import { ALERTS_TAG } from './ownership';
+import type { Manifest } from './manifest';
+import { ALERTS_TAG, DEFAULT_OWNER } from './ownership';
 import { locateIn } from './parse';
 import {
   computePlan,
@@ -60,11 +69,15 @@ export interface AppliedSync {
   result: ApplyResult;
   /** One per dashboard in sync (see `events`), recorded in the ledger before they go out. */
   events: DashboardSyncedEvent[];
+  /** Keys whose alerts this apply recorded settled in the ledger. */
+  settled: ReadonlySet<string>;
 }
 
 /** One service's sync, planned; `apply` writes it (once). */
 export interface ServiceSync {
   readonly plan: Plan;
+  /** With a ledger: keys whose declared alerts it had not settled when planning. */
+  readonly unsettled: ReadonlySet<string>;
   apply(hooks?: SyncHooks): Promise<AppliedSync>;
 }
 
@@ -101,6 +114,7 @@ function serviceSync(
 ): ServiceSync {
   return {
     plan,
+    unsettled,
     async apply(hooks = {}) {
       const now = options.now ?? new Date();
       const version = now.toISOString();
@@ -118,8 +132,10 @@ function serviceSync(
         alsoKeys: unsettled,
       });
       // Before the events go out, so provision-alerts finds them settled.
-      if (options.ledger) await settleApplied(options.ledger, events, result.results, claimed);
-      return { result, events };
+      const settled = options.ledger
+        ? await settleApplied(options.ledger, events, result.results, claimed)
+        : new Set<string>();
+      return { result, events, settled };
     },
   };
 }
@@ -142,19 +158,27 @@ async function claimAlerts(
   return claimed;
 }
 
-/** A dashboard whose alerts this run claimed and applied completely is recorded as settled. */
+/**
+ * A dashboard whose alerts this run claimed and applied completely is recorded as settled.
+ * Returns the keys it recorded.
+ */
 async function settleApplied(
   ledger: TileAlertLedger,
   events: readonly DashboardSyncedEvent[],
   results: readonly DashboardResult[],
   claimed: ReadonlySet<string>,
-): Promise<void> {
+): Promise<Set<string>> {
+  const settled = new Set<string>();
+  const byKey = new Map(results.map((r) => [r.key, r]));
   for (const event of events) {
     const key = event.detail.dashboardKey;
     if (!claimed.has(key)) continue;
-    const result = results.find((r) => r.key === key);
-    if (result?.alertResults?.every((a) => a.status === 'done')) await ledger.settle(event);
+    if (byKey.get(key)?.alertResults?.every((a) => a.status === 'done')) {
+      await ledger.settle(event);
+      settled.add(key);
+    }
   }
+  return settled;
 }
 
 /**
@@ -219,6 +243,11 @@ export interface SyncOptions extends ServiceSyncOptions, SyncHooks {
    * @default 'declared'
    */
   readonly checkWebhookIds?: 'declared' | 'written';
+  /**
+   * With `checkWebhookIds: 'written'`: the last run's manifest, so that only changed files are
+   * read and only dashboards that moved are planned (incremental.ts); the outcome holds the next.
+   */
+  readonly manifest?: ManifestRun;
 }
 
 export interface SyncOutcome {
@@ -227,6 +256,13 @@ export interface SyncOutcome {
   apply?: ApplyResult;
   /** Apply mode: the `Dashboard Synced` events (see ServiceSyncOptions.events). */
   events?: DashboardSyncedEvent[];
+  /**
+   * With `checkWebhookIds: 'written'`: dashboard files listed, read, planned (not found in sync
+   * while streaming), and vouched in sync (read or not).
+   */
+  files?: { listed: number; read: number; planned: number; inSync: number };
+  /** With a manifest: the one to keep for the next run. */
+  manifest?: Manifest;
 }
 
 /**
@@ -237,48 +273,80 @@ export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome>
   const call = options.signal ? { signal: options.signal } : {};
   const written = options.checkWebhookIds === 'written';
   const webhooks = once(() => orAbsent(options.backend.listWebhooks?.(call)));
-  const { desired, files } = written
+  const loaded: LoadedFiles | undefined = written
     ? await loadResolvingNamesOnly(options, webhooks, call)
-    : {
-        // The backend is also the directory that resolves `source:` / `webhook:` names.
-        desired: await loadDashboards(options.source, {
-          vars: options.vars,
-          service: options.service,
-          directory: options.backend,
-          call,
-        }),
-        files: [],
-      };
-  const sync = await planServiceSync(desired, options);
-  if (written) await checkWrittenWebhookIds(sync.plan, files, webhooks, options.source.label);
-  if (options.mode === 'plan') return { plan: sync.plan };
-  const { result, events } = await sync.apply(options);
-  return { plan: sync.plan, apply: result, events };
+    : undefined;
+  const desired =
+    loaded?.desired ??
+    (await loadDashboards(options.source, {
+      vars: options.vars,
+      service: options.service,
+      // The backend is also the directory that resolves `source:` / `webhook:` names.
+      directory: options.backend,
+      call,
+    }));
+  // With a manifest the dashboard list is read already: the plan takes it as it is.
+  const planned = loaded?.rest ? listedOnce(options.backend, loaded.rest) : undefined;
+  const sync = await planServiceSync(
+    desired,
+    planned ? { ...options, backend: planned.backend } : options,
+  );
+  if (loaded) await checkWrittenWebhookIds(sync.plan, loaded.texts, webhooks, options.source.label);
+  const applied = options.mode === 'apply' ? await sync.apply(options) : undefined;
+  return {
+    plan: sync.plan,
+    ...(applied ? { apply: applied.result, events: applied.events } : {}),
+    ...(loaded ? runFiles(options, loaded, sync, applied, planned?.written) : {}),
+  };
+}
+
+/** The files a run read, and (with a manifest) the manifest it leaves for the next run. */
+function runFiles(
+  options: SyncOptions,
+  loaded: LoadedFiles,
+  sync: ServiceSync,
+  applied: AppliedSync | undefined,
+  written: ReadonlyMap<string, string> = new Map(),
+): Pick<SyncOutcome, 'files' | 'manifest'> {
+  const files = {
+    listed: loaded.listed,
+    read: loaded.read,
+    planned: loaded.planned.length,
+    inSync: loaded.inSync.filter((k) => !k.entry.elsewhere).length,
+  };
+  if (!options.manifest) return { files };
+  const inSync = seenInSync(sync.plan, applied?.result.results, written, {
+    ledger: options.ledger !== undefined,
+    unsettled: sync.unsettled,
+    settled: applied?.settled ?? new Set(),
+  });
+  return { files, manifest: manifestAfter(options.manifest, loaded, inSync) };
 }
 
 /**
- * Validates every file, then resolves `source:` / `webhook:` names; a `webhookId` is left for
- * checkWrittenWebhookIds (the webhooks list is read here only when a file names a webhook).
+ * Streams the files (with a manifest: only the changed ones and those whose dashboard moved),
+ * then resolves `source:` / `webhook:` names; a `webhookId` is left for checkWrittenWebhookIds
+ * (the webhooks list is read here only when a file names a webhook).
  */
 async function loadResolvingNamesOnly(
   options: SyncOptions,
   webhooks: () => Promise<Webhook[] | undefined>,
   call: CallOptions,
-): Promise<{ desired: DesiredDashboard[]; files: SourceFile[] }> {
-  const texts = new Map<string, string>();
-  const source: DashboardSource = {
-    label: options.source.label,
-    list: () => options.source.list(),
-    read: async (file) => {
-      const text = await options.source.read(file);
-      texts.set(file, text);
-      return text;
+): Promise<LoadedFiles> {
+  const loaded = await loadFiles(
+    options.source,
+    options.backend,
+    {
+      vars: options.vars,
+      service: options.service,
+      ...(options.signal ? { signal: options.signal } : {}),
+      owner: options.owner ?? DEFAULT_OWNER,
+      alertsVouched: options.ledger !== undefined,
+      ...(options.manifest ? { manifest: options.manifest } : {}),
     },
-    ...(options.source.size ? { size: (file: string) => options.source.size!(file) } : {}),
-  };
-  const valid = await loadDashboards(source, { vars: options.vars, service: options.service });
-  const files = [...texts].map(([file, text]) => ({ file, text }));
-  const named = valid.some((d) =>
+    call,
+  );
+  const named = loaded.desired.some((d) =>
     d.tiles.some((t) => t.alerts.some((a) => a.channel.webhook !== undefined)),
   );
   const { backend } = options;
@@ -287,9 +355,9 @@ async function loadResolvingNamesOnly(
     // Without the list, webhook ids are skipped here (resolve.ts): they are checked after planning.
     ...(named ? { listWebhooks: async () => (await webhooks()) ?? [] } : {}),
   };
-  const resolved = await resolveNames(valid, directory, files, call);
-  if (resolved.issues.length > 0) throw dashboardFilesError(source.label, resolved.issues);
-  return { desired: resolved.dashboards, files };
+  const resolved = await resolveNames(loaded.desired, directory, loaded.texts, call);
+  if (resolved.issues.length > 0) throw dashboardFilesError(options.source.label, resolved.issues);
+  return { ...loaded, desired: resolved.dashboards };
 }
 
 /** Before any write: the webhook ids of the alerts this run creates or updates exist. */

@@ -1,7 +1,10 @@
 /**
  * What started a sync-dashboards run: an S3 change under the prefix (apply), the schedule
- * (drift repair, or report-only by config), or something else (ignored).
+ * (drift repair, or report-only by config), the sync's own continuation (apply what an earlier
+ * run left), or something else (ignored).
  */
+import { continuationDetail, DASHBOARD_SYNC_CONTINUED } from './continuation';
+import { EVENT_SOURCE } from '../events/schemas';
 
 /** `dashboards` -> `dashboards/`; '' stays '' (the whole bucket). */
 export function normalizePrefix(prefix: string): string {
@@ -12,6 +15,7 @@ export function normalizePrefix(prefix: string): string {
 export type Trigger =
   | { kind: 'files-changed'; keys: string[] }
   | { kind: 'schedule' }
+  | { kind: 'continuation'; round: number; pending: number }
   | { kind: 'ignored'; reason: string };
 
 interface S3Record {
@@ -25,10 +29,17 @@ export function classifyTrigger(event: unknown, bucket: string, prefix: string):
     Records?: S3Record[];
     source?: string;
     'detail-type'?: string;
-    detail?: { bucket?: { name?: string }; object?: { key?: string } };
+    detail?: { bucket?: { name?: string }; object?: { key?: string } } & Record<string, unknown>;
   };
+  // A dot-folder under the prefix holds no dashboard file (the manifest may live there).
   const under = (b: string | undefined, key: string | undefined) =>
-    b === bucket && key !== undefined && decodeKey(key).startsWith(root);
+    b === bucket &&
+    key !== undefined &&
+    decodeKey(key).startsWith(root) &&
+    !decodeKey(key)
+      .slice(root.length)
+      .split('/')
+      .some((part) => part.startsWith('.'));
 
   if (Array.isArray(e.Records)) {
     const keys = e.Records.filter(
@@ -46,6 +57,15 @@ export function classifyTrigger(event: unknown, bucket: string, prefix: string):
   }
   if (e.source === 'aws.events' || e['detail-type'] === 'Scheduled Event')
     return { kind: 'schedule' };
+  if (e.source === EVENT_SOURCE && e['detail-type'] === DASHBOARD_SYNC_CONTINUED) {
+    const detail = continuationDetail.safeParse(e.detail);
+    return detail.success
+      ? { kind: 'continuation', ...detail.data }
+      : {
+          kind: 'ignored',
+          reason: `${DASHBOARD_SYNC_CONTINUED} without a valid round and pending`,
+        };
+  }
   return { kind: 'ignored', reason: 'not an S3 or schedule event' };
 }
 

@@ -12,6 +12,8 @@ export const ALERT_PROVISION_REQUESTED = 'Alert Provision Requested';
 export const PIPE_STATE_CHANGED = 'Pipe State Changed';
 /** A dashboard drift notice (the sync in report mode, through the watchdog's notifiers). */
 export const DASHBOARDS_DRIFTED = 'Dashboards Drifted';
+/** The dashboard sync stopped at its deadline and asks for its next run (it alone consumes it). */
+export const DASHBOARD_SYNC_CONTINUED = 'Dashboard Sync Continued';
 
 const isoTime = z.iso.datetime({ offset: true });
 

@@ -16,6 +16,7 @@ import { envList, readEnv } from '../config';
 import { silentLogger, type Logger } from '../log';
 import {
   ALERT_PROVISION_REQUESTED,
+  DASHBOARD_SYNC_CONTINUED,
   DASHBOARD_SYNCED,
   DASHBOARDS_DRIFTED,
   EVENT_SOURCE,
@@ -27,8 +28,8 @@ import {
  * allows exactly these detail-types (cdk), and nothing else is ever sent as `cloudops`.
  */
 export const EMITTED_DETAIL_TYPES = {
-  /** The dashboard sync; `Dashboards Drifted` in report mode only. */
-  sync: [DASHBOARD_SYNCED],
+  /** The dashboard sync (and its own continuation); `Dashboards Drifted` in report mode only. */
+  sync: [DASHBOARD_SYNCED, DASHBOARD_SYNC_CONTINUED],
   syncReport: [DASHBOARDS_DRIFTED],
   /** The watchdog's scheduled run and its consumer. */
   watchdog: [PIPE_STATE_CHANGED],

@@ -53,7 +53,7 @@ function allowedDetailTypes(statements: Statement[]): string[] {
 }
 
 describe('who may put which events', () => {
-  it('the sync puts Dashboard Synced, the watchdog and its consumer Pipe State Changed; nobody else puts any', () => {
+  it('the sync puts Dashboard Synced (and its own continuation), the watchdog and its consumer Pipe State Changed; nobody else puts any', () => {
     const s = plain.stack;
     const role = (f: CloudOpsFunction) => logicalId(plain, f.role);
     const byRole = putEventsByRole(plain);
@@ -61,6 +61,7 @@ describe('who may put which events', () => {
       [s.dashboardSync.sync, s.pipeWatchdog.watchdog, s.pipeWatchdog.consumer].map(role).sort(),
     );
     expect(allowedDetailTypes(byRole.get(role(s.dashboardSync.sync))!)).toEqual([
+      'Dashboard Sync Continued',
       'Dashboard Synced',
     ]);
     for (const f of [s.pipeWatchdog.watchdog, s.pipeWatchdog.consumer])
@@ -72,7 +73,7 @@ describe('who may put which events', () => {
     const byRole = putEventsByRole(configured);
     expect(
       allowedDetailTypes(byRole.get(logicalId(configured, s.dashboardSync.sync.role))!),
-    ).toEqual(['Dashboard Synced', 'Dashboards Drifted']);
+    ).toEqual(['Dashboard Sync Continued', 'Dashboard Synced', 'Dashboards Drifted']);
     expect(
       allowedDetailTypes(byRole.get(logicalId(configured, s.pipeWatchdog.watchdog.role))!),
     ).toEqual(['Pipe State Changed']);
@@ -85,8 +86,11 @@ describe('rules match the source they expect', () => {
       (r) => r.Properties.EventPattern as Record<string, string[]>,
     );
 
-  it('Dashboard Synced only from cloudops; no request rule while no request source is configured', () => {
-    expect(rules(plain)).toEqual([{ source: ['cloudops'], 'detail-type': ['Dashboard Synced'] }]);
+  it('Dashboard Synced and the sync continuation only from cloudops; no request rule while no request source is configured', () => {
+    expect(rules(plain)).toEqual([
+      { source: ['cloudops'], 'detail-type': ['Dashboard Sync Continued'] },
+      { source: ['cloudops'], 'detail-type': ['Dashboard Synced'] },
+    ]);
     const env =
       plain.template.toJSON().Resources[
         logicalId(plain, plain.stack.alertProvisioning.provision.fn)

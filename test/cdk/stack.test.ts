@@ -320,10 +320,40 @@ describe('triggers', () => {
     }
   });
 
+  it('a sync stopped at its deadline is run again by its continuation event on the bus (DLQ, retries, an hour at most)', () => {
+    const [rule, ...others] = Object.values(template.findResources('AWS::Events::Rule')).filter(
+      (r) => r.Properties.EventPattern['detail-type'][0] === 'Dashboard Sync Continued',
+    );
+    expect(others).toEqual([]);
+    expect(rule.Properties.EventPattern).toEqual({
+      source: ['cloudops'],
+      'detail-type': ['Dashboard Sync Continued'],
+    });
+    expect(referencedIds(rule.Properties.EventBusName)).toEqual([id(stack.bus)]);
+    const [target, ...more] = rule.Properties.Targets as any[];
+    expect(more).toEqual([]);
+    expect(referencedIds(target.Arn)).toEqual([fnId(stack.dashboardSync.sync)]);
+    expect(target.DeadLetterConfig.Arn).toBeDefined();
+    expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 4, MaximumEventAgeInSeconds: 3600 });
+    // EventBridge may invoke the sync for this rule only.
+    const ruleId = Object.entries(template.findResources('AWS::Events::Rule')).find(
+      ([, r]) => r === rule,
+    )![0];
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission')).filter(
+      (p) =>
+        p.Properties.Principal === 'events.amazonaws.com' &&
+        referencedIds(p.Properties.FunctionName).includes(fnId(stack.dashboardSync.sync)),
+    );
+    expect(permissions.map((p) => referencedIds(p.Properties.SourceArn))).toEqual([[ruleId]]);
+    expect(permissions[0].Properties.Action).toBe('lambda:InvokeFunction');
+  });
+
   it('feeds the alert queue from bus rules (with DLQ and retries) and drains it with partial batch responses', () => {
     const queueId = id(stack.alertProvisioning.queue);
     // No request source configured (the default): the synced rule alone (test/cdk/events.test.ts).
-    const rules = Object.values(template.findResources('AWS::Events::Rule'));
+    const rules = Object.values(template.findResources('AWS::Events::Rule')).filter(
+      (r) => r.Properties.EventPattern['detail-type'][0] !== 'Dashboard Sync Continued',
+    );
     expect(rules.map((r) => r.Properties.EventPattern['detail-type'][0]).sort()).toEqual([
       'Dashboard Synced',
     ]);
@@ -619,15 +649,25 @@ describe('IAM: least privilege per function', () => {
     }
   });
 
-  it('sync: list and get under dashboards/ only; put events on the bus', () => {
+  it('sync: list and get under dashboards/ only, read and replace its one manifest object; put events on the bus', () => {
     const f = stack.dashboardSync.sync;
     const { statements } = policyOf(f);
     const list_ = statements.find((s) => list(s.Action).includes('s3:ListBucket'))!;
-    expect(list_.Condition).toEqual({ StringLike: { 's3:prefix': ['dashboards/*'] } });
-    const get = statements.find((s) => list(s.Action).includes('s3:GetObject'))!;
-    expect(JSON.stringify(get.Resource)).toContain('/dashboards/*');
+    // The manifest's key is listable too, so a missing manifest answers 404, not 403.
+    expect(list_.Condition).toEqual({
+      StringLike: { 's3:prefix': ['dashboards/*', '.cloudops/dashboards-manifest.json'] },
+    });
+    const reads = statements.filter((s) => list(s.Action).includes('s3:GetObject'));
+    expect(reads.map((s) => JSON.stringify(s.Resource).match(/\/[^"]*"\]/)?.[0])).toEqual([
+      '/dashboards/*"]',
+      '/.cloudops/dashboards-manifest.json"]',
+    ]);
+    const writes = statements.filter((s) => list(s.Action).includes('s3:PutObject'));
+    expect(writes).toHaveLength(1);
+    expect(list(writes[0].Action).sort()).toEqual(['s3:GetObject', 's3:PutObject']);
+    expect(JSON.stringify(writes[0].Resource)).toContain('/.cloudops/dashboards-manifest.json"');
+    expect(envOf(f).CLOUDOPS_DASHBOARDS_MANIFEST_KEY).toBe('.cloudops/dashboards-manifest.json');
     expect(actionsOn(f, stack.bus)).toEqual(['events:PutEvents']);
-    expect(policyOf(f).actions).not.toContain('s3:PutObject');
     // provision-alerts' settled records (a no-op run then skips the alert list) and version
     // claims (before the sync writes alerts itself).
     expect(actionsOn(f, stack.alertProvisioning.versionTable).sort()).toEqual([
