@@ -28,6 +28,7 @@ import { collectVars } from '../vars';
 import { pullDashboards } from './dashboards-pull';
 import { servicesFromEnv, type DashboardServices } from './dashboards-services';
 import { runDashboardsValidate } from './dashboards-validate';
+import { forTerminal, forTerminalDeep } from '../../lib/text/terminal';
 
 /** Exit codes of `cloudops dashboards` (documented in --help and README.md). */
 export const DASHBOARDS_EXIT = {
@@ -253,7 +254,7 @@ async function pull(
     owner,
     signal,
   });
-  for (const w of written) io.out(`wrote ${w.file} ("${w.name}")`);
+  for (const w of written) io.out(`wrote ${w.file} ("${forTerminal(w.name)}")`);
   io.out(`Pulled ${written.length} dashboard(s) from service ${serviceId} into ${values.dir}.`);
   return DASHBOARDS_EXIT.ok;
 }
@@ -360,7 +361,7 @@ async function confirmAndApply(
   }
   const applied = await applyAll(runs, (r) => {
     if (io.isTTY && format === 'text' && r.status !== 'unchanged')
-      io.err(`  ${r.status} ${r.name}`);
+      io.err(`  ${r.status} ${forTerminal(r.name)}`);
   });
   return finishApply(io, applied, format, values.events);
 }
@@ -382,8 +383,18 @@ function printPlans(
       ),
     );
   } else if (format === 'markdown')
-    io.out(plans.map(({ service, plan }) => renderPlanMarkdown(plan, { service })).join('\n\n'));
-  else io.out(plans.map(({ service, plan }) => renderPlan(plan, { service, color })).join('\n\n'));
+    io.out(
+      plans
+        .map(({ service, plan }) => renderPlanMarkdown(forTerminalDeep(plan), { service }))
+        .join('\n\n'),
+    );
+  // Names and values in a plan are the service's: no escape sequence of theirs reaches the screen.
+  else
+    io.out(
+      plans
+        .map(({ service, plan }) => renderPlan(forTerminalDeep(plan), { service, color }))
+        .join('\n\n'),
+    );
 }
 
 interface ServiceApply extends ServicePlan, AppliedSync {}
@@ -435,7 +446,9 @@ function finishApply(
     io.out(
       applied
         .map(({ service, result }) =>
-          several ? `Service ${service}:\n${renderApply(result)}` : renderApply(result),
+          several
+            ? `Service ${service}:\n${renderApply(forTerminalDeep(result))}`
+            : renderApply(forTerminalDeep(result)),
         )
         .join('\n\n'),
     );
