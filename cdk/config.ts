@@ -23,6 +23,8 @@ import { watchdogEnv } from '../lib/pipes/config';
 import { MAX_KEY_LIFETIME_MS } from '../lib/keys/config';
 import { durationUpTo, formatDuration } from '../lib/keys/duration';
 import { uuid } from '../lib/schemas/common';
+import { ROUTABLE_DESTINATIONS } from '../lib/watch/notifiers/registry';
+import { pathText, routeTable, unknownNames, type RouteTable } from '../lib/watch/routes';
 
 const DAY_MS = 86_400_000;
 
@@ -157,6 +159,7 @@ export const WATCHDOG_CONTEXT_KEYS = {
   'cloudops:watchdogErrorsPerRun': 'CLOUDOPS_WATCHDOG_ERRORS_PER_RUN',
   'cloudops:watchdogApiDeadlineMs': 'CLOUDOPS_WATCHDOG_API_DEADLINE_MS',
   'cloudops:watchdogServicesPerMessage': 'CLOUDOPS_WATCHDOG_SERVICES_PER_MESSAGE',
+  'cloudops:watchdogPagerDutyUrl': 'CLOUDOPS_WATCHDOG_PAGERDUTY_URL',
 } as const satisfies Record<string, keyof typeof watchdogEnv.shape>;
 type WatchdogContextKey = keyof typeof WATCHDOG_CONTEXT_KEYS;
 
@@ -183,6 +186,43 @@ const secretName = z
   .string()
   .regex(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'expected a Secrets Manager secret name');
 
+/** Lambda holds 4 KB of environment in all: the table must leave room for the rest. */
+const MAX_ROUTES_JSON = 2048;
+/**
+ * The routing table (lib/watch/routes.ts): an object, or (from -c and env) its JSON text. Each
+ * issue names its field; a route's own destination must be a secret name (a value would be
+ * written into the template).
+ */
+const watchdogRoutes = z.unknown().transform((value, ctx): RouteTable => {
+  let table: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      table = JSON.parse(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'expected a JSON routing table' });
+      return z.NEVER;
+    }
+  }
+  const parsed = routeTable.safeParse(table);
+  const issues = parsed.success
+    ? parsed.data.routes.flatMap((route, i) =>
+        Object.entries(route.destinations)
+          .filter(([, destination]) => !('secretId' in destination))
+          .map(
+            ([notifier]) =>
+              `routes[${i}].destinations.${notifier}: expected { "secretId": "<secret name>" } (a value would be stored in the template)`,
+          ),
+      )
+    : parsed.error.issues.map((issue) => `${pathText(issue.path) || '(root)'}: ${issue.message}`);
+  for (const message of issues) ctx.addIssue({ code: 'custom', message });
+  if (parsed.success && JSON.stringify(parsed.data).length > MAX_ROUTES_JSON)
+    ctx.addIssue({
+      code: 'custom',
+      message: `at most ${MAX_ROUTES_JSON} characters as JSON (a function's environment holds 4 KB in all)`,
+    });
+  return parsed.success ? parsed.data : z.NEVER;
+});
+
 /** Every context key, with its default when it has one. */
 export const stackConfigSchema = z
   .object({
@@ -203,6 +243,8 @@ export const stackConfigSchema = z
     'cloudops:adminSecret': flag.default(false),
     'cloudops:slackWebhookSecretName': secretName.optional(),
     'cloudops:webhookSecretName': secretName.optional(),
+    'cloudops:pagerdutySecretName': secretName.optional(),
+    'cloudops:watchdogRoutes': watchdogRoutes.optional(),
     'cloudops:watchdogSchedule':
       scheduleExpression(MAX_WATCHDOG_RATE_MINUTES).default('rate(5 minutes)'),
     'cloudops:driftSyncSchedule': scheduleExpression().default('rate(1 hour)'),
@@ -218,6 +260,19 @@ export const stackConfigSchema = z
     ...watchdogSettings,
   })
   .superRefine((c, ctx) => {
+    const routes = c['cloudops:watchdogRoutes'];
+    if (routes) {
+      // The notifiers the stack configures: its own two, and each whose secret is named.
+      const configured = [
+        'sns',
+        'eventbridge',
+        ...(c['cloudops:slackWebhookSecretName'] ? ['slack'] : []),
+        ...(c['cloudops:webhookSecretName'] ? ['webhook'] : []),
+        ...(c['cloudops:pagerdutySecretName'] ? ['pagerduty'] : []),
+      ];
+      for (const message of unknownNames(routes, configured, ROUTABLE_DESTINATIONS))
+        ctx.addIssue({ code: 'custom', path: ['cloudops:watchdogRoutes'], message });
+    }
     const lifetime = c['cloudops:keyLifetime'];
     const rotation = c['cloudops:rotationDays'] * DAY_MS;
     // The current key must outlive the next rotation plus the grace its successor gives it.
@@ -262,6 +317,9 @@ export interface StackConfig {
   adminSecret: boolean;
   slackWebhookSecretName?: string | undefined;
   webhookSecretName?: string | undefined;
+  pagerdutySecretName?: string | undefined;
+  /** Routing per team (lib/watch/routes.ts); its own destinations are secret names. */
+  watchdogRoutes?: RouteTable | undefined;
   watchdogSchedule: string;
   driftSyncSchedule: string;
   keySentinelSchedule: string;
@@ -334,6 +392,8 @@ export function readStackConfig(
     adminSecret: c['cloudops:adminSecret'],
     slackWebhookSecretName: c['cloudops:slackWebhookSecretName'],
     webhookSecretName: c['cloudops:webhookSecretName'],
+    pagerdutySecretName: c['cloudops:pagerdutySecretName'],
+    watchdogRoutes: c['cloudops:watchdogRoutes'],
     watchdogSchedule: c['cloudops:watchdogSchedule'],
     driftSyncSchedule: c['cloudops:driftSyncSchedule'],
     keySentinelSchedule: c['cloudops:keySentinelSchedule'],

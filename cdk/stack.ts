@@ -52,7 +52,12 @@ export class CloudOpsStack extends Stack {
     });
     this.notifications = new Notifications(this, 'Notifications', {
       bus: this.bus,
-      secretNames: { slack: config.slackWebhookSecretName, webhook: config.webhookSecretName },
+      secretNames: {
+        slack: config.slackWebhookSecretName,
+        webhook: config.webhookSecretName,
+        pagerduty: config.pagerdutySecretName,
+      },
+      routes: config.watchdogRoutes,
     });
     const scheduleDeadLetterQueue = deadLetterQueue(
       this,

@@ -1,6 +1,7 @@
 /** One line for a failed command: what failed, where, and what to do; never a stack trace. */
 import { CloudOpsError, ConfigError } from '../lib/errors';
 import { redactText } from '../lib/redact';
+import { linesForTerminal } from '../lib/text/terminal';
 import { UsageError } from './args';
 import { EXIT } from './exit';
 import type { CliIO } from './io';
@@ -30,7 +31,15 @@ export function unauthorizedHint(error: unknown, env: CliIO['env'] = {}): string
   if (!(error instanceof CloudOpsError)) return undefined;
   const { status, path } = error as { status?: unknown; path?: unknown };
   if (status !== 401 || typeof path !== 'string') return undefined;
-  const observability = path.startsWith('/api/');
+  return refusedCredentialHint(path.startsWith('/api/') ? 'observability' : 'management', env);
+}
+
+/** The settings to check when `api` refused its credential (a 401). */
+export function refusedCredentialHint(
+  api: 'management' | 'observability',
+  env: CliIO['env'] = {},
+): string {
+  const observability = api === 'observability';
   const [bySecret, byValue] = observability
     ? ['CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID', 'CLOUDOPS_OBSERVABILITY_TOKEN']
     : ['CLOUDOPS_KEY_SECRET_ID', 'CLOUDOPS_KEY_ID and CLOUDOPS_KEY_SECRET'];
@@ -43,8 +52,15 @@ export function unauthorizedHint(error: unknown, env: CliIO['env'] = {}): string
   return `${what}: check ${settings}; \`cloudops doctor\` checks every setting`;
 }
 
-/** The message for `cloudops <command>: …`; redacted, one line unless the error lists issues. */
+/**
+ * The message for `cloudops <command>: …`; redacted, one line unless the error lists issues,
+ * and safe for a terminal (an error can quote the service's own text).
+ */
 export function describeFailure(error: unknown, env: CliIO['env'] = {}): string {
+  return linesForTerminal(describe(error, env));
+}
+
+function describe(error: unknown, env: CliIO['env']): string {
   if (error instanceof CliFailure) return error.message;
   if (error instanceof CloudOpsError) {
     const hint = unauthorizedHint(error, env);

@@ -1,9 +1,10 @@
 /**
  * Where people hear about things, one destination per notifier of lib/watch's registry: one
  * KMS-encrypted SNS topic (every notice and every alarm), the cloudops event bus, and each
- * notifier that reads a secret (Slack, the webhook) whose secret the deployer created
- * beforehand (see cdk/README.md). `bind` gives a function exactly the destinations it
- * notifies through: their env and their grants, nothing else.
+ * notifier that reads a secret (Slack, the webhook, PagerDuty) whose secret the deployer created
+ * beforehand (see cdk/README.md), plus the routing table's own destinations. `bind` gives a
+ * function exactly the destinations it notifies through: their env and their grants, nothing
+ * else.
  */
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as events from 'aws-cdk-lib/aws-events';
@@ -16,16 +17,22 @@ import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
 import { grantPutOwnEvents } from './events';
 import { NOTIFIERS, type notifierEnv, type NotifierName } from '../../lib/watch/notifiers/registry';
+import { destinationName, type RouteTable } from '../../lib/watch/routes';
 
 export interface NotificationsProps {
   /** The cloudops bus (the EventBridge notifier's destination). */
   readonly bus: events.IEventBus;
   /**
    * Existing secrets of the notifiers that read one, by notifier: Slack
-   * `{ "url": "https://hooks.slack.com/..." }`, webhook `{ "url", "signingSecret"? }`.
-   * A notifier with no secret named here is not configured.
+   * `{ "url": "https://hooks.slack.com/..." }`, webhook `{ "url", "signingSecret"? }`,
+   * PagerDuty `{ "routingKey" }`. A notifier with no secret named here is not configured.
    */
   readonly secretNames?: Partial<Record<NotifierName, string | undefined>>;
+  /**
+   * Routing per team (lib/watch/routes.ts, checked by cdk/config.ts): set on every function
+   * bound to all notifiers, with read on exactly the secrets its routes name.
+   */
+  readonly routes?: RouteTable | undefined;
 }
 
 /** One notifier's destination: the env that configures it and the grant it needs. */
@@ -47,6 +54,8 @@ export class Notifications extends Construct {
   readonly topic: sns.Topic;
   /** The configured destinations, in the registry's order. */
   private readonly destinations: Destination[];
+  /** The routing table's env and its own destinations' secrets (none without a table). */
+  private readonly routing: { env: Record<string, string>; secrets: secretsmanager.ISecret[] };
 
   /**
    * Notify through `only` these notifiers (default: every configured one). Secrets are named
@@ -58,6 +67,10 @@ export class Notifications extends Construct {
       for (const [name, value] of Object.entries(d.env)) if (value) fn.addEnvironment(name, value);
       d.grant(fn, detailTypes);
     }
+    // Routes name the notifiers above: a function given only some of them routes nothing.
+    if (only) return;
+    for (const [name, value] of Object.entries(this.routing.env)) fn.addEnvironment(name, value);
+    for (const secret of this.routing.secrets) secret.grantRead(fn);
   }
 
   /** sns:Publish on the topic and the two KMS calls publishing to an encrypted topic needs. */
@@ -150,6 +163,7 @@ export class Notifications extends Construct {
         },
       },
     };
+    this.routing = this.routesOf(props.routes);
     this.destinations = NOTIFIERS.flatMap((n): Destination[] => {
       const destination = own[n.name];
       if (destination) return [destination];
@@ -165,5 +179,25 @@ export class Notifications extends Construct {
         },
       ];
     });
+  }
+
+  /** The table as the functions read it, and each secret it names (by name, as Slack's). */
+  private routesOf(table: RouteTable | undefined) {
+    if (!table) return { env: {}, secrets: [] };
+    const secrets = table.routes.flatMap((route) =>
+      Object.entries(route.destinations).flatMap(([notifier, destination]) =>
+        'secretId' in destination && typeof destination.secretId === 'string'
+          ? [
+              secretsmanager.Secret.fromSecretNameV2(
+                this,
+                `${destinationName(notifier, route.name)}Secret`,
+                destination.secretId,
+              ),
+            ]
+          : [],
+      ),
+    );
+    const env: EnvOf<typeof notifierEnv> = { CLOUDOPS_WATCHDOG_ROUTES: JSON.stringify(table) };
+    return { env: env as Record<string, string>, secrets };
   }
 }

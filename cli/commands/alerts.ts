@@ -15,6 +15,7 @@ import { cliLogger, connectFromEnv } from '../connect';
 import type { CommandHelp } from '../help';
 import { unauthorizedHint } from '../failure';
 import { noteStdinFromTerminal, type CliIO, type Command } from '../io';
+import { forTerminal } from '../../lib/text/terminal';
 
 const spec = {
   usage: 'cloudops alerts provision [--file FILE] [--state-file FILE] [--json]',
@@ -109,7 +110,7 @@ export const alertsCommand: Command = {
     }
     const failed = results.filter((r) => !r.ok);
     for (const r of failed) {
-      if (!r.result) io.err(r.error ?? `${r.event} failed`);
+      if (!r.result) io.err(forTerminal(r.error ?? `${r.event} failed`));
     }
     if (failed.length > 0) {
       io.err(
@@ -167,10 +168,11 @@ function render(results: EventResult[]): string {
     for (const o of r.result?.outcomes ?? []) {
       if (o.action === 'failed') continue;
       lines.push(
-        `  ${o.action.padEnd(17)} ${o.name}${o.alertId ? ` [${o.alertId}]` : ''}${o.detail ? ` ${o.detail}` : ''}`,
+        `  ${o.action.padEnd(17)} ${forTerminal(o.name)}${o.alertId ? ` [${forTerminal(o.alertId)}]` : ''}${o.detail ? ` ${forTerminal(o.detail)}` : ''}`,
       );
     }
-    for (const e of r.result?.errors ?? (r.error ? [r.error] : [])) lines.push(`  error: ${e}`);
+    for (const e of r.result?.errors ?? (r.error ? [r.error] : []))
+      lines.push(`  error: ${forTerminal(e)}`);
   }
   return lines.join('\n');
 }

@@ -31,6 +31,7 @@ import { ALLOW_DELETE_ALL_HELP, REMOTE_VALIDATE_HELP } from './dashboards-help';
 import { pullDashboards } from './dashboards-pull';
 import { servicesFromEnv, type DashboardServices } from './dashboards-services';
 import { runDashboardsValidate } from './dashboards-validate';
+import { forTerminal, forTerminalDeep } from '../../lib/text/terminal';
 
 const spec = {
   usage:
@@ -257,7 +258,7 @@ async function pull(
     io.out(JSON.stringify({ service: serviceId, dir: values.dir, files }, null, 2));
     return EXIT.ok;
   }
-  for (const w of written) io.out(`wrote ${w.file} ("${w.name}")`);
+  for (const w of written) io.out(`wrote ${w.file} ("${forTerminal(w.name)}")`);
   io.out(`Pulled ${written.length} dashboard(s) from service ${serviceId} into ${values.dir}.`);
   return EXIT.ok;
 }
@@ -369,7 +370,7 @@ async function confirmAndApply(
   }
   const applied = await applyAll(runs, (r) => {
     if (io.isTTY && format === 'text' && r.status !== 'unchanged')
-      io.err(`  ${r.status} ${r.name}`);
+      io.err(`  ${r.status} ${forTerminal(r.name)}`);
   });
   return finishApply(io, applied, format, values.events);
 }
@@ -391,8 +392,18 @@ function printPlans(
       ),
     );
   } else if (format === 'markdown')
-    io.out(plans.map(({ service, plan }) => renderPlanMarkdown(plan, { service })).join('\n\n'));
-  else io.out(plans.map(({ service, plan }) => renderPlan(plan, { service, color })).join('\n\n'));
+    io.out(
+      plans
+        .map(({ service, plan }) => renderPlanMarkdown(forTerminalDeep(plan), { service }))
+        .join('\n\n'),
+    );
+  // Names and values in a plan are the service's: no escape sequence of theirs reaches the screen.
+  else
+    io.out(
+      plans
+        .map(({ service, plan }) => renderPlan(forTerminalDeep(plan), { service, color }))
+        .join('\n\n'),
+    );
 }
 
 interface ServiceApply extends ServicePlan, AppliedSync {}
@@ -444,7 +455,9 @@ function finishApply(
     io.out(
       applied
         .map(({ service, result }) =>
-          several ? `Service ${service}:\n${renderApply(result)}` : renderApply(result),
+          several
+            ? `Service ${service}:\n${renderApply(forTerminalDeep(result))}`
+            : renderApply(forTerminalDeep(result)),
         )
         .join('\n\n'),
     );

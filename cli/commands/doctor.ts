@@ -29,6 +29,7 @@ import { CliFailure, describeFailure } from '../failure';
 import type { CommandHelp } from '../help';
 import type { CliIO, Command } from '../io';
 import { assertReachable, type ServiceUrlSetting } from '../reach';
+import { forTerminal } from '../../lib/text/terminal';
 
 const spec = {
   usage: 'cloudops doctor [--json]',
@@ -256,9 +257,10 @@ export async function runChecks(env: CliIO['env'], signal: AbortSignal): Promise
 const MARK = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' } as const;
 
 export function renderChecks(checks: readonly Check[]): string {
+  // A detail can quote the service (a key's name): nothing in it may drive the terminal.
   const lines = checks.flatMap((c) => [
-    `[${MARK[c.status]}] ${c.name}: ${c.detail}`,
-    ...(c.fix && c.status !== 'ok' ? [`       fix: ${c.fix}`] : []),
+    `[${MARK[c.status]}] ${c.name}: ${forTerminal(c.detail)}`,
+    ...(c.fix && c.status !== 'ok' ? [`       fix: ${forTerminal(c.fix)}`] : []),
   ]);
   const count = (s: Check['status']) => checks.filter((c) => c.status === s).length;
   lines.push(`${count('ok')} ok, ${count('warn')} warning(s), ${count('fail')} failed`);

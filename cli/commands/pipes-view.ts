@@ -1,19 +1,14 @@
 /** How `pipes list` and `pipes get` print for people (their JSON is the views as they are). */
 import type { OpenCondition, PipeView, ServiceView } from '../../lib/pipes/view';
 import type { PipeReading } from '../../lib/schemas/metrics';
-
-/* eslint-disable no-control-regex -- removing control characters is the point */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-/* eslint-enable no-control-regex */
+import { forTerminal } from '../../lib/text/terminal';
 
 /**
- * Text from the service (names, states, messages) as a terminal shows it: no control character
- * (an escape sequence would recolour or rewrite the screen), no bidi control (it would reorder
- * what is read). Every printed value from the service goes through here.
+ * Text from the service (names, states, messages) as a terminal shows it: the terminal channel's
+ * escaping (lib/text/terminal.ts), so an escape sequence leaves nothing behind and no bidi
+ * control reorders what is read. Every printed value from the service goes through here.
  */
-export function shown(text: string): string {
-  return text.replace(UNSAFE, '');
-}
+export const shown = forTerminal;
 
 /** `2026-08-03 09:05Z` */
 const minute = (iso: string | undefined) =>

@@ -2,11 +2,13 @@ import { readWatchdogSettings } from '../../lib/pipes/config';
 import { runWatchdogFromSettings, watchdogClientSettings } from '../../lib/pipes/run';
 import type { WatchdogResult } from '../../lib/pipes/watchdog';
 import { redactText } from '../../lib/redact';
+import { forTerminal } from '../../lib/text/terminal';
 import { describeChange } from '../../lib/watch/notice';
 import { createNotifiers } from '../../lib/watch/notifiers/registry';
 import { LocalWatchStore } from '../../lib/watch/store';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { cliLogger, connectFromEnv, secretsManagerClientFromEnv } from '../connect';
+import { refusedCredentialHint } from '../failure';
 import type { CliIO, Command } from '../io';
 import { DEFAULT_STATE_FILE, pipesHelp } from './pipes-help';
 import { runPipesCommand, runPipesGet, runPipesList, terminalAsk, type Ask } from './pipes-oncall';
@@ -27,18 +29,24 @@ const spec = {
   },
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean' }>>;
 
-function render(result: WatchdogResult): string {
+/** For people: every value from the service is made safe for a terminal (`t`), one per line. */
+function render(result: WatchdogResult, env: CliIO['env']): string {
+  const t = forTerminal;
   const lines = result.notifications.map((n) => {
-    const change = describeChange(n);
-    const pipe = n.subject === 'pipe' ? `${n.pipeName} (${n.pipeId})` : `service ${n.serviceId}`;
-    return `[${n.severity.toUpperCase()}] ${n.kind} ${pipe}${change ? `: ${change}` : ''} — ${n.message}`;
+    const change = t(describeChange(n));
+    const pipe =
+      n.subject === 'pipe' ? `${t(n.pipeName)} (${t(n.pipeId)})` : `service ${t(n.serviceId)}`;
+    return `[${n.severity.toUpperCase()}] ${n.kind} ${pipe}${change ? `: ${change}` : ''} — ${t(n.message)}`;
   });
   for (const e of result.errors) {
     lines.push(
-      `error (${e.stage}) service ${e.serviceId}${e.pipeId ? ` pipe ${e.pipeId}` : ''}${e.notifier ? ` via ${e.notifier}` : ''}: ${e.message}`,
+      `error (${e.stage}) service ${t(e.serviceId)}${e.pipeId ? ` pipe ${t(e.pipeId)}` : ''}${e.notifier ? ` via ${e.notifier}` : ''}: ${t(e.message)}`,
     );
   }
-  for (const id of result.idle) lines.push(`service ${id} is idle: its pipes were not checked`);
+  // A refused key fails every listing alike: one hint, after them.
+  if (result.errors.some((e) => e.stage === 'list' && e.status === 401))
+    lines.push(refusedCredentialHint('management', env));
+  for (const id of result.idle) lines.push(`service ${t(id)} is idle: its pipes were not checked`);
   lines.push(
     `checked ${result.checked} pipes: ${result.notifications.length} notifications, ${result.errors.length} errors`,
   );
@@ -87,7 +95,7 @@ export async function runPipesCheck(
             null,
             2,
           )
-        : render(result),
+        : render(result, io.env),
     ),
   );
   return result.errors.length > 0 ? 1 : 0;

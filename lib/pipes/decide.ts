@@ -40,7 +40,7 @@ export function parsePolicy(input: WatchdogPolicyInput = {}): WatchdogPolicy {
   return parseOrThrow(policySchema, input, 'watchdog policy', 'invalid watchdog policy');
 }
 
-/** `gone`: the pipe was stored before but is absent from its service's listing. */
+/** `gone`: the pipe was stored before but is absent from its service's listing this run. */
 export type Observation = ObservedPipe | { gone: true };
 
 interface Decision {
@@ -111,6 +111,7 @@ function firstSight(
     flapping: false,
     stuckNotified: false,
     gone: false,
+    missedRuns: 0,
     restarts: [],
     pending: [],
     version: 0,
@@ -140,10 +141,21 @@ function firstSight(
   return { next, notifications: [notice(next, { ...told, message }, now)] };
 }
 
+/**
+ * Runs a pipe must be missing from, in a row, to be told gone (the last one a listing). One
+ * answer without it may be a blip (a pipe back the next run would otherwise be told gone, then
+ * new); a second run costs no request, where a GET of the pipe would add one per missing pipe.
+ */
+const MISSED_RUNS_BEFORE_GONE = 2;
+
 function gone(previous: PipeRecord, now: number, policy: WatchdogPolicy): Decision {
   if (previous.gone) return { next: previous, notifications: [] };
+  const missedRuns = previous.missedRuns + 1;
+  if (missedRuns < MISSED_RUNS_BEFORE_GONE)
+    return { next: { ...previous, missedRuns }, notifications: [] };
   const next: PipeRecord = {
     ...previous,
+    missedRuns,
     gone: true,
     announced: undefined,
     lastNotifiedAt: now,
@@ -191,6 +203,7 @@ export function decide(
     pipeName: observed.pipeName,
     sourceKind: observed.sourceKind ?? previous.sourceKind,
     lastSeenAt: now,
+    missedRuns: 0,
     // A new state starts its own stuck clock.
     ...(moved ? { stuckNotified: false } : {}),
   };

@@ -41,6 +41,7 @@ export function planRestart(
       severity: 'warning',
       ...ids,
       pipeName: next.pipeName,
+      ...(next.sourceKind ? { sourceKind: next.sourceKind } : {}),
       from: pipe.state,
       to: pipe.state,
       at: new Date(now).toISOString(),

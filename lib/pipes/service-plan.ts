@@ -115,12 +115,20 @@ export function planService(
     const told = seen.absentMeansGone && !record.gone;
     if (told || (record.gone && record.pending.length > 0))
       steps.push(pipeStep(config, record, undefined, now, { ...context, baseline: false }));
+    // Missing from the metrics: a miss that counts toward gone, which the next listing decides.
+    else if (!record.gone) steps.push(missedStep(record));
   }
   const transitions = pipes.filter((p) => {
     const before = previous.get(p.pipeId);
     return before !== undefined && !before.gone && before.state !== p.state;
   }).length;
   return { outcome: outcome.kind, health, pipes: steps, checked: pipes.length, transitions };
+}
+
+/** A stored pipe this run's metrics lacked: counted, nothing told. */
+function missedStep(record: PipeRecord): PipeStep {
+  const next = { ...record, missedRuns: record.missedRuns + 1 };
+  return { previous: record, next, notifications: [], restart: false };
 }
 
 interface StepContext {

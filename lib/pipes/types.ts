@@ -15,6 +15,8 @@ export const pipeRecord = z.object({
   /** The unknown state value already reported (reported once). */
   unknownNotified: z.string().optional(),
   gone: z.boolean().default(false),
+  /** Consecutive runs whose answer lacked the pipe (reset when seen); gone takes two. */
+  missedRuns: z.number().int().nonnegative().default(0),
   /** Times of auto-restart attempts (trimmed to the restart window). */
   restarts: z.array(z.number()).default([]),
   /** `clickpipe_source` or the listing's source member (kafka, s3, postgres, ...), when known. */

@@ -63,6 +63,8 @@ export interface WatchdogError {
   pipeId?: string;
   notifier?: string;
   message: string;
+  /** The HTTP status the API answered a failed listing with (a 401 names the key to check). */
+  status?: number;
 }
 
 export interface WatchdogResult {
@@ -244,7 +246,13 @@ async function observe(
     const message = (error as Error).message;
     if (isServiceIdle(error)) return { kind: 'idle', message };
     result.metrics.apiErrors += 1;
-    result.errors.push({ stage: 'list', serviceId, message });
+    const status = (error as { status?: unknown }).status;
+    result.errors.push({
+      stage: 'list',
+      serviceId,
+      message,
+      ...(typeof status === 'number' ? { status } : {}),
+    });
     pass.logger.warn('could not read the pipes', { serviceId, error });
     return { kind: 'failed', message };
   }

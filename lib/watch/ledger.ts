@@ -48,6 +48,10 @@ export function claimPending(
   );
 }
 
+/**
+ * Notices owed to `notifiers`, claimed by this run. A notice owed to none (routed below every
+ * floor, or no notifier configured) is still claimed, so the run reports it; nothing sends it.
+ */
 export function newPending(
   notices: readonly Notice[],
   notifiers: readonly string[],

@@ -64,12 +64,40 @@ export interface RenderedNotice {
   facts: Fact[];
   /** Longer details in markdown (a drift's plan). */
   details?: string;
+  /** The first thing to check, one sentence; none when nothing needs doing (a recovery). */
+  hint?: string;
   /** Values a link template may use (`{serviceId}`), and the link's label; none: no link. */
   link?: { label: string; fields: Record<string, string> };
+  /** Where it happened, for an incident receiver: the system, the part of it, their group. */
+  origin: { source: string; component?: string; group?: string };
+  /** What a route may match a pipe's notice by (lib/watch/routes.ts); none for other subjects. */
+  routing?: { pipeId: string; pipeName: string; sourceKind?: string };
   /** The EventBridge detail-type and detail; the webhook's `type`. */
   event: { type: string; detail: object };
   /** Filterable string attributes (SNS message attributes); '' values are left out. */
   attributes: Record<string, string>;
+}
+
+/** What every channel adds to a notice so it explains itself: its hint, and its link. */
+interface Explanation {
+  hint?: string;
+  link?: { label: string; url: string };
+}
+
+/**
+ * The hint and the link of a rendered notice; the link is the template with the notice's fields
+ * in place (each URL-encoded), and only when the template names no other placeholder.
+ */
+export function explain(rendered: RenderedNotice, linkTemplate: string | undefined): Explanation {
+  const out: Explanation = rendered.hint ? { hint: rendered.hint } : {};
+  const fields = rendered.link?.fields;
+  if (!linkTemplate || !fields) return out;
+  let complete = true;
+  const url = linkTemplate.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (!(name in fields) || fields[name] === '') complete = false;
+    return name in fields ? encodeURIComponent(fields[name]) : whole;
+  });
+  return complete ? { ...out, link: { label: rendered.link!.label, url } } : out;
 }
 
 /** `[CRITICAL] <what> <kind>: <change>`, at most 100 characters (an SNS subject's limit). */

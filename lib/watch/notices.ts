@@ -18,6 +18,11 @@ const anyNotice = z.discriminatedUnion('subject', [
 ]);
 export type Notice = z.infer<typeof anyNotice>;
 export type Subject = Notice['subject'];
+/** Every subject's name (a route may name them). */
+export const SUBJECTS = anyNotice.options.map((o) => o.shape.subject.value) as [
+  Subject,
+  ...Subject[],
+];
 
 const renderers: { [S in Subject]: (n: Extract<Notice, { subject: S }>) => RenderedNotice } = {
   pipe: renderPipeNotice,

@@ -113,7 +113,10 @@ export class WatchRun<W, N extends Notice = Notice> {
       this.names,
     );
     const bounded = boundPending(
-      [...carried, ...newPending(change.notices, this.names, this.runId, at)],
+      [
+        ...carried,
+        ...change.notices.flatMap((n) => newPending([n], this.owedTo(n), this.runId, at)),
+      ],
       at,
       this.limits,
     );
@@ -134,6 +137,11 @@ export class WatchRun<W, N extends Notice = Notice> {
     // A record's pending entries are the notices its own claims added: all of the caller's N.
     this.claimed.push(...outcome.claimed.map((p) => p.notification as N));
     return outcome;
+  }
+
+  /** The notifiers a new notice is owed: each that accepts it (the routing table's choice). */
+  private owedTo(n: Notice): string[] {
+    return this.o.notifiers.filter((x) => x.accepts?.(n) ?? true).map((x) => x.name);
   }
 
   /** Start delivering these claims' notices (claims handed over together share batches). */

@@ -54,6 +54,7 @@ const WATCHDOG_VALUES: Record<keyof typeof WATCHDOG_CONTEXT_KEYS, unknown> = {
   'cloudops:watchdogErrorsPerRun': 0,
   'cloudops:watchdogApiDeadlineMs': 20000,
   'cloudops:watchdogServicesPerMessage': 10,
+  'cloudops:watchdogPagerDutyUrl': 'https://events.eu.pagerduty.com/v2/enqueue',
 };
 
 let everything: Synthesized;
@@ -64,6 +65,10 @@ beforeAll(() => {
     'cloudops:adminSecret': 'true',
     'cloudops:slackWebhookSecretName': 'cloudops/slack',
     'cloudops:webhookSecretName': 'cloudops/webhook',
+    'cloudops:pagerdutySecretName': 'cloudops/pagerduty',
+    'cloudops:watchdogRoutes': {
+      routes: [{ name: 'team-a', pipeNames: ['orders-*'], notify: ['pagerduty'] }],
+    },
   });
   openSource = synth({ 'cloudops:observabilityMode': 'open-source' });
 });

@@ -757,6 +757,7 @@ describe('variants', () => {
       'cloudops:adminSecret': 'true',
       'cloudops:slackWebhookSecretName': 'cloudops/slack',
       'cloudops:webhookSecretName': 'cloudops/webhook',
+      'cloudops:pagerdutySecretName': 'cloudops/pagerduty',
       'cloudops:rotationDays': '14',
       'cloudops:watchdogSchedule': 'cron(0/10 * * * ? *)',
       'cloudops:observabilityMode': 'open-source',
@@ -817,7 +818,7 @@ describe('variants', () => {
       expect(schedule.Properties.RotationRules.ScheduleExpression).toBe('rate(14 days)');
   });
 
-  it('the watchdog reads Slack and webhook URLs from their secrets at run time, by name', () => {
+  it('the watchdog reads Slack and webhook URLs and the PagerDuty key from their secrets at run time, by name', () => {
     const v = variant.stack;
     const t = variant.template;
     const fnKey = v.getLogicalId(v.pipeWatchdog.watchdog.fn.node.defaultChild as never);
@@ -825,8 +826,10 @@ describe('variants', () => {
     expect(env).toMatchObject({
       CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: 'cloudops/slack',
       CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID: 'cloudops/webhook',
+      CLOUDOPS_WATCHDOG_PAGERDUTY_SECRET_ID: 'cloudops/pagerduty',
     });
     for (const plain of [
+      'CLOUDOPS_WATCHDOG_PAGERDUTY_ROUTING_KEY',
       'CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL',
       'CLOUDOPS_WATCHDOG_WEBHOOK_URL',
       'CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET',
@@ -834,7 +837,7 @@ describe('variants', () => {
       expect(env).not.toHaveProperty(plain);
     // No value is resolved into the template (no dynamic references anywhere).
     expect(JSON.stringify(t.toJSON())).not.toContain('{{resolve:secretsmanager');
-    // Read access to exactly those two secrets, for the watchdog (and the sync in report mode).
+    // Read access to exactly those secrets, for the watchdog (and the sync in report mode).
     const readers = (name: string) =>
       Object.values(t.findResources('AWS::IAM::Policy'))
         .filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes(`:secret:${name}-`))
@@ -845,6 +848,7 @@ describe('variants', () => {
     const expected = [watchdogRole, consumerRole, syncRole].sort();
     expect(readers('cloudops/slack').sort()).toEqual(expected);
     expect(readers('cloudops/webhook').sort()).toEqual(expected);
+    expect(readers('cloudops/pagerduty').sort()).toEqual(expected);
     const statement = roleStatements(t, watchdogRole).find((st) =>
       JSON.stringify(st.Resource).includes(':secret:cloudops/slack-'),
     )!;

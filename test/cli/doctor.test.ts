@@ -219,6 +219,18 @@ describe('a 401 anywhere points at the key settings and at doctor', () => {
     );
   });
 
+  it('pipes check: the listings it could not make, then the hint once', async () => {
+    const run = await runCapture(['pipes', 'check', '--state-file', path.join(dir, 'p.json')], {
+      env: { ...byValue, CLOUDOPS_KEY_SECRET: 'wrong-wrong-wrong-wrong' },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^error \(list\) service .*401/m);
+    expect(run.stdout).toMatch(
+      /^the management API refused the key: check CLOUDOPS_KEY_ID and CLOUDOPS_KEY_SECRET \(or CLOUDOPS_KEY_SECRET_ID\); `cloudops doctor` checks every setting$/m,
+    );
+    expect(run.stdout.match(/refused the key/g)).toHaveLength(1);
+  });
+
   it('alerts provision, per event', async () => {
     const file = path.join(dir, 'request.json');
     writeFileSync(

@@ -17,7 +17,7 @@ import { createHandler } from '../../functions/sync-dashboards/handler';
 import { createVersionTable } from '../../lib/alerts/versions-dynamo';
 import { clearCredentialsCache } from '../../lib/credentials';
 import type { DashboardSyncedDetail } from '../../lib/dashboards/events';
-import { signBody } from '../../lib/watch/notifiers/webhook';
+import { verifyAsDocumented } from '../support/webhook-signature';
 import { registeredSecrets } from '../../lib/redact';
 import { startReceiver } from '../support/receiver';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
@@ -582,9 +582,10 @@ describe('sync-dashboards function in report mode: drift is heard', () => {
     );
     expect(notice.markdown).toContain('```diff');
     expect(notice.markdown).toContain('Platform overview');
-    expect(hook.received[0].headers['x-cloudops-signature']).toBe(
-      signBody(hook.received[0].body, SIGNING),
-    );
+    const signed = hook.received[0];
+    expect(
+      verifyAsDocumented(String(signed.headers['x-cloudops-signature']), signed.body, SIGNING),
+    ).toBe(true);
     expect(slack.received[0].body).toContain('Platform overview');
     expect(writes()).toHaveLength(0); // report mode never writes
 

@@ -1,7 +1,8 @@
 /**
  * Issue's "Done when", through the CLI against the sandbox: a pipe that fetches 100 events a
  * minute and sends none, `cloudops pipes check` every 5 sandbox-minutes for 40 minutes → exactly
- * one critical `stalled` notice naming it; its flow restored → one recovery under the same key;
+ * one critical `stalled` notice naming it (Slack text escaped, PagerDuty `trigger`); its flow
+ * restored → one recovery under the same key (PagerDuty `resolve`, the same `dedup_key`);
  * a quiet pipe raises nothing unless configured to expect traffic; `pipes list` shows the
  * condition while it is open.
  */
@@ -14,6 +15,7 @@ import type { ServiceView } from '../../lib/pipes/view';
 import type { PipeNotice } from '../../lib/watch/subjects/pipe';
 import type { Sandbox } from '../../sandbox/index';
 import { runCapture } from '../support/cli';
+import { startPagerDuty } from '../support/pagerduty-receiver';
 import { startReceiver } from '../support/receiver';
 import { admin } from '../support/sandbox-http';
 import { startTestSandbox } from '../support/sandbox';
@@ -22,19 +24,30 @@ const MIN = 60_000;
 let sb: Sandbox;
 let dir: string;
 let hook: Awaited<ReturnType<typeof startReceiver>>;
+let slack: Awaited<ReturnType<typeof startReceiver>>;
+let pagerDuty: Awaited<ReturnType<typeof startPagerDuty>>;
+const ROUTING_KEY = 'R0UT1NGKEY0DONEWHEN0000000000000';
+/** A name from the service is untrusted: in Slack it must not page the whole channel. */
+const HOSTILE_NAME = '<!channel> orders-kafka';
 let kafka: string;
 let postgres: string;
 
 beforeAll(async () => {
   sb = await startTestSandbox({ profile: 'current' });
   hook = await startReceiver();
+  slack = await startReceiver();
+  pagerDuty = await startPagerDuty([ROUTING_KEY]);
   dir = mkdtempSync(path.join(tmpdir(), 'cloudops-done-when-'));
-  kafka = sb.store.state.pipes.find((p) => p.name === 'orders-kafka')!.id;
+  const kafkaPipe = sb.store.state.pipes.find((p) => p.name === 'orders-kafka')!;
+  kafkaPipe.name = HOSTILE_NAME;
+  kafka = kafkaPipe.id;
   postgres = sb.store.state.pipes.find((p) => p.name === 'users-postgres-cdc')!.id;
 });
 afterAll(async () => {
   vi.useRealTimers();
   await hook.close();
+  await slack.close();
+  await pagerDuty.close();
   await sb.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -42,6 +55,8 @@ beforeEach(async () => {
   // The CLI reads the wall clock (faked here), the sandbox its own: both move together.
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
   hook.received.length = 0;
+  slack.received.length = 0;
+  pagerDuty.accepted.length = 0;
   // The quiet pipe: Running, nothing in, nothing out.
   sb.setPipeState(postgres, 'Running');
   await admin(sb, 'PUT', `/pipes/${postgres}/flow`, { fetchedPerMinute: 0, sentPerMinute: 0 });
@@ -64,6 +79,9 @@ function cli(stateFile: string, extra: Record<string, string> = {}) {
     CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',
     CLOUDOPS_SERVICE_ID: sb.info.serviceId,
     CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${hook.url}/hooks/done-when`,
+    CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: `${slack.url}/services/T1/B1/donewhen`,
+    CLOUDOPS_WATCHDOG_PAGERDUTY_ROUTING_KEY: ROUTING_KEY,
+    CLOUDOPS_WATCHDOG_PAGERDUTY_URL: pagerDuty.url,
     ...extra,
   };
   const args = ['--state-file', path.join(dir, stateFile)];
@@ -86,6 +104,13 @@ const noticesAbout = (pipeId: string) =>
     .map((r) => (JSON.parse(r.body) as { notification: PipeNotice }).notification)
     .filter((n) => n.pipeId === pipeId);
 
+const slackAbout = (name: string) =>
+  slack.received.map((r) => r.body).filter((body) => body.includes(name));
+
+/** The seed's Failed and Stopped pipes are told too; these are the events about one pipe. */
+const pagerDutyAbout = (pipeId: string) =>
+  pagerDuty.accepted.filter((e) => e.dedup_key?.includes(pipeId));
+
 describe('done when', () => {
   it('one critical stall in 40 minutes, shown by pipes list; restored, one recovery; the quiet pipe says nothing', async () => {
     const c = cli('done-when.json');
@@ -96,10 +121,21 @@ describe('done when', () => {
       await c.check();
     }
     const stalls = noticesAbout(kafka);
+    // The webhook carries the name raw; Slack gets it escaped; PagerDuty opens one incident.
     expect(stalls.map((n) => `${n.kind}:${n.severity}:${n.pipeName}`)).toEqual([
-      'stalled:critical:orders-kafka',
+      `stalled:critical:${HOSTILE_NAME}`,
     ]);
     expect(noticesAbout(postgres)).toEqual([]);
+    expect(slackAbout('orders-kafka')).toHaveLength(1);
+    expect(slackAbout('orders-kafka')[0]).toContain('&lt;!channel&gt; orders-kafka');
+    expect(slack.received.map((r) => r.body).join('\n')).not.toContain('<!channel>');
+    expect(pagerDutyAbout(kafka)).toEqual([
+      expect.objectContaining({
+        event_action: 'trigger',
+        dedup_key: stalls[0].dedupKey,
+        payload: expect.objectContaining({ severity: 'critical' }) as unknown,
+      }),
+    ]);
 
     const open = (await c.listJson()).pipes.find((p) => p.pipeId === kafka)!;
     expect(open.conditions).toEqual([
@@ -115,6 +151,12 @@ describe('done when', () => {
     const told = noticesAbout(kafka);
     expect(told.map((n) => n.kind)).toEqual(['stalled', 'recovery']);
     expect(told[1]).toMatchObject({ dedupKey: told[0].dedupKey, resolves: true });
+    expect(slackAbout('orders-kafka')).toHaveLength(2);
+    expect(pagerDutyAbout(kafka).map((e) => `${e.event_action}:${e.dedup_key}`)).toEqual([
+      `trigger:${told[0].dedupKey}`,
+      `resolve:${told[0].dedupKey}`,
+    ]);
+    expect(pagerDuty.incidents.get(told[0].dedupKey)).toBe('resolved');
     const closed = (await c.listJson()).pipes.find((p) => p.pipeId === kafka)!;
     expect(closed.conditions).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { createManagementClient, type ManagementClient } from '../../lib/api';
 import { staticCredentials } from '../../lib/credentials';
 import type { WatchdogNotice } from '../../lib/pipes/watchdog';
@@ -34,6 +35,23 @@ export function clientFor(
     retry: { maxAttempts: 1 },
     deadlineMs: 5_000,
   });
+}
+
+/**
+ * The file's sandbox and client: started before its tests, closed after them. Read them inside
+ * a test (`const { sb, client } = shared;`): they exist once the tests run.
+ */
+export function sandboxForFile(): { sb: Sandbox; client: ManagementClient } {
+  const shared = {} as { sb: Sandbox; client: ManagementClient };
+  beforeAll(async () => {
+    shared.sb = await startWatchdogSandbox();
+    shared.client = clientFor(shared.sb);
+  });
+  afterAll(async () => {
+    shared.client?.close();
+    await shared.sb?.close();
+  });
+  return shared;
 }
 
 /** A notifier that remembers what the watchdog gave it (and can be told to fail). */

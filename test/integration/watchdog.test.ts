@@ -10,7 +10,8 @@ import { loadService } from '../../lib/pipes/records';
 import { runWatchdog, type WatchdogDeps } from '../../lib/pipes/watchdog';
 import { parseWatchdogConfig, type WatchdogConfigInput } from '../../lib/pipes/watchdog-config';
 import type { Notifier } from '../../lib/watch/notifiers/types';
-import { createWebhookNotifier, signBody } from '../../lib/watch/notifiers/webhook';
+import { createWebhookNotifier } from '../../lib/watch/notifiers/webhook';
+import { verifyAsDocumented } from '../support/webhook-signature';
 import { LocalWatchStore, type WatchStore } from '../../lib/watch/store';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
@@ -155,15 +156,37 @@ describe('scripted timelines (sandbox over HTTP, injected clock)', () => {
   it('a deleted pipe is reported once', async () => {
     const saved = sb.store.state.pipes.find((p) => p.id === kafka)!;
     try {
-      const { notifier } = await timeline(kafka, [
+      const { notifier, results } = await timeline(kafka, [
         [0, 'Running'],
         [5, 'gone'],
         [10, 'gone'],
+        [15, 'gone'],
       ]);
       expect(notifier.sent.map(brief)).toEqual(['gone:warning:Running->']);
+      // Told at the second listing in a row without it.
+      expect(results.map((r) => r.notifications.length)).toEqual([0, 0, 1, 0]);
     } finally {
       sb.store.state.pipes.push(saved);
     }
+  });
+
+  it('a pipe missing from one listing and back the next is no notice (a blip), at one request per run', async () => {
+    const saved = sb.store.state.pipes.find((p) => p.id === kafka)!;
+    const w = watchdog({ includePipes: [kafka] });
+    sb.requestLog.clear();
+    await w.run();
+    sb.clock.advance(5 * MIN);
+    sb.store.state.pipes = sb.store.state.pipes.filter((p) => p.id !== kafka);
+    try {
+      await w.run();
+    } finally {
+      sb.store.state.pipes.push(saved);
+    }
+    sb.clock.advance(5 * MIN);
+    await w.run();
+    expect(w.notifier.sent.map(brief)).toEqual([]);
+    const requests = sb.requestLog.entries().filter((e) => e.surface === 'management');
+    expect(requests).toHaveLength(3);
   });
 
   it('makes one request per service per run: its metrics', async () => {
@@ -347,7 +370,7 @@ describe('metrics and a real webhook', () => {
       expect(r.notifications).toHaveLength(1);
       expect(receiver.received).toHaveLength(1);
       const { body, headers } = receiver.received[0];
-      expect(headers['x-cloudops-signature']).toBe(signBody(body, secret));
+      expect(verifyAsDocumented(String(headers['x-cloudops-signature']), body, secret)).toBe(true);
       expect(JSON.parse(body)).toMatchObject({ notification: { kind: 'new', pipeId: kafka } });
     } finally {
       await receiver.close();

@@ -74,13 +74,14 @@ export const KEPT_FOR_TESTS: Readonly<Record<string, string>> = {
     'makes the watch table where no stack does (local runs)',
   'lib/watch/notifiers/eventbridge.ts#createEventBridgeNotifier':
     "a notifier's factory; the registry builds it from settings",
+  'lib/watch/notifiers/pagerduty.ts#createPagerDutyNotifier':
+    "a notifier's factory; the registry builds it from settings",
   'lib/watch/notifiers/slack.ts#createSlackNotifier':
     "a notifier's factory; the registry builds it from settings",
   'lib/watch/notifiers/sns.ts#createSnsNotifier':
     "a notifier's factory; the registry builds it from settings",
   'lib/watch/notifiers/webhook.ts#createWebhookNotifier':
     "a notifier's factory; the registry builds it from settings",
-  'lib/watch/notifiers/webhook.ts#signBody': 'how a receiver checks the signature (documented)',
   'cli/connect.ts#terminalLogger': 'how the CLI shows log lines; tests read what a person sees',
   'lib/api/errors.ts#RateLimitedError': 'a typed error callers catch',
   'lib/api/errors.ts#ServiceIdleError': 'a typed error callers catch',

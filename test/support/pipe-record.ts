@@ -14,6 +14,7 @@ export function pipeRecord(since: number, extra: Partial<PipeRecord> = {}): Pipe
     lastSeenAt: since,
     stuckNotified: false,
     gone: false,
+    missedRuns: 0,
     restarts: [],
     pending: [],
     version: 0,

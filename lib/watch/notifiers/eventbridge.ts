@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { EVENT_SOURCE } from '../../events/schemas';
 import { putEvents, type Refusal } from '../../events/put-events';
 import { redactText } from '../../redact';
+import { explain } from '../notice';
 import { renderNotice, type Notice } from '../notices';
 import { defineNotifier, NotifyError, type BatchResult, type Notifier } from './types';
 
@@ -21,18 +22,27 @@ interface EventBridgeNotifierOptions {
   eventBusName?: string;
   /** @default 'eventbridge' */
   name?: string;
+  /** Each notice's link (CLOUDOPS_WATCHDOG_LINK_TEMPLATE). */
+  linkTemplate?: string | undefined;
 }
 
 export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): Notifier {
   const name = options.name ?? 'eventbridge';
   const entryOf = (n: Notice): PutEventsRequestEntry => {
-    const { event } = renderNotice(n);
+    const rendered = renderNotice(n);
+    const { hint, link } = explain(rendered, options.linkTemplate);
+    // The subject's detail, its values raw; what explains it is added, never replacing a field.
+    const detail = {
+      ...(hint ? { hint } : {}),
+      ...(link ? { link: link.url } : {}),
+      ...rendered.event.detail,
+    };
     return {
       Source: EVENT_SOURCE,
-      DetailType: event.type,
+      DetailType: rendered.event.type,
       Time: new Date(n.at),
       EventBusName: options.eventBusName ?? 'default',
-      Detail: JSON.stringify(event.detail),
+      Detail: JSON.stringify(detail),
     };
   };
 
@@ -79,6 +89,11 @@ export const eventBridgeNotifier = defineNotifier<typeof env, string>({
   name: 'eventbridge',
   env,
   settings: (e) => e.CLOUDOPS_WATCHDOG_EVENT_BUS,
-  create: (eventBusName, clients) =>
-    createEventBridgeNotifier({ client: clients.eventBridge(), eventBusName }),
+  create: (eventBusName, clients, context) =>
+    createEventBridgeNotifier({
+      client: clients.eventBridge(),
+      eventBusName,
+      name: context.name,
+      linkTemplate: context.linkTemplate,
+    }),
 });

@@ -1,4 +1,8 @@
-/** POST JSON with a timeout, retrying 5xx, 429 and network errors with backoff (injected sleep). */
+/**
+ * POST JSON with a timeout, retrying 5xx, 429 and network errors with backoff (injected sleep).
+ * Redirects are never followed: a destination URL carries its own token (a Slack webhook) or a
+ * signature, which a 3xx would hand to whatever host it names. A 3xx is a failed delivery.
+ */
 import fetch from 'node-fetch';
 import { NotifyError, type HttpPostOptions } from './types';
 
@@ -25,6 +29,7 @@ export async function postJson(
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body,
+        redirect: 'manual',
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
       status = response.status;
@@ -37,6 +42,11 @@ export async function postJson(
       continue;
     }
     if (status >= 200 && status < 300) return;
+    if (status >= 300 && status < 400)
+      throw new NotifyError(`receiver answered ${status}, a redirect: not followed`, {
+        notifier,
+        status,
+      });
     last = new NotifyError(`receiver answered ${status}: ${text}`, { notifier, status });
     // Other 4xx mean the request itself is wrong: retrying cannot help.
     if (status < 500 && status !== 429) throw last;

@@ -11,10 +11,7 @@ import { secretsManagerCredentials } from '../../credentials/secrets-manager';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
-import { NotifyError } from './types';
-
-/** Where a destination's secret comes from: a Secrets Manager secret, or a value (local runs). */
-export type SecretSource<T> = { secretId: string } | { value: T };
+import { NotifyError, type SecretSource } from './types';
 
 /** A secret id or values in env, not both (which one would win is not obvious). */
 export function secretSource<T>(
@@ -44,20 +41,24 @@ export function secretProvider<S extends z.ZodType>(
 
 /** Answers that mean "this URL / signature is not (or no longer) accepted". */
 const REJECTED = new Set([401, 403, 404, 410]);
+const rejectedByStatus = (error: NotifyError) => REJECTED.has(error.status ?? 0);
 
 /**
- * Send to the destination's current value; if the receiver rejects it, re-read the secret once
- * and send again when it changed (a Slack URL replaced in Secrets Manager since the last read).
+ * Send to the destination's current value; if the receiver rejects it (`rejected`, by default
+ * a 401/403/404/410), re-read the secret once and send again when it changed (a Slack URL
+ * replaced in Secrets Manager since the last read). Every string in the value is a secret.
  */
-export async function sendToTarget<T extends { url: string }>(
+export async function sendToTarget<T extends object>(
   notifier: string,
   target: CredentialProvider<T>,
   send: (value: T) => Promise<void>,
+  rejected: (error: NotifyError) => boolean = rejectedByStatus,
 ): Promise<void> {
   const read = async (fresh: boolean) => {
     try {
       const value = fresh ? await target.refresh() : await target.get();
-      registerSecret(value.url);
+      for (const field of Object.values(value))
+        if (typeof field === 'string') registerSecret(field);
       return value;
     } catch (error) {
       throw new NotifyError(`could not read ${target.label}: ${(error as Error).message}`, {
@@ -69,7 +70,7 @@ export async function sendToTarget<T extends { url: string }>(
   try {
     await send(value);
   } catch (error) {
-    if (!(error instanceof NotifyError) || !REJECTED.has(error.status ?? 0)) throw error;
+    if (!(error instanceof NotifyError) || !rejected(error)) throw error;
     const fresh = await read(true);
     if (JSON.stringify(fresh) === JSON.stringify(value)) throw error;
     await send(fresh);

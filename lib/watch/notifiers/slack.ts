@@ -1,13 +1,18 @@
-/** Slack incoming webhook with a Block Kit message. The webhook URL is itself a secret. */
+/**
+ * Slack incoming webhook with a Block Kit message. The webhook URL is itself a secret. Every
+ * value from a notice is escaped for mrkdwn (slack-text.ts): a pipe named `<!channel>` pages
+ * nobody.
+ */
 import * as z from 'zod';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
-import { describeChange, type Fact } from '../notice';
+import { describeChange, explain, type Fact } from '../notice';
 import { renderNotice, type Notice } from '../notices';
 import { postJson } from './http';
-import { secretProvider, secretSource, sendToTarget, type SecretSource } from './secrets';
-import { defineNotifier, type HttpPostOptions, type Notifier } from './types';
+import { mrkdwn, mrkdwnCode, slackPlain } from './slack-text';
+import { secretProvider, secretSource, sendToTarget } from './secrets';
+import { defineNotifier, type HttpPostOptions, type Notifier, type SecretSource } from './types';
 
 const slackWebhookSecret = z.looseObject({ url: z.url() });
 type SlackWebhookSecret = z.infer<typeof slackWebhookSecret>;
@@ -20,17 +25,7 @@ const env = z.object({
   CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: z.string().min(1).optional(),
   /** Local runs (CLI): the URL itself; registered for redaction. */
   CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: z.url().optional(),
-  /**
-   * Link shown on each message, e.g. https://console.example/{organizationId}/services/{serviceId}/pipes/{pipeId}
-   * (the notice's fields replace the placeholders); without it, no link button.
-   */
-  CLOUDOPS_WATCHDOG_LINK_TEMPLATE: z.string().min(1).optional(),
 });
-
-interface SlackSettings {
-  webhook: SecretSource<SlackWebhookSecret>;
-  linkTemplate?: string | undefined;
-}
 
 interface SlackNotifierOptions extends HttpPostOptions {
   /** The URL, or a provider of `{ url }` (a Secrets Manager secret, re-read when rejected). */
@@ -49,54 +44,58 @@ const EMOJI = {
 /** Slack's limit for one section's text. */
 const SECTION_CHARS = 3000;
 
-function link(template: string | undefined, fields: Record<string, string> | undefined) {
-  if (!template || !fields) return undefined;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in fields ? encodeURIComponent(fields[name]) : whole,
-  );
+function factText(fact: Fact): string {
+  if ('text' in fact) return mrkdwn(fact.text);
+  if ('id' in fact)
+    return fact.name === undefined
+      ? mrkdwnCode(fact.id)
+      : `${mrkdwn(fact.name)} (${mrkdwnCode(fact.id)})`;
+  if ('time' in fact) {
+    const seconds = Math.floor(Date.parse(fact.time) / 1000);
+    if (!Number.isFinite(seconds)) return mrkdwn(fact.time);
+    return `<!date^${seconds}^{date_short_pretty} {time}|${mrkdwn(fact.time)}>`;
+  }
+  return describeChange(fact, { arrow: '→', mark: (s) => `*${mrkdwn(s)}*` });
 }
 
-function factText(fact: Fact): string {
-  if ('text' in fact) return fact.text;
-  if ('id' in fact)
-    return fact.name === undefined ? `\`${fact.id}\`` : `${fact.name} (\`${fact.id}\`)`;
-  if ('time' in fact)
-    return `<!date^${Math.floor(Date.parse(fact.time) / 1000)}^{date_short_pretty} {time}|${fact.time}>`;
-  return describeChange(fact, { arrow: '→', mark: (s) => `*${s}*` });
-}
+/** A mrkdwn text object Slack shows as sent: no automatic links or mentions. */
+const text = (value: string) => ({ type: 'mrkdwn', text: value, verbatim: true });
 
 function slackPayload(n: Notice, linkTemplate?: string) {
   const rendered = renderNotice(n);
+  const { hint, link } = explain(rendered, linkTemplate);
   const blocks: unknown[] = [
-    { type: 'header', text: { type: 'plain_text', text: rendered.title } },
-    { type: 'section', text: { type: 'mrkdwn', text: `${EMOJI[n.severity]} ${n.message}` } },
+    { type: 'header', text: { type: 'plain_text', text: slackPlain(rendered.title) } },
+    { type: 'section', text: text(`${EMOJI[n.severity]} ${mrkdwn(n.message)}`) },
   ];
   if (rendered.facts.length > 0) {
     blocks.push({
       type: 'section',
-      fields: rendered.facts.map((f) => ({ type: 'mrkdwn', text: `*${f.label}*\n${factText(f)}` })),
+      fields: rendered.facts.map((f) => text(`*${f.label}*\n${factText(f)}`)),
     });
   }
+  if (hint) blocks.push({ type: 'section', text: text(`*First check:* ${mrkdwn(hint)}`) });
   if (rendered.details) {
-    const text =
-      rendered.details.length > SECTION_CHARS
-        ? `${rendered.details.slice(0, SECTION_CHARS - 2)} …`
-        : rendered.details;
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text } });
+    const details = mrkdwn(rendered.details, 'keep');
+    blocks.push({
+      type: 'section',
+      text: text(
+        details.length > SECTION_CHARS ? `${details.slice(0, SECTION_CHARS - 2)} …` : details,
+      ),
+    });
   }
   blocks.push({
     type: 'context',
-    elements: [{ type: 'mrkdwn', text: `${n.kind} · ${n.severity} · ${n.at}` }],
+    elements: [text(mrkdwn(`${n.kind} · ${n.severity} · ${n.at}`))],
   });
-  const url = link(linkTemplate, rendered.link?.fields);
-  if (url) {
+  if (link) {
     blocks.push({
       type: 'actions',
-      elements: [{ type: 'button', text: { type: 'plain_text', text: rendered.link!.label }, url }],
+      elements: [{ type: 'button', text: { type: 'plain_text', text: link.label }, url: link.url }],
     });
   }
   // `text` is the fallback shown in notifications and by clients without Block Kit.
-  return { text: `${rendered.title}: ${n.message}`, blocks };
+  return { text: mrkdwn(`${rendered.title}: ${n.message}`), blocks };
 }
 
 export function createSlackNotifier(options: SlackNotifierOptions): Notifier {
@@ -121,13 +120,18 @@ export function createSlackNotifier(options: SlackNotifierOptions): Notifier {
   };
 }
 
-export const slackNotifier = defineNotifier<typeof env, SlackSettings>({
+export const slackNotifier = defineNotifier<
+  typeof env,
+  SecretSource<SlackWebhookSecret>,
+  SlackWebhookSecret
+>({
   name: 'slack',
   env,
   secretIdVariable: 'CLOUDOPS_WATCHDOG_SLACK_SECRET_ID',
+  secretSchema: slackWebhookSecret,
   settings(e) {
     registerSecret(e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL);
-    const webhook = secretSource(
+    return secretSource(
       {
         secretId: 'CLOUDOPS_WATCHDOG_SLACK_SECRET_ID',
         values: ['CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL'],
@@ -137,17 +141,18 @@ export const slackNotifier = defineNotifier<typeof env, SlackSettings>({
         ? { url: e.CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL }
         : undefined,
     );
-    return webhook && { webhook, linkTemplate: e.CLOUDOPS_WATCHDOG_LINK_TEMPLATE };
   },
-  create: (s, clients) =>
+  routed: (_, destination) => destination,
+  create: (webhook, clients, context) =>
     createSlackNotifier({
       webhookUrl: secretProvider(
-        'slack webhook',
-        s.webhook,
+        `${context.name} webhook`,
+        webhook,
         slackWebhookSecret,
         clients.secretsManager,
       ),
-      linkTemplate: s.linkTemplate,
+      linkTemplate: context.linkTemplate,
+      name: context.name,
       ...clients.http,
     }),
 });

@@ -11,6 +11,7 @@ import {
 import * as z from 'zod';
 import { chunks } from '../../batches';
 import { redactText } from '../../redact';
+import { explain } from '../notice';
 import { renderNotice, type Notice } from '../notices';
 import { defineNotifier, NotifyError, type BatchResult, type Notifier } from './types';
 
@@ -31,6 +32,8 @@ interface SnsNotifierOptions {
   topicArn: string;
   /** @default 'sns' */
   name?: string;
+  /** Each notice's link (CLOUDOPS_WATCHDOG_LINK_TEMPLATE). */
+  linkTemplate?: string | undefined;
 }
 
 interface SnsMessage {
@@ -157,17 +160,24 @@ function isInvalidEntry(error: unknown): boolean {
   return /^(InvalidParameter|BatchRequestTooLong)/.test((error as Error).name ?? '');
 }
 
-function messageOf(n: Notice): SnsMessage {
+/** The notice as JSON with its hint and link (an email subscriber reads the body as it is). */
+function messageOf(n: Notice, linkTemplate: string | undefined): SnsMessage {
   const rendered = renderNotice(n);
-  return { subject: rendered.title, body: n, attributes: rendered.attributes };
+  const { hint, link } = explain(rendered, linkTemplate);
+  return {
+    subject: rendered.title,
+    body: { ...n, ...(hint ? { hint } : {}), ...(link ? { link: link.url } : {}) },
+    attributes: rendered.attributes,
+  };
 }
 
 export function createSnsNotifier(options: SnsNotifierOptions): Notifier {
   const sns = snsPublisher(options);
+  const message = (n: Notice) => messageOf(n, options.linkTemplate);
   return {
     name: sns.name,
-    send: (n, signal) => sns.publish(messageOf(n), signal),
-    sendBatch: (list, signal) => sns.publishBatch(list.map(messageOf), signal),
+    send: (n, signal) => sns.publish(message(n), signal),
+    sendBatch: (list, signal) => sns.publishBatch(list.map(message), signal),
   };
 }
 
@@ -175,5 +185,11 @@ export const snsNotifier = defineNotifier<typeof env, string>({
   name: 'sns',
   env,
   settings: (e) => e.CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN,
-  create: (topicArn, clients) => createSnsNotifier({ client: clients.sns(), topicArn }),
+  create: (topicArn, clients, context) =>
+    createSnsNotifier({
+      client: clients.sns(),
+      topicArn,
+      name: context.name,
+      linkTemplate: context.linkTemplate,
+    }),
 });

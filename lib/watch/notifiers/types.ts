@@ -9,6 +9,9 @@ import type * as z from 'zod';
 import { CloudOpsError, type ErrorOptions } from '../../errors';
 import type { Notice } from '../notices';
 
+/** Where a destination's secret comes from: a Secrets Manager secret, or a value (local runs). */
+export type SecretSource<T> = { secretId: string } | { value: T };
+
 /** The HTTP notifiers' POST (./http.ts): a timeout per attempt, retries with backoff. */
 export interface HttpPostOptions {
   /** @default 5000 per attempt */
@@ -34,6 +37,11 @@ export interface Notifier {
    * does not reject.
    */
   sendBatch?(notices: readonly Notice[], signal?: AbortSignal): Promise<BatchResult>;
+  /**
+   * Whether this notice is owed to this notifier (the routing table's choice, made when the
+   * notice becomes pending); absent: every notice is.
+   */
+  accepts?(notice: Notice): boolean;
 }
 
 export class NotifyError extends CloudOpsError {
@@ -66,8 +74,16 @@ export interface NotifierClientSource {
   http: HttpPostOptions;
 }
 
+/** What every notifier is made with besides its own settings. */
+export interface NotifierContext {
+  /** Unique among the configured notifiers: `slack`, or `slack:team-a` for a route's own. */
+  name: string;
+  /** CLOUDOPS_WATCHDOG_LINK_TEMPLATE: each notice's link (lib/watch/notice.ts `explain`). */
+  linkTemplate?: string | undefined;
+}
+
 /** A notifier's declaration (one file in lib/watch/notifiers, one line in registry.ts). */
-interface NotifierDefinition<E extends z.ZodObject, S> {
+interface NotifierDefinition<E extends z.ZodObject, S, T> {
   readonly name: string;
   /** Its variables, parsed with every other setting by lib/config.ts's readEnv. */
   readonly env: E;
@@ -76,18 +92,38 @@ interface NotifierDefinition<E extends z.ZodObject, S> {
    * grants read on that secret to exactly the functions that notify through it.
    */
   readonly secretIdVariable?: keyof z.input<E> & string;
+  /** The shape of that secret (what a route's own destination of this notifier holds too). */
+  readonly secretSchema?: z.ZodType<T>;
   /** Its settings from its parsed variables; undefined when it is not configured. */
   settings(env: z.output<E>): S | undefined;
-  create(settings: S, clients: NotifierClientSource): Notifier;
+  /** Its settings for a route's own destination: that secret, with the rest of env as given. */
+  routed?(env: z.output<E>, destination: SecretSource<T>): S;
+  create(settings: S, clients: NotifierClientSource, context: NotifierContext): Notifier;
 }
 
+type Make = (clients: NotifierClientSource) => Notifier;
+
 /** A notifier definition that can also say, from parsed env, how to make it (if configured). */
-export function defineNotifier<E extends z.ZodObject, S>(definition: NotifierDefinition<E, S>) {
+export function defineNotifier<E extends z.ZodObject, S, T = never>(
+  definition: NotifierDefinition<E, S, T>,
+) {
   return {
     ...definition,
-    configure(env: z.output<E>): ((clients: NotifierClientSource) => Notifier) | undefined {
+    configure(env: z.output<E>, context: NotifierContext): Make | undefined {
       const settings = definition.settings(env);
-      return settings === undefined ? undefined : (clients) => definition.create(settings, clients);
+      return settings === undefined
+        ? undefined
+        : (clients) => definition.create(settings, clients, context);
+    },
+    /** A route's own destination of this notifier; undefined when it has none of its own. */
+    configureRouted(
+      env: z.output<E>,
+      destination: SecretSource<T>,
+      context: NotifierContext,
+    ): Make | undefined {
+      if (!definition.routed) return undefined;
+      const settings = definition.routed(env, destination);
+      return (clients) => definition.create(settings, clients, context);
     },
   };
 }

@@ -1,13 +1,18 @@
-/** Generic webhook: the notice as JSON, HMAC-SHA256 signed when a secret is set. */
+/**
+ * Generic webhook: the notice as JSON, signed when a secret is set the way Stripe signs its
+ * webhooks, so a receiver can check both who sent it and when (a captured request replayed
+ * later fails the age check). README.md, "Verifying the webhook's signature", has the check.
+ */
 import { createHmac } from 'node:crypto';
 import * as z from 'zod';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
+import { explain } from '../notice';
 import { renderNotice, type Notice } from '../notices';
 import { postJson } from './http';
-import { secretProvider, secretSource, sendToTarget, type SecretSource } from './secrets';
-import { defineNotifier, type HttpPostOptions, type Notifier } from './types';
+import { secretProvider, secretSource, sendToTarget } from './secrets';
+import { defineNotifier, type HttpPostOptions, type Notifier, type SecretSource } from './types';
 
 const SIGNATURE_HEADER = 'X-Cloudops-Signature';
 
@@ -28,9 +33,8 @@ const env = z.object({
 });
 
 /**
- * `url` and an optional `signingSecret` (when set, every body is signed:
- * `X-Cloudops-Signature: sha256=<hex HMAC of the body>`), or a provider of both (a Secrets
- * Manager secret, re-read when the receiver rejects a request).
+ * `url` and an optional `signingSecret` (when set, every request is signed, see `signature`),
+ * or a provider of both (a Secrets Manager secret, re-read when the receiver rejects a request).
  */
 type WebhookTarget =
   | { url: string; signingSecret?: string | undefined }
@@ -40,15 +44,25 @@ type WebhookNotifierOptions = HttpPostOptions &
   WebhookTarget & {
     /** @default 'webhook' */
     name?: string;
+    /** Each notice's link (CLOUDOPS_WATCHDOG_LINK_TEMPLATE). */
+    linkTemplate?: string | undefined;
+    /** Epoch milliseconds, the signature's timestamp. @default Date.now */
+    now?: () => number;
   };
 
-export function signBody(body: string, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: the time is signed with the body. */
+function signature(body: string, secret: string, nowMs: number): string {
+  const t = Math.floor(nowMs / 1000);
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
 }
 
-/** `{ type, notification }`: the event type of the notice's subject, and the notice. */
-function webhookPayload(n: Notice) {
-  return { type: renderNotice(n).event.type, notification: n };
+/**
+ * `{ type, notification, hint?, link? }`: the event type of the notice's subject, the notice
+ * (its values raw, as the service gave them), the first thing to check and the link.
+ */
+function webhookPayload(n: Notice, linkTemplate: string | undefined) {
+  const rendered = renderNotice(n);
+  return { type: rendered.event.type, notification: n, ...explain(rendered, linkTemplate) };
 }
 
 export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier {
@@ -64,20 +78,26 @@ export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier
   return {
     name,
     send(n, signal) {
-      const body = JSON.stringify(webhookPayload(n));
+      const body = JSON.stringify(webhookPayload(n, options.linkTemplate));
       return sendToTarget(name, target, ({ url, signingSecret }) => {
         const headers: Record<string, string> = { 'X-Cloudops-Notification-Id': n.id };
-        if (signingSecret) headers[SIGNATURE_HEADER] = signBody(body, signingSecret);
+        if (signingSecret)
+          headers[SIGNATURE_HEADER] = signature(body, signingSecret, (options.now ?? Date.now)());
         return postJson(name, url, body, headers, options, signal);
       });
     },
   };
 }
 
-export const webhookNotifier = defineNotifier<typeof env, SecretSource<WebhookSecret>>({
+export const webhookNotifier = defineNotifier<
+  typeof env,
+  SecretSource<WebhookSecret>,
+  WebhookSecret
+>({
   name: 'webhook',
   env,
   secretIdVariable: 'CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID',
+  secretSchema: webhookSecret,
   settings(e) {
     registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_URL);
     registerSecret(e.CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET);
@@ -95,9 +115,12 @@ export const webhookNotifier = defineNotifier<typeof env, SecretSource<WebhookSe
         : undefined,
     );
   },
-  create: (source, clients) =>
+  routed: (_, destination) => destination,
+  create: (source, clients, context) =>
     createWebhookNotifier({
-      target: secretProvider('webhook', source, webhookSecret, clients.secretsManager),
+      target: secretProvider(context.name, source, webhookSecret, clients.secretsManager),
+      name: context.name,
+      linkTemplate: context.linkTemplate,
       ...clients.http,
     }),
 });

@@ -34,6 +34,12 @@ export function renderDashboardsNotice(n: DashboardsNotice): RenderedNotice {
       { label: 'Since', time: n.since },
     ],
     ...(n.markdown ? { details: n.markdown } : {}),
+    ...(n.resolves || n.severity === 'info'
+      ? {}
+      : {
+          hint: 'a dashboard was changed outside its files: review the plan, then apply the files (`cloudops dashboards apply`) or copy the change into them',
+        }),
+    origin: { source: `dashboards of ${n.owner}`, ...(n.source ? { component: n.source } : {}) },
     event: { type: DASHBOARDS_DRIFTED, detail: n },
     attributes: { severity: n.severity, kind: n.kind, subject: n.subject, owner: n.owner },
   };

@@ -43,12 +43,17 @@ export function renderKeyNotice(n: KeyNotice): RenderedNotice {
     ...(n.keyRecordId ? [{ label: 'Key', id: n.keyRecordId, name: about }] : []),
     ...(n.secretId ? [{ label: 'Secret', id: secretName(n.secretId) }] : []),
     { label: 'Found', time: n.since },
-    ...(n.kind === 'resolved' ? [] : [{ label: 'What to do', text: n.action }]),
   ];
   return {
     // Titles stop at 100 characters (an SNS subject's limit).
     title: `[${n.severity.toUpperCase()}] API key ${n.check} ${what}: ${about}`.slice(0, 100),
     facts,
+    // What to do is the notice's first check: every notifier shows it as such.
+    ...(n.kind === 'resolved' ? {} : { hint: n.action }),
+    origin: {
+      source: n.secretId ? secretName(n.secretId) : "the organization's API keys",
+      ...(about ? { component: about } : {}),
+    },
     event: { type: KEY_FINDING, detail: n },
     attributes: {
       severity: n.severity,

@@ -5,7 +5,8 @@ import {
   pipeStateChangedDetail,
   type PipeStateChangedDetail,
 } from '../../events/schemas';
-import { noticeCore, titleOf, type RenderedNotice } from '../notice';
+import { noticeCore, titleOf, type Fact, type RenderedNotice } from '../notice';
+import { pipeHint } from './pipe-hints';
 
 const PIPE_NOTICE_KINDS = [
   'transition',
@@ -27,6 +28,17 @@ const PIPE_NOTICE_KINDS = [
 ] as const;
 export type PipeNoticeKind = (typeof PIPE_NOTICE_KINDS)[number];
 
+/** A progress notice: the counter it read, its last two readings and the rate between them. */
+const progress = z.object({
+  /** The metric's name as the service publishes it, e.g. `ClickPipes_SentEvents_Total`. */
+  metric: z.string(),
+  readings: z.array(z.object({ at: z.string(), value: z.number() })),
+  /** Per minute between the two readings; a counter that went down restarted from zero. */
+  ratePerMinute: z.number().optional(),
+  /** Fetched per minute over the same readings (what piles up while nothing is sent). */
+  fetchedPerMinute: z.number().optional(),
+});
+
 /** DESIGN.md: the `Pipe State Changed` detail plus the notice's own fields. */
 export const pipeNotice = z.object({
   subject: z.literal('pipe'),
@@ -40,17 +52,7 @@ export const pipeNotice = z.object({
   condition: z.string().optional(),
   /** `clickpipe_source` or the listing's source member (kafka, s3, postgres, ...). */
   sourceKind: z.string().optional(),
-  /** A progress notice: the counter it read, its last two readings and the rate between them. */
-  progress: z
-    .object({
-      metric: z.string(),
-      readings: z.array(z.object({ at: z.string(), value: z.number() })),
-      /** Per minute between the two readings; a counter that went down restarted from zero. */
-      ratePerMinute: z.number().optional(),
-      /** Fetched per minute over the same readings (what piles up while nothing is sent). */
-      fetchedPerMinute: z.number().optional(),
-    })
-    .optional(),
+  progress: progress.optional(),
 });
 export type PipeNotice = z.infer<typeof pipeNotice>;
 
@@ -74,8 +76,17 @@ export function pipeConditionKey(
   return `pipe/${ids.organizationId}/${ids.serviceId}/${ids.pipeId}/${condition}`;
 }
 
-/** Exactly the event's detail fields (the notice's own stay internal). */
-const eventDetail = z.object(pipeStateChangedDetail.shape);
+/**
+ * The event's documented detail fields, plus what explains the notice (all optional, so a
+ * consumer reading the documented ones is unaffected); the notice's ledger fields stay internal.
+ */
+const eventDetail = z.object({
+  ...pipeStateChangedDetail.shape,
+  since: z.string().optional(),
+  condition: z.string().optional(),
+  sourceKind: z.string().optional(),
+  progress: progress.optional(),
+});
 
 export function pipeEventDetail(
   n: Omit<PipeStateChangedDetail, 'pipeId' | 'pipeName'> & { pipeId?: string; pipeName?: string },
@@ -83,18 +94,39 @@ export function pipeEventDetail(
   return eventDetail.parse({ pipeId: '', pipeName: '', ...n });
 }
 
+/** `ClickPipes_SentEvents_Total: 1200 at <t1> → 1200 at <t2> (0/min; fetched 50/min)`. */
+function progressText(p: NonNullable<PipeNotice['progress']>): string {
+  const readings = p.readings.map((r) => `${r.value} at ${r.at}`).join(' → ');
+  const rates = [
+    ...(p.ratePerMinute === undefined ? [] : [`${p.ratePerMinute}/min`]),
+    ...(p.fetchedPerMinute === undefined ? [] : [`fetched ${p.fetchedPerMinute}/min`]),
+  ];
+  return `${p.metric}: ${readings}${rates.length ? ` (${rates.join('; ')})` : ''}`;
+}
+
 export function renderPipeNotice(n: PipeNotice): RenderedNotice {
+  const facts: Fact[] = [
+    { label: 'State change', from: n.from, to: n.to },
+    { label: 'Pipe', id: n.pipeId, name: n.pipeName },
+    { label: 'Service', id: n.serviceId },
+    { label: 'Since', time: n.since },
+  ];
+  if (n.sourceKind) facts.push({ label: 'Source', text: n.sourceKind });
+  if (n.progress) facts.push({ label: 'Progress', text: progressText(n.progress) });
+  const hint = pipeHint(n);
   return {
     title: titleOf(n, `pipe ${n.pipeName}`),
-    facts: [
-      { label: 'State change', from: n.from, to: n.to },
-      { label: 'Pipe', id: n.pipeId, name: n.pipeName },
-      { label: 'Service', id: n.serviceId },
-      { label: 'Since', time: n.since },
-    ],
+    facts,
+    ...(hint ? { hint } : {}),
     link: {
       label: 'Open pipe',
       fields: { organizationId: n.organizationId, serviceId: n.serviceId, pipeId: n.pipeId },
+    },
+    origin: { source: n.serviceId, component: n.pipeName, group: n.organizationId },
+    routing: {
+      pipeId: n.pipeId,
+      pipeName: n.pipeName,
+      ...(n.sourceKind ? { sourceKind: n.sourceKind } : {}),
     },
     event: { type: PIPE_STATE_CHANGED, detail: pipeEventDetail(n) },
     attributes: {

@@ -35,10 +35,16 @@ export function renderServiceNotice(n: ServiceNotice): RenderedNotice {
       { label: 'Service', id: n.serviceId },
       { label: 'Since', time: n.since },
     ],
+    ...(n.kind === 'watchdog'
+      ? {
+          hint: "the watchdog cannot list this service's pipes: check its key and the service id (`cloudops doctor`)",
+        }
+      : {}),
     link: {
       label: 'Open service',
       fields: { organizationId: n.organizationId, serviceId: n.serviceId, pipeId: '' },
     },
+    origin: { source: n.serviceId, group: n.organizationId },
     // Consumers match the watchdog's events by this type: a service's notice keeps it, no pipe.
     event: { type: PIPE_STATE_CHANGED, detail: pipeEventDetail(n) },
     attributes: { severity: n.severity, kind: n.kind, subject: n.subject, serviceId: n.serviceId },

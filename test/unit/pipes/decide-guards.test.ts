@@ -36,6 +36,7 @@ const record = (overrides: Partial<PipeRecord> = {}): PipeRecord => ({
   flapping: false,
   stuckNotified: false,
   gone: false,
+  missedRuns: 0,
   restarts: [],
   pending: [],
   version: 3,
@@ -76,17 +77,32 @@ describe('a pipe that disappears', () => {
     );
   });
 
-  it('is told once with its last state, and its record is kept for the retention only', () => {
+  it('missing from one listing is a possible blip: nothing told, the miss counted', () => {
+    const previous = record({ state: 'Failed', since: T0 - HOUR });
+    const d = decide(previous, { gone: true }, T0 + 5 * MIN, policy);
+    expect(d).toEqual({ next: { ...previous, missedRuns: 1 }, notifications: [] });
+  });
+
+  it('seen again after one miss: the count starts over, nothing told', () => {
+    const previous = record({ missedRuns: 1 });
+    const d = decide(previous, seen('Running'), T0 + 10 * MIN, policy);
+    expect(d.notifications).toEqual([]);
+    expect(d.next.missedRuns).toBe(0);
+  });
+
+  it('is told once, at its second missing listing in a row, with its last state; its record is kept for the retention only', () => {
     const previous = record({
       state: 'Failed',
       since: T0 - HOUR,
       announced: { kind: 'transition', state: 'Failed', severity: 'critical', since: T0 - HOUR },
+      missedRuns: 1,
     });
     const now = T0 + 5 * MIN;
     const d = decide(previous, { gone: true }, now, policy);
     expect(d).toEqual({
       next: {
         ...previous,
+        missedRuns: 2,
         gone: true,
         announced: undefined,
         lastNotifiedAt: now,
@@ -131,6 +147,7 @@ describe('first sight', () => {
         flapping: false,
         stuckNotified: false,
         gone: false,
+        missedRuns: 0,
         restarts: [],
         pending: [],
         version: 0,

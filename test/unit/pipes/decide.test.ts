@@ -141,15 +141,29 @@ describe('decide', () => {
     expect(out[1].message).toContain('"Exploded"');
   });
 
-  it('a deleted pipe is reported once', () => {
+  it('a deleted pipe is reported once, when the second listing in a row lacks it', () => {
     const { out, record } = run([
       [0, 'Running'],
       [5, 'gone'],
       [10, 'gone'],
+      [15, 'gone'],
     ]);
     // Kept 30 days for DynamoDB's TTL (epoch seconds), then forgotten.
-    expect(record.expiresAt).toBe(Math.floor((T0 + 5 * MIN + 30 * 86_400_000) / 1000));
+    expect(record.expiresAt).toBe(Math.floor((T0 + 10 * MIN + 30 * 86_400_000) / 1000));
     expect(out.map(brief)).toEqual(['new:info:->Running', 'gone:warning:Running->']);
+    expect(out[1].at).toBe(new Date(T0 + 10 * MIN).toISOString());
+  });
+
+  it('a pipe missing from one listing and back the next is no notice at all (a blip)', () => {
+    const { out, record } = run([
+      [0, 'Running'],
+      [5, 'gone'],
+      [10, 'Running'],
+      [15, 'gone'],
+      [20, 'Running'],
+    ]);
+    expect(out.map(brief)).toEqual(['new:info:->Running']);
+    expect(record).toMatchObject({ gone: false, missedRuns: 0 });
   });
 
   it('a pipe that comes back after being gone is announced as new again', () => {
@@ -157,7 +171,8 @@ describe('decide', () => {
       run([
         [0, 'Running'],
         [5, 'gone'],
-        [10, 'Running'],
+        [10, 'gone'],
+        [15, 'Running'],
       ]).out.map((n) => n.kind),
     ).toEqual(['new', 'gone', 'new']);
   });

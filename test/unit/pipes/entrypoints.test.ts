@@ -17,7 +17,7 @@ import { sandboxEnv } from '../../../cli/connect';
 import type { CliIO } from '../../../cli/io';
 import { createHandler } from '../../../functions/pipe-watchdog/handler';
 import { ConfigError } from '../../../lib/errors';
-import { signBody } from '../../../lib/watch/notifiers/webhook';
+import { verifyAsDocumented } from '../../support/webhook-signature';
 import { readWatchdogSettings } from '../../../lib/pipes/config';
 import { createWatchTable } from '../../../lib/watch/dynamo-store';
 import { startLocalDynamo, type LocalDynamo } from '../../support/local-dynamo';
@@ -30,6 +30,9 @@ let dynamo: LocalDynamo;
 let dir: string;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const SIGNING = 'entrypoint-signing-secret-123';
+/** A control (newline excepted), DEL, C1 or bidi control: nothing a terminal should be sent. */
+// eslint-disable-next-line no-control-regex -- looking for control characters
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 beforeAll(async () => {
   sb = await startSandbox({
@@ -125,6 +128,33 @@ describe('cloudops pipes check', () => {
     expect(text).toMatch(/checked 4 pipes: 2 notifications, 1 errors/);
     expect(text).not.toContain(sb.info.keySecret);
     sb.faults.clear();
+  });
+
+  it('a hostile pipe name reaches the terminal without escape sequences or bidi controls; --json keeps it raw', async () => {
+    const pipe = sb.store.pipe(sb.info.pipeIds[0])!;
+    const saved = pipe.name;
+    const hostile = '<!channel> \u001b[2J\u001b]0;owned\u0007orders\u202etxt.exe\nchecked 0 pipes';
+    pipe.name = hostile;
+    sb.store.changed();
+    try {
+      const stateFile = path.join(dir, 'hostile.json');
+      sb.setPipeState(pipe.id, 'Failed');
+      const human = io(env());
+      await pipesCommand.run(['check', '--state-file', stateFile], human.cli, signal);
+      const text = human.out.join('\n');
+      expect(text).toContain('<!channel> orderstxt.exe checked 0 pipes');
+      expect(text).not.toMatch(UNSAFE);
+      expect(text.split('\n').filter((l) => l.startsWith('checked '))).toHaveLength(1);
+
+      sb.setPipeState(pipe.id, 'Running');
+      const machine = io(env());
+      await pipesCommand.run(['check', '--json', '--state-file', stateFile], machine.cli, signal);
+      const out = JSON.parse(machine.out.join('')) as { notifications: { pipeName: string }[] };
+      expect(out.notifications.map((n) => n.pipeName)).toEqual([hostile]);
+    } finally {
+      pipe.name = saved;
+      sb.setPipeState(pipe.id, 'Running');
+    }
   });
 
   it('a Slack URL configured with an upper-case host never shows in the --json output', async () => {
@@ -286,7 +316,9 @@ describe('pipe-watchdog handler: Slack and webhook destinations from Secrets Man
       expect(hook.received).toHaveLength(told.length);
       for (const r of hook.received) {
         expect(r.path).toBe('/hook');
-        expect(r.headers['x-cloudops-signature']).toBe(signBody(r.body, SIGNING));
+        expect(verifyAsDocumented(String(r.headers['x-cloudops-signature']), r.body, SIGNING)).toBe(
+          true,
+        );
       }
 
       // Someone replaces the Slack URL; the function still holds the old one.

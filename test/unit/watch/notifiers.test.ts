@@ -3,6 +3,8 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pipeStateChangedDetail, pipeStateChangedEvent } from '../../../lib/events/schemas';
 import { redactText } from '../../../lib/redact';
@@ -11,44 +13,14 @@ import { createSlackNotifier } from '../../../lib/watch/notifiers/slack';
 import { createSnsNotifier } from '../../../lib/watch/notifiers/sns';
 import { NotifyError } from '../../../lib/watch/notifiers/types';
 import { createWebhookNotifier } from '../../../lib/watch/notifiers/webhook';
-import type { DashboardsNotice } from '../../../lib/watch/subjects/dashboards';
-import { pipeNotice, type PipeNotice } from '../../../lib/watch/subjects/pipe';
+import { pipeNotice } from '../../../lib/watch/subjects/pipe';
 import type { ServiceNotice } from '../../../lib/watch/subjects/service';
+import { driftNotice, failedPipeNotice } from '../../support/notices';
 import { startReceiver } from '../../support/receiver';
+import { verifyAsDocumented } from '../../support/webhook-signature';
 
-const n: PipeNotice = {
-  subject: 'pipe',
-  id: 'org/svc/p1/transition/1',
-  dedupKey: 'pipe/org-1/svc-1/pipe-1/health',
-  resolves: false,
-  kind: 'transition',
-  severity: 'critical',
-  organizationId: 'org-1',
-  serviceId: 'svc-1',
-  pipeId: 'pipe-1',
-  pipeName: 'orders',
-  from: 'Running',
-  to: 'Failed',
-  at: '2025-01-01T00:05:00.000Z',
-  since: '2025-01-01T00:05:00.000Z',
-  message: 'Pipe orders went from Running to Failed',
-};
-const drift: DashboardsNotice = {
-  subject: 'dashboards',
-  id: 'dashboards/prod/drift/transition/1',
-  dedupKey: 'dashboards/prod/drift',
-  resolves: false,
-  kind: 'transition',
-  severity: 'warning',
-  from: 'InSync',
-  to: 'Drifted',
-  at: '2025-01-01T00:05:00.000Z',
-  since: '2025-01-01T00:05:00.000Z',
-  message: 'Dashboards of prod drifted from s3://b/dashboards/: Plan: 0 to create, 1 to update',
-  owner: 'prod',
-  source: 's3://b/dashboards/',
-  markdown: '```diff\n~ dashboard "x"\n```',
-};
+const n = failedPipeNotice();
+const drift = driftNotice();
 const service: ServiceNotice = {
   subject: 'service',
   id: 'org-1/svc-1/-/idle/1',
@@ -74,22 +46,87 @@ async function receiver(statuses: number[] = []) {
   closers.push(r.close);
   return r;
 }
+/** A loopback server answering every request with a 307 to `location`. */
+async function redirector(location: string) {
+  let hits = 0;
+  const server = createServer((req, res) => {
+    hits += 1;
+    req.resume();
+    res.writeHead(307, { location }).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    hits: () => hits,
+  };
+}
 
 describe('webhook notifier', () => {
   it('posts the notification as JSON with a verifiable HMAC signature', async () => {
     const r = await receiver();
     const secret = 'whsec-test-signing-secret';
-    await createWebhookNotifier({ url: `${r.url}/hook`, signingSecret: secret, ...noSleep }).send(
-      n,
-    );
+    const now = Date.parse('2025-01-01T00:05:00.250Z');
+    await createWebhookNotifier({
+      url: `${r.url}/hook`,
+      signingSecret: secret,
+      now: () => now,
+      ...noSleep,
+    }).send(n);
     expect(r.received).toHaveLength(1);
     const { body, headers, path } = r.received[0];
     expect(path).toBe('/hook');
     expect(headers['content-type']).toBe('application/json');
-    expect(JSON.parse(body)).toEqual({ type: 'Pipe State Changed', notification: n });
-    const expected = 'sha256=' + createHmac('sha256', secret).update(body).digest('hex');
-    expect(headers['x-cloudops-signature']).toBe(expected);
+    expect(JSON.parse(body)).toEqual({
+      type: 'Pipe State Changed',
+      notification: n,
+      hint: "check the pipe's source credentials and the destination table; `cloudops pipes get pipe-1`",
+    });
+    // Stripe's scheme: the unix time, and the HMAC of "<time>.<body>".
+    const t = Math.floor(now / 1000);
+    const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+    expect(headers['x-cloudops-signature']).toBe(`t=${t},v1=${v1}`);
     expect(redactText(`x ${secret} y`)).not.toContain(secret); // registered for redaction
+  });
+
+  it('a receiver checking as README.md shows accepts the request, and refuses it replayed 5+ minutes later or with its body changed', async () => {
+    const secret = 'whsec-verified-signing-secret';
+    let receiverNow = Date.now();
+    const seen: { signature: string; body: string; ok: boolean }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const signature = String(req.headers['x-cloudops-signature'] ?? '');
+        const ok = verifyAsDocumented(signature, body, secret, receiverNow);
+        seen.push({ signature, body, ok });
+        res.writeHead(ok ? 200 : 400).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+
+    await createWebhookNotifier({ url, signingSecret: secret, ...noSleep }).send(n);
+    // Someone who captured that request sends it again.
+    const [{ signature, body }] = seen;
+    const replay = (text: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-cloudops-signature': signature },
+        body: text,
+      }).then((r) => r.status);
+    expect(await replay(body.replace('Failed', 'Running'))).toBe(400); // tampered
+    receiverNow += 5 * 60_000 + 1_000;
+    expect(await replay(body)).toBe(400); // replayed later
+    expect(seen.map((r) => r.ok)).toEqual([true, false, false]);
   });
 
   it('sends no signature without a secret', async () => {
@@ -120,6 +157,20 @@ describe('webhook notifier', () => {
       /answered 400/,
     );
     expect(r.received).toHaveLength(1);
+  });
+
+  it('never follows a redirect: a 3xx is a failed delivery naming the status, sent nowhere else', async () => {
+    const elsewhere = await receiver();
+    const redirecting = await redirector(`${elsewhere.url}/stolen`);
+    const signingSecret = 'whsec-redirect-signing-secret';
+    const error = await createWebhookNotifier({ url: redirecting.url, signingSecret, ...noSleep })
+      .send(n)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotifyError);
+    expect((error as NotifyError).message).toMatch(/webhook: receiver answered 307, a redirect/);
+    expect((error as NotifyError).status).toBe(307);
+    expect(redirecting.hits()).toBe(1); // not retried either
+    expect(elsewhere.received).toHaveLength(0);
   });
 
   it('times out a hanging receiver and retries', async () => {
@@ -189,6 +240,38 @@ describe('slack notifier', () => {
     expect(d.blocks.some((b) => b.type === 'actions')).toBe(false);
     expect(sv.blocks[0].text?.text).toBe('[INFO] service svc-1 idle: idle');
     expect(JSON.stringify(sv.blocks)).not.toContain('*Pipe*');
+    // The template needs a pipe id a service's notice has not: no half-filled link.
+    expect(sv.blocks.some((b) => b.type === 'actions')).toBe(false);
+  });
+
+  it('a notice explains itself: condition, since when, source kind, the last two readings and the rate, the first check', async () => {
+    const r = await receiver();
+    await createSlackNotifier({
+      webhookUrl: `${r.url}/services/T1/B1/slackexplaintoken`,
+      ...noSleep,
+    }).send({
+      ...n,
+      kind: 'reminder',
+      sourceKind: 'kafka',
+      progress: {
+        metric: 'ClickPipes_SentEvents_Total',
+        readings: [
+          { at: '2025-01-01T00:00:00.000Z', value: 1200 },
+          { at: '2025-01-01T00:05:00.000Z', value: 1200 },
+        ],
+        ratePerMinute: 0,
+      },
+    });
+    const text = JSON.stringify((JSON.parse(r.received[0].body) as { blocks: unknown }).blocks);
+    expect(text).toContain('[CRITICAL] pipe orders reminder: Running -> Failed');
+    expect(text).toContain('*Since*');
+    expect(text).toContain('*Source*\\nkafka');
+    expect(text).toContain(
+      '*Progress*\\nClickPipes_SentEvents_Total: 1200 at 2025-01-01T00:00:00.000Z → 1200 at 2025-01-01T00:05:00.000Z (0/min)',
+    );
+    expect(text).toContain(
+      "*First check:* check the pipe's source credentials and the destination table; `cloudops pipes get pipe-1`",
+    );
   });
 });
 
@@ -204,7 +287,10 @@ describe('sns notifier', () => {
     expect(sns).toHaveReceivedCommandWith(PublishCommand, {
       TopicArn: 'arn:aws:sns:us-east-1:1:t',
       Subject: '[CRITICAL] pipe orders transition: Running -> Failed',
-      Message: JSON.stringify(n),
+      Message: JSON.stringify({
+        ...n,
+        hint: "check the pipe's source credentials and the destination table; `cloudops pipes get pipe-1`",
+      }),
       MessageAttributes: expect.objectContaining({
         severity: { DataType: 'String', StringValue: 'critical' },
         kind: { DataType: 'String', StringValue: 'transition' },
@@ -269,7 +355,8 @@ describe('eventbridge notifier', () => {
       kind: 'transition',
       at: n.at,
     });
-    // Exactly the shape lib/events declares for consumers: a valid envelope, no internal fields.
+    // The shape lib/events declares for consumers (a valid envelope), plus what explains the
+    // notice (since when, the first check); none of the ledger's fields.
     const entry = eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries![0];
     const event = pipeStateChangedEvent.parse({
       source: entry.Source,
@@ -278,7 +365,7 @@ describe('eventbridge notifier', () => {
       detail,
     });
     expect(Object.keys(event.detail).sort()).toEqual(
-      Object.keys(pipeStateChangedDetail.shape).sort(),
+      [...Object.keys(pipeStateChangedDetail.shape), 'since', 'hint'].sort(),
     );
     eb.restore();
   });
@@ -311,7 +398,10 @@ describe('eventbridge notifier', () => {
     }).sendBatch!([drift, service]);
     const [first, second] = eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries!;
     expect(first.DetailType).toBe('Dashboards Drifted');
-    expect(JSON.parse(first.Detail!)).toEqual(drift);
+    expect(JSON.parse(first.Detail!)).toEqual({
+      ...drift,
+      hint: expect.stringContaining('`cloudops dashboards apply`') as string,
+    });
     expect(second.DetailType).toBe('Pipe State Changed');
     expect(JSON.parse(second.Detail!)).toEqual({
       organizationId: 'org-1',
@@ -323,6 +413,7 @@ describe('eventbridge notifier', () => {
       severity: 'info',
       kind: 'idle',
       at: service.at,
+      since: service.since,
       message: service.message,
     });
     eb.restore();
