@@ -1,8 +1,9 @@
 /** The one cloudops stack: one construct per concern, wired together here. */
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { DEFAULT_OWNER } from '../lib/dashboards/ownership';
 import { dashboardsOwnerFor, dashboardVarsEnv, rateMinutes, type StackConfig } from './config';
 import { AlertProvisioning } from './constructs/alert-provisioning';
 import type { ConnectionSettings } from './constructs/connection';
@@ -75,6 +76,13 @@ export class CloudOpsStack extends Stack {
     const common = { logRetention, logLevel };
     const { keys, tokens } = this.secrets;
     this.dashboardsOwner = config.dashboardsOwner ?? dashboardsOwnerFor(this.stackName);
+    if (this.dashboardsOwner === DEFAULT_OWNER)
+      // Every deployment and CLI user left on "default" owns the same dashboards: with prune,
+      // each deletes the others'.
+      Annotations.of(this).addWarningV2(
+        'cloudops:dashboards-default-owner',
+        `cloudops:dashboardsOwner is "${DEFAULT_OWNER}", the owner every other deployment and CLI user gets unless they set one: with prune they delete each other's dashboards. Leave it unset (the stack name is used) or give this deployment its own.`,
+      );
 
     this.keyRotation = new KeyRotation(this, 'KeyRotation', {
       ...common,

@@ -19,6 +19,12 @@ const flag = {
   format: 'text (default; colour on a terminal unless NO_COLOR), markdown (a PR comment), json',
 } as const;
 
+export const REMOTE_VALIDATE_HELP =
+  "skip the service's dry-run validate of the dashboards the plan writes (offline use)";
+
+export const ALLOW_DELETE_ALL_HELP =
+  'with --prune: allow deleting every owned dashboard when the files declare none';
+
 const string = { type: 'string' } as const;
 const strings = { type: 'string', multiple: true } as const;
 const boolean = { type: 'boolean' } as const;
@@ -34,6 +40,8 @@ const planOptions = {
   adopt: boolean,
   json: boolean,
   format: string,
+  'no-remote-validate': boolean,
+  'allow-delete-all': boolean,
 };
 const planHelp = {
   dir: flag.dir,
@@ -45,6 +53,8 @@ const planHelp = {
   adopt: flag.adopt,
   json: flag.json,
   format: flag.format,
+  'no-remote-validate': REMOTE_VALIDATE_HELP,
+  'allow-delete-all': ALLOW_DELETE_ALL_HELP,
 };
 
 const EXIT_CODES =
@@ -72,8 +82,9 @@ export const dashboardsHelp: CommandHelp = {
         'cloudops dashboards plan --dir DIR [--out FILE] [--format text|markdown|json] [--detailed-exitcode]\n' +
         '                         [--owner ID] [--service ID] [--target KEY]... [--prune] [--adopt] [--var NAME=VALUE]...',
       summary:
-        'Show what apply would change: validates every file (before any request), reads the service\n' +
-        'and prints per dashboard what changes, old -> new, tile alerts included.\n' +
+        'Show what apply would change: validates every file (before any request), reads the service,\n' +
+        'has it dry-run validate every dashboard the plan would write (errors as file:line field) and\n' +
+        'prints per dashboard what changes, old -> new, tile alerts included.\n' +
         `${EXIT_CODES}\n` +
         'With --detailed-exitcode: 2 when changes are pending (dashboards or alerts), for CI checks.',
       options: { ...planOptions, out: string, 'detailed-exitcode': boolean },
@@ -104,12 +115,22 @@ export const dashboardsHelp: CommandHelp = {
     },
     pull: {
       usage:
-        'cloudops dashboards pull --dir DIR [--target KEY]... [--name NAME]... [--owner ID] [--service ID]',
+        'cloudops dashboards pull --dir DIR [--target KEY]... [--name NAME]... [--owner ID] [--service ID] [--force] [--json]',
       summary:
         "Write a file per dashboard the service has (this owner's, or those named) into DIR.",
-      options: { dir: string, target: strings, name: strings, owner: string, service: string },
+      options: {
+        dir: string,
+        target: strings,
+        name: strings,
+        owner: string,
+        service: string,
+        force: boolean,
+        json: boolean,
+      },
       help: {
         dir: 'the folder to write the files into',
+        force: 'overwrite files that exist (else pull refuses, writing nothing)',
+        json: 'print { service, dir, files: [{ file, key, name }] }',
         target: 'only the dashboard with this key (repeatable)',
         name: 'only dashboards with this name (repeatable)',
         owner: flag.owner,

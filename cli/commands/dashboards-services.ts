@@ -11,6 +11,8 @@ export interface DashboardServices {
   /** `--service`, else the first configured service (`(default)` when none, open-source mode). */
   defaultService: string;
   backendFor(service: string): ObservabilityBackend;
+  /** The rate limit the writes are paced to (managed: the key's; open-source: the token's). */
+  rateLimit: { limit: number; windowMs: number };
   close(): void;
 }
 
@@ -25,7 +27,12 @@ export function servicesFromEnv(env: CliIO['env'], service?: string): DashboardS
         `--service ${service} is not configured (CLOUDOPS_SERVICE_ID: ${ids.join(', ') || 'none'})`,
       );
     const backends = new Map<string, ObservabilityBackend>();
+    const { config } = connection;
     return {
+      rateLimit:
+        config.CLOUDOPS_OBSERVABILITY_MODE === 'open-source'
+          ? config.CLOUDOPS_OBSERVABILITY_RATE_LIMIT
+          : config.CLOUDOPS_MANAGEMENT_RATE_LIMIT,
       ids,
       defaultService: service ?? ids[0] ?? NO_SERVICE,
       backendFor(id) {

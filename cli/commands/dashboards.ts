@@ -4,6 +4,7 @@ import {
   DashboardFilesError,
   dashboardFileJsonSchema,
   DEFAULT_OWNER,
+  DEFAULT_OWNER_WARNING,
   directorySource,
   loadDashboardGroups,
   OWNER_ID,
@@ -24,24 +25,13 @@ import { ValidationError } from '../../lib/errors';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import type { CliIO, Command } from '../io';
 import { assertWritable } from '../output';
+import { EXIT } from '../exit';
 import { collectVars } from '../vars';
+import { ALLOW_DELETE_ALL_HELP, REMOTE_VALIDATE_HELP } from './dashboards-help';
 import { pullDashboards } from './dashboards-pull';
 import { servicesFromEnv, type DashboardServices } from './dashboards-services';
 import { runDashboardsValidate } from './dashboards-validate';
 import { forTerminal, forTerminalDeep } from '../../lib/text/terminal';
-
-/** Exit codes of `cloudops dashboards` (documented in --help and README.md). */
-export const DASHBOARDS_EXIT = {
-  ok: 0,
-  /** Invalid files, a failed/aborted/conflicting dashboard, a stale saved plan. */
-  failure: 1,
-  /** plan --detailed-exitcode: changes (dashboards or alerts) are pending. */
-  changes: 2,
-  /** A mistake in how the command was called: never the changes-pending code. */
-  usage: 64,
-  /** Interrupted (Ctrl-C): the output lists what was applied and what was not. */
-  interrupted: 130,
-} as const;
 
 const spec = {
   usage:
@@ -84,6 +74,9 @@ const spec = {
     name: { type: 'string', multiple: true },
     var: { type: 'string', multiple: true },
     events: { type: 'string' },
+    'no-remote-validate': { type: 'boolean' },
+    'allow-delete-all': { type: 'boolean' },
+    force: { type: 'boolean' },
   },
   help: {
     dir: 'directory of dashboard files (.yaml, .yml, .json), searched recursively',
@@ -104,6 +97,9 @@ const spec = {
     var: 'value for a ${NAME} placeholder (repeatable)',
     events:
       'apply: also write the `Dashboard Synced` events (what the function sends to EventBridge) to FILE',
+    'no-remote-validate': REMOTE_VALIDATE_HELP,
+    'allow-delete-all': ALLOW_DELETE_ALL_HELP,
+    force: 'pull: overwrite files that exist (else pull refuses, writing nothing)',
   },
   positionals: 2,
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>;
@@ -138,7 +134,7 @@ export const dashboardsCommand: Command & {
       io.err(
         `cloudops dashboards: ${error.message}\nRun \`cloudops dashboards --help\` for usage.`,
       );
-      return DASHBOARDS_EXIT.usage;
+      return EXIT.usage;
     }
   },
 };
@@ -155,12 +151,12 @@ async function runDashboards(
   const { values, positionals } = parseCommand(spec, argv);
   if (values.help) {
     io.out(formatHelp(spec));
-    return DASHBOARDS_EXIT.ok;
+    return EXIT.ok;
   }
   const [action, planFile] = positionals;
   if (action === 'schema') {
     io.out(JSON.stringify(dashboardFileJsonSchema(), null, 2));
-    return DASHBOARDS_EXIT.ok;
+    return EXIT.ok;
   }
   if (action !== 'plan' && action !== 'apply' && action !== 'pull') {
     throw new UsageError(
@@ -177,7 +173,7 @@ async function runDashboards(
   // Connect lazily: files are validated first, so bad files fail without any config.
   const connect = () => (connection ??= servicesFromEnv(io.env, values.service));
   try {
-    if (action === 'pull') return await pull(values, owner, io, signal, connect());
+    if (action === 'pull') return await pull(values, owner, format, io, signal, connect());
     if (planFile !== undefined) return await applySavedPlan(planFile, values, io, signal, connect);
     if (action === 'apply' && !values['auto-approve'] && !io.isTTY)
       throw new UsageError(
@@ -206,6 +202,7 @@ function checkFlags(action: string, planFile: string | undefined, values: Values
   only('auto-approve', !values['auto-approve'] || action === 'apply', 'apply');
   only('key', !values.key || action === 'pull', 'pull');
   only('name', !values.name || action === 'pull', 'pull');
+  only('force', !values.force || action === 'pull', 'pull');
   if (planFile !== undefined && action !== 'apply')
     throw new UsageError(`unexpected argument: ${planFile}`);
   if (planFile !== undefined && values.dir)
@@ -217,16 +214,16 @@ function checkFlags(action: string, planFile: string | undefined, values: Values
 function failureCode(error: unknown, format: Format, io: CliIO, signal: AbortSignal): number {
   if (signal.aborted) {
     io.err('Interrupted before any write; nothing was applied.');
-    return DASHBOARDS_EXIT.interrupted;
+    return EXIT.interrupted;
   }
   if (error instanceof DashboardFilesError) {
     if (format === 'json') io.out(JSON.stringify({ ok: false, errors: error.fileIssues }, null, 2));
     io.err(error.message);
-    return DASHBOARDS_EXIT.failure;
+    return EXIT.failure;
   }
   if (error instanceof StalePlanError || error instanceof ValidationError) {
     io.err(`cloudops dashboards: ${error.message}`);
-    return DASHBOARDS_EXIT.failure;
+    return EXIT.failure;
   }
   throw error;
 }
@@ -243,6 +240,7 @@ function formatOf(format: string | undefined, json: boolean | undefined): Format
 async function pull(
   values: Values,
   owner: string,
+  format: Format,
   io: CliIO,
   signal: AbortSignal,
   services: DashboardServices,
@@ -252,11 +250,17 @@ async function pull(
     keys: [...(values.target ?? []), ...(values.key ?? [])], // --key: pull's old name for --target
     names: values.name ?? [],
     owner,
+    force: values.force ?? false,
     signal,
   });
+  if (format === 'json') {
+    const files = written.map(({ file, key, name }) => ({ file, key, name }));
+    io.out(JSON.stringify({ service: serviceId, dir: values.dir, files }, null, 2));
+    return EXIT.ok;
+  }
   for (const w of written) io.out(`wrote ${w.file} ("${forTerminal(w.name)}")`);
   io.out(`Pulled ${written.length} dashboard(s) from service ${serviceId} into ${values.dir}.`);
-  return DASHBOARDS_EXIT.ok;
+  return EXIT.ok;
 }
 
 /** One service's sync (the orchestration of lib/dashboards sync.ts), planned. */
@@ -276,6 +280,7 @@ async function planServices(
   signal: AbortSignal,
   connect: () => DashboardServices,
 ): Promise<ServiceRun[]> {
+  if (values.prune && owner === DEFAULT_OWNER) io.err(`warning: ${DEFAULT_OWNER_WARNING}`);
   const groups = await loadDashboardGroups(directorySource(values.dir!), {
     vars: collectVars(io.env, values.var ?? []),
     configuredServices: () => connect().ids,
@@ -294,10 +299,14 @@ async function planServices(
     const sync = await planServiceSync(g.dashboards, {
       backend: services.backendFor(g.service),
       prune: values.prune ?? false,
+      allowDeleteAll: values['allow-delete-all'] ?? false,
       adopt: values.adopt ?? false,
       owner,
       targets: values.target ?? [],
       declaredElsewhere: declared,
+      remoteValidate: !values['no-remote-validate'],
+      rateLimit: services.rateLimit,
+      files: directorySource(values.dir!),
       signal,
     });
     runs.push({ service: g.service, sync });
@@ -325,9 +334,9 @@ async function printPlan(
         `Saved the plan to ${values.out}: apply it with \`cloudops dashboards apply ${values.out}\`.`,
       );
   }
-  if (plans.some((p) => p.plan.counts.conflict > 0)) return DASHBOARDS_EXIT.failure;
+  if (plans.some((p) => p.plan.counts.conflict > 0)) return EXIT.failure;
   const pending = plans.some((p) => p.plan.pending);
-  return values['detailed-exitcode'] && pending ? DASHBOARDS_EXIT.changes : DASHBOARDS_EXIT.ok;
+  return values['detailed-exitcode'] && pending ? EXIT.changes : EXIT.ok;
 }
 
 /**
@@ -347,14 +356,14 @@ async function confirmAndApply(
   if (!values['auto-approve']) {
     printPlans(io, plans, 'text', color);
     const conflicts = plans.some((p) => p.plan.counts.conflict > 0);
-    if (!plans.some((p) => p.plan.pending) && !conflicts) return DASHBOARDS_EXIT.ok;
+    if (!plans.some((p) => p.plan.pending) && !conflicts) return EXIT.ok;
     const names = plans.map((p) => p.service);
     const answer = await ask(
       `Apply these changes to ${names.length > 1 ? 'services' : 'service'} ${names.join(', ')}? Only "yes" applies: `,
     );
     if (answer.trim() !== 'yes') {
       io.err('Apply cancelled; nothing was written.');
-      return DASHBOARDS_EXIT.failure;
+      return EXIT.failure;
     }
   } else if (format === 'text') {
     printPlans(io, plans, 'text', color);
@@ -456,8 +465,8 @@ function finishApply(
     const events = applied.flatMap((a) => a.events);
     writeFileSync(eventsFile, JSON.stringify(events, null, 2) + '\n');
   }
-  if (applied.some((a) => a.result.interrupted)) return DASHBOARDS_EXIT.interrupted;
-  return applied.every((a) => a.result.ok) ? DASHBOARDS_EXIT.ok : DASHBOARDS_EXIT.failure;
+  if (applied.some((a) => a.result.interrupted)) return EXIT.interrupted;
+  return applied.every((a) => a.result.ok) ? EXIT.ok : EXIT.failure;
 }
 
 /** `apply PLANFILE`: every service's part is checked before any of them is written. */

@@ -23,6 +23,7 @@ import type { Logger } from '../log';
 import { redactText } from '../redact';
 import type { Alert, Dashboard } from '../schemas';
 import type { FileAlert } from './file-schema';
+import { removeExtrasMadeHere } from './converge';
 import { fingerprint } from './normalize';
 import { identityTag, ownerOf, ownerTag } from './ownership';
 import {
@@ -208,12 +209,38 @@ export async function applyPlan(
     options.onResult?.(result);
     results.push(result);
   }
+  // Another apply on this owner may have created the same keys meanwhile (converge.ts).
+  if (!interrupted) await removeConcurrentExtras(results, backend, plan.owner, call);
   const ok = results.every(
     (r) =>
       !['failed', 'aborted', 'not applied'].includes(r.status) &&
       (r.alertResults ?? []).every((a) => a.status === 'done'),
   );
   return { results, ok, interrupted };
+}
+
+async function removeConcurrentExtras(
+  results: DashboardResult[],
+  backend: Backend,
+  owner: string,
+  call: CallOptions,
+): Promise<void> {
+  const made = results.flatMap((r) =>
+    r.status === 'created' && r.key && r.id ? [{ key: r.key, id: r.id }] : [],
+  );
+  let extras: Awaited<ReturnType<typeof removeExtrasMadeHere>>;
+  try {
+    extras = await removeExtrasMadeHere(made, backend, owner, call);
+  } catch {
+    // After the writes, best effort: a run stopped at its deadline or a failed list must not
+    // lose what was applied; the next plan notes a duplicate left behind.
+    return;
+  }
+  for (const extra of extras) {
+    const result = results.find((r) => r.id === extra.id)!;
+    result.status = 'deleted';
+    result.message = `another apply created "${extra.key}" first (${extra.kept}): this run's copy was removed`;
+  }
 }
 
 interface Ctx {

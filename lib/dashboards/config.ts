@@ -9,6 +9,8 @@ export const syncDashboardsEnvShape = z.object({
   CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: z.enum(['repair', 'report']).default('repair'),
   CLOUDOPS_DASHBOARDS_PRUNE: envFlag.default(false),
   CLOUDOPS_DASHBOARDS_ADOPT: envFlag.default(false),
+  /** With prune: a source declaring no dashboard may delete every owned one. */
+  CLOUDOPS_DASHBOARDS_ALLOW_DELETE_ALL: envFlag.default(false),
   /**
    * Whose dashboards these are: each deployment owns its own (the stack sets one per stack),
    * so two deployments against one service never prune or adopt each other's.
@@ -37,6 +39,7 @@ const syncDashboardsEnv = syncDashboardsEnvShape.loose().transform((env) => ({
   scheduleMode: env.CLOUDOPS_DASHBOARDS_SCHEDULE_MODE,
   prune: env.CLOUDOPS_DASHBOARDS_PRUNE,
   adopt: env.CLOUDOPS_DASHBOARDS_ADOPT,
+  allowDeleteAll: env.CLOUDOPS_DASHBOARDS_ALLOW_DELETE_ALL,
   owner: env.CLOUDOPS_DASHBOARDS_OWNER,
   eventBusName: env.CLOUDOPS_EVENT_BUS_NAME,
   alertVersionTable: env.CLOUDOPS_ALERTS_VERSION_TABLE,

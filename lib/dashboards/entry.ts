@@ -24,6 +24,7 @@ import { watchFromEnv } from '../watch/settings';
 import { readSyncDashboardsSettings, type SyncDashboardsSettings } from './config';
 import { nextRound, sendContinuation, type Progress } from './continuation';
 import { noticeDrift, type DriftNoticeDeps } from './drift-notice';
+import { DEFAULT_OWNER, DEFAULT_OWNER_WARNING } from './ownership';
 import {
   applyResults,
   plannedResults,
@@ -134,6 +135,7 @@ async function runSync(
   }
   const mode: 'plan' | 'apply' =
     trigger.kind === 'schedule' && settings.scheduleMode === 'report' ? 'plan' : 'apply';
+  if (settings.prune && settings.owner === DEFAULT_OWNER) logger.warn(DEFAULT_OWNER_WARNING);
   const source = s3Source(deps.s3, settings.bucket, settings.prefix);
   const previous = await deps.manifest?.store.read();
   let outcome: SyncOutcome;
@@ -145,6 +147,11 @@ async function runSync(
       vars: settings.vars,
       ...(deps.service !== undefined ? { service: deps.service } : {}),
       prune: settings.prune,
+      allowDeleteAll: settings.allowDeleteAll,
+      // The files were planned (and dry-run validated) by the CLI before they reached S3; here
+      // a dry run per dashboard would spend the key's rate before the first write, and a run
+      // resumed at its deadline would spend it again, never reaching the writes.
+      remoteValidate: false,
       adopt: settings.adopt,
       owner: settings.owner,
       ...(io.signal ? { signal: io.signal } : {}),

@@ -9,10 +9,13 @@ import * as z from 'zod';
 import { THRESHOLD_TYPES } from '../schemas/alert';
 import {
   AGG_FNS,
+  backgroundChart,
+  colorRule,
   ALERT_INTERVALS,
   DASHBOARD_LIMITS,
   DISPLAY_TYPES,
   SERIES_TYPES,
+  tileOnClick,
 } from '../schemas';
 import { MARKER_TAG_COUNT } from './ownership';
 
@@ -133,6 +136,22 @@ export const fileTileConfig = z
       .describe('Raw-SQL variant: needs connectionId + sqlTemplate'),
     connectionId: z.string().optional().describe('Connection of a raw-SQL tile'),
     sqlTemplate: z.string().optional().describe('Query of a raw-SQL tile'),
+    // The August 2026 optional fields: their inner shape is left to the service's dry run.
+    fitYAxisToData: z.boolean().optional().describe('line: fit the y axis to the data'),
+    color: z.string().min(1).optional().describe('number: colour of the value'),
+    colorRules: z
+      .array(colorRule)
+      .max(10)
+      .optional()
+      .describe('number: colour rules `{ operator, value, color, label? }`, the last match wins'),
+    backgroundChart: backgroundChart
+      .optional()
+      .describe('number: a chart behind the value, `{ type: line | area, color? }`'),
+    onClick: tileOnClick
+      .optional()
+      .describe('table: `{ type: external, urlTemplate }`, opened on a click'),
+    limit: z.number().int().positive().optional().describe('pie, bar: how many groups are shown'),
+    orderBy: z.string().optional().describe('pie, bar, table: ordering expression'),
   })
   .describe('A tile in the config form (what the service answers)');
 export type FileTileConfig = z.infer<typeof fileTileConfig>;

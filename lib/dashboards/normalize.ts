@@ -44,6 +44,14 @@ export interface ComparableQuery {
   configType?: string;
   connectionId?: string;
   sqlTemplate?: string;
+  /** The August 2026 optional fields; `fitYAxisToData: false` is the same as absent. */
+  fitYAxisToData?: boolean;
+  color?: string;
+  colorRules?: unknown;
+  backgroundChart?: unknown;
+  onClick?: unknown;
+  limit?: number;
+  orderBy?: string;
 }
 
 export interface NormalTile {
@@ -184,6 +192,13 @@ function configToComparable(config: Loose): ComparableQuery {
     configType: str(config.configType),
     connectionId: str(config.connectionId),
     sqlTemplate: str(config.sqlTemplate),
+    fitYAxisToData: config.fitYAxisToData === true ? true : undefined,
+    color: str(config.color),
+    colorRules: Array.isArray(config.colorRules) ? config.colorRules : undefined,
+    backgroundChart: isRecord(config.backgroundChart) ? config.backgroundChart : undefined,
+    onClick: isRecord(config.onClick) ? config.onClick : undefined,
+    limit: num(config.limit),
+    orderBy: nonEmpty(config.orderBy),
   });
 }
 

@@ -21,6 +21,9 @@ export const MARKER_TAG_COUNT = 4;
 
 /** The owner of dashboards written without `--owner` (and of all state from before owners). */
 export const DEFAULT_OWNER = 'default';
+
+/** Said when a run prunes as the default owner: every deployment left on it shares its dashboards. */
+export const DEFAULT_OWNER_WARNING = `pruning as owner "${DEFAULT_OWNER}": every deployment and CLI user that sets no owner is this owner too, and each prunes the others' dashboards; give each its own owner (--owner, CLOUDOPS_DASHBOARDS_OWNER, cloudops:dashboardsOwner)`;
 /** An owner id fits a tag: `cloudops@` + up to 23 characters. */
 export const OWNER_ID = /^[A-Za-z0-9._-]{1,23}$/;
 

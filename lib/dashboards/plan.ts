@@ -19,7 +19,10 @@ import {
   type AlertTile,
 } from '../alerts/tile-plan';
 import { alertLinks, type Alert, type Dashboard, type DashboardWrite, type Tile } from '../schemas';
+import type { RateLimitConfig } from '../api/rate-limiter';
 import type { FieldChange } from '../diff';
+import { ValidationError } from '../errors';
+import { planCost, type PlanCost } from './cost';
 import { normalizeTags, tileChanges, tileWrite } from './normalize';
 import {
   ALERTS_TAG,
@@ -104,6 +107,18 @@ export interface PlanOptions {
    * not reported as matching nothing here.
    */
   readonly declaredElsewhere?: readonly string[];
+  /**
+   * With prune, allow a plan that deletes every owned dashboard because the files declare none
+   * (an emptied bucket or folder looks exactly like that). @default false
+   */
+  readonly allowDeleteAll?: boolean;
+  /**
+   * Dashboards declared by files the run did not read (a manifest vouched them in sync): the
+   * source is not empty although `desired` is. @default 0
+   */
+  readonly declaredUnread?: number;
+  /** The key's rate limit, for the plan's cost. @default the management key's, 10 per 10 s */
+  readonly rateLimit?: Pick<RateLimitConfig, 'limit' | 'windowMs'>;
 }
 
 export interface Plan {
@@ -118,6 +133,8 @@ export interface Plan {
   owner: string;
   /** True when the alert list was read (alert changes are then complete). */
   alertsRead: boolean;
+  /** What the apply costs (absent in a plan saved by an older cloudops). */
+  cost?: PlanCost;
 }
 
 type PlanBackend = Pick<ObservabilityBackend, 'listDashboards' | 'listAlerts'>;
@@ -192,14 +209,12 @@ export function computePlan(
     const tag = identityTag(want.key);
     claimed.add(tag);
     const [mine, ...duplicates] = owned.get(tag) ?? [];
-    for (const dup of duplicates) {
-      if (options.prune)
-        changes.push(deleteChange(dup, `duplicate of "${want.key}" (keeping ${mine.id})`));
-      else
-        notes.push(
-          `dashboard "${dup.name}" (${dup.id}) duplicates "${want.key}"; --prune deletes it`,
-        );
-    }
+    // Never pruned while the key's file exists: a copy made by hand carries the same tags,
+    // and an extra of a concurrent apply is removed by the run that made it (converge.ts).
+    for (const dup of duplicates)
+      notes.push(
+        `dashboard "${dup.name}" (${dup.id}) carries the key "${want.key}" too (kept: ${mine.id}); not deleted while its file exists: delete it by hand if it is a copy`,
+      );
     const other = foreign.get(tag);
     if (!mine && other) {
       changes.push(conflictChange(want, other));
@@ -227,6 +242,9 @@ export function computePlan(
     changes.push(target ? diffChange(want, target, adopted, owner, alerts) : createChange(want));
   }
 
+  const declared = desired.length + (options.declaredUnread ?? 0);
+  if (options.prune && declared === 0 && owned.size > 0 && !options.allowDeleteAll)
+    throw new EmptySourcePruneError([...owned.values()].flat().length, owner);
   for (const [tag, list] of owned) {
     if (claimed.has(tag) || (targetTags && !targetTags.has(tag))) continue;
     for (const d of list) {
@@ -234,7 +252,17 @@ export function computePlan(
       else notes.push(`owned dashboard "${d.name}" (${d.id}) has no file; --prune deletes it`);
     }
   }
-  return summarize(changes, notes, owner, alerts !== undefined);
+  return summarize(changes, notes, owner, alerts !== undefined, options.rateLimit);
+}
+
+/** Prune over a source that declares no dashboard: refused before any write. */
+export class EmptySourcePruneError extends ValidationError {
+  override name = 'EmptySourcePruneError';
+  constructor(owned: number, owner: string) {
+    super(
+      `the files declare no dashboard, so --prune would delete all ${owned} dashboard(s) of owner "${owner}"; refused (an emptied folder or bucket looks the same). To delete them all, pass --allow-delete-all (function: CLOUDOPS_DASHBOARDS_ALLOW_DELETE_ALL=true)`,
+    );
+  }
 }
 
 function summarize(
@@ -242,6 +270,7 @@ function summarize(
   notes: string[],
   owner: string,
   alertsRead: boolean,
+  rateLimit?: PlanOptions['rateLimit'],
 ): Plan {
   const counts: Record<DashboardAction, number> = {
     create: 0,
@@ -258,7 +287,8 @@ function summarize(
   const pending =
     counts.create + counts.update + counts.delete > 0 ||
     alertCounts.create + alertCounts.update + alertCounts.delete > 0;
-  return { changes, counts, alertCounts, notes, pending, owner, alertsRead };
+  const cost = planCost({ counts, alertCounts }, rateLimit);
+  return { changes, counts, alertCounts, notes, pending, owner, alertsRead, cost };
 }
 
 /** The identity a tile's alerts are marked with: its key, else its name. */

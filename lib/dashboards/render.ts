@@ -7,6 +7,7 @@ import type { ApplyResult, DashboardResult } from './apply';
 import { formatValue, type FieldChange } from '../diff';
 import type { AlertChange } from '../alerts/tile-plan';
 import type { DashboardChange, Plan, TileChange } from './plan';
+import { costLine } from './cost';
 
 const SIGN = {
   create: '[+]',
@@ -54,6 +55,7 @@ export function renderPlan(plan: Plan, options: RenderOptions = {}): string {
     lines.push(...renderChange(c, paint));
   }
   for (const note of plan.notes) lines.push(`note: ${note}`);
+  if (plan.pending && plan.cost) lines.push(`Apply: ${costLine(plan.cost)}.`);
   lines.push(summaryLine(plan));
   return lines.join('\n');
 }
@@ -184,7 +186,8 @@ export function renderPlanMarkdown(plan: Plan, options: { service?: string } = {
     '',
     `**${summaryLine(plan)}**`,
   ];
-  const body = renderPlan({ ...plan, notes: [] }, {})
+  if (plan.pending && plan.cost) lines.push('', `Apply: ${costLine(plan.cost)}.`);
+  const body = renderPlan({ ...plan, notes: [], pending: false }, {})
     .split('\n')
     .slice(0, -1);
   if (body.length > 0) {
@@ -208,6 +211,7 @@ export function planToJson(plan: Plan): unknown {
     owner: plan.owner,
     counts: plan.counts,
     alertCounts: plan.alertCounts,
+    ...(plan.cost ? { cost: plan.cost } : {}),
     notes: plan.notes,
     changes: plan.changes.map(
       ({ desired: _d, seen: _s, tileIds: _t, seenAlerts: _a, ...rest }) => ({

@@ -34,6 +34,7 @@ import {
   type Plan,
   type PlanOptions,
 } from './plan';
+import { validateRemotely } from './remote-validate';
 import { orAbsent, resolveNames, type NameDirectory } from './resolve';
 import type { DesiredDashboard, FileIssue, SourceFile } from './types';
 
@@ -58,6 +59,13 @@ export interface ServiceSyncOptions extends PlanOptions {
    * sends provision-alerts nothing. @default 'all'
    */
   readonly events?: 'all' | 'changed';
+  /**
+   * Before any write, the service's dry-run validate judges every dashboard the plan creates
+   * or updates (`--no-remote-validate` turns it off for offline use). @default true
+   */
+  readonly remoteValidate?: boolean;
+  /** Where the files come from: places the service's refusals on their lines. */
+  readonly files?: { readonly label: string; read(file: string): Promise<string> };
 }
 
 export interface SyncHooks {
@@ -92,6 +100,18 @@ export async function planServiceSync(
   const plan = options.ledger
     ? await planWithLedger(desired, options, options.ledger, unsettled, call)
     : await planDashboards(desired, options.backend, options, call);
+  // The service's own check, between the plan and the first write (remote-validate.ts).
+  if (options.remoteValidate !== false) {
+    const checked = await validateRemotely(plan, options.backend, {
+      label: options.files?.label ?? 'the dashboard files',
+      ...(options.files ? { readFile: (f: string) => options.files!.read(f) } : {}),
+      call,
+    });
+    if (checked.unavailable) {
+      plan.notes.push(checked.unavailable);
+      options.logger?.warn('dashboard validation unavailable', { reason: checked.unavailable });
+    }
+  }
   return serviceSync(plan, options, unsettled);
 }
 
@@ -289,7 +309,14 @@ export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome>
   const planned = loaded?.rest ? listedOnce(options.backend, loaded.rest) : undefined;
   const sync = await planServiceSync(
     desired,
-    planned ? { ...options, backend: planned.backend } : options,
+    // `files` places the service's dry-run refusals on the files' lines (remote-validate.ts).
+    {
+      files: options.source,
+      ...options,
+      ...(planned ? { backend: planned.backend } : {}),
+      // Files a manifest vouched in sync declare dashboards too (prune's empty-source guard).
+      declaredUnread: loaded?.inSync.filter((k) => !k.entry.elsewhere).length ?? 0,
+    },
   );
   if (loaded) await checkWrittenWebhookIds(sync.plan, loaded.texts, webhooks, options.source.label);
   const applied = options.mode === 'apply' ? await sync.apply(options) : undefined;

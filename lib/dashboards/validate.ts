@@ -364,6 +364,38 @@ function seriesRules(s: Record<string, unknown>, base: PropertyKey[], sink: Sink
 
 const SQL_TYPES = ['line', 'stacked_bar', 'table', 'number', 'pie', 'bar'];
 
+/**
+ * The August 2026 optional fields and the tile kinds that keep them: elsewhere the service
+ * drops them silently, so the next plan would show them as drift forever.
+ */
+const CONFIG_ONLY: readonly (readonly [string, readonly string[]])[] = [
+  ['fitYAxisToData', ['line']],
+  ['color', ['number']],
+  ['colorRules', ['number']],
+  ['backgroundChart', ['number']],
+  ['onClick', ['table']],
+  ['limit', ['pie', 'bar']],
+  ['orderBy', ['pie', 'bar', 'table']],
+];
+/** What a raw-SQL tile keeps of them. */
+const SQL_KEEPS = new Set(['fitYAxisToData', 'color', 'onClick']);
+
+function configFieldRules(
+  c: Record<string, unknown>,
+  type: string,
+  base: PropertyKey[],
+  sink: Sink,
+): void {
+  const sql = c.configType === 'sql';
+  for (const [field, types] of CONFIG_ONLY) {
+    if (c[field] === undefined) continue;
+    if (sql && !SQL_KEEPS.has(field))
+      report(sink, base, [field], 'not on a raw-SQL tile (configType sql)');
+    else if (!types.includes(type))
+      report(sink, base, [field], `only on ${types.join(', ')} tiles`);
+  }
+}
+
 function configRules(c: Record<string, unknown>, base: PropertyKey[], sink: Sink): void {
   const type = c.displayType;
   if (typeof type !== 'string') return;
@@ -374,6 +406,7 @@ function configRules(c: Record<string, unknown>, base: PropertyKey[], sink: Sink
     return;
   }
   if (c.markdown !== undefined) report(sink, base, ['markdown'], 'only on a markdown tile');
+  configFieldRules(c, type, base, sink);
   if (c.configType === 'sql') {
     if (!SQL_TYPES.includes(type))
       report(sink, base, ['configType'], `no raw-SQL variant for ${type} tiles`);

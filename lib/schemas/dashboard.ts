@@ -60,16 +60,22 @@ export const series = z.looseObject({
 });
 
 /** A number tile's conditional colour: the last rule that matches wins. */
-const colorRule = z.looseObject({
-  operator: z.string(),
-  value: z.unknown(),
-  color: z.string(),
-  label: z.string().optional(),
+export const colorRule = z.looseObject({
+  operator: z.string().describe('gt, gte, lt, lte, between, eq or neq'),
+  value: z.unknown().describe('A number; [low, high] with between; a string with eq / neq'),
+  color: z.string().describe('Palette colour shown when the rule matches'),
+  label: z.string().optional().describe('Legend text (up to 40 characters)'),
 });
 /** A sparkline behind a number tile's value (`line` | `area`). */
-const backgroundChart = z.looseObject({ type: z.string(), color: z.string().optional() });
+export const backgroundChart = z.looseObject({
+  type: z.string().describe('line or area'),
+  color: z.string().optional().describe('Palette colour of the chart'),
+});
 /** A link out of a tile; the contract documents `{ type: "external", urlTemplate }`. */
-const tileOnClick = z.looseObject({ type: z.string(), urlTemplate: z.string().optional() });
+export const tileOnClick = z.looseObject({
+  type: z.string().describe('external (the one documented kind)'),
+  urlTemplate: z.string().optional().describe('The link, with {{column}} placeholders'),
+});
 
 /**
  * A tile's `config` form (what the current service answers for every tile). Only

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../cdk/build';
 import { dashboardsOwnerFor, readStackConfig } from '../../cdk/config';
@@ -415,6 +415,21 @@ describe('two stacks in one account', () => {
     } finally {
       for (const dir of outdirs) rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a deployment on the "default" owner is warned at synth; the derived owner is not', () => {
+    const warning = /cloudops:dashboardsOwner is "default"/;
+    const warningsOf = (stack: Synthesized['stack']) =>
+      Annotations.fromStack(stack)
+        .findWarning('*', Match.stringLikeRegexp('dashboardsOwner'))
+        .map((w) => (typeof w.entry.data === 'string' ? w.entry.data : ''));
+    const shared = synth({ 'cloudops:dashboardsOwner': 'default' });
+    try {
+      expect(warningsOf(shared.stack).some((w) => warning.test(w))).toBe(true);
+    } finally {
+      shared.cleanup();
+    }
+    expect(warningsOf(main.stack).some((w) => warning.test(w))).toBe(false);
   });
 
   it('a long stack name still gives a valid, distinct owner', () => {

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DASHBOARDS_EXIT } from '../../cli/commands/dashboards';
+import { EXIT } from '../../cli/exit';
 import { sandboxEnv, terminalLogger } from '../../cli/connect';
 import { noteStdinFromTerminal, type CliIO } from '../../cli/io';
 import { createLogger } from '../../lib/log';
@@ -127,7 +127,7 @@ describe('outputs that cannot be written', () => {
       ],
       { env: { ...env, CLOUDOPS_VAR_WEBHOOK_ID: sandbox.info.webhookId } },
     );
-    expect(run.code).toBe(DASHBOARDS_EXIT.usage);
+    expect(run.code).toBe(EXIT.usage);
     expect(run.stderr).toMatch(
       /^cloudops dashboards: --events .*missing\/events\.json: folder .*missing does not exist$/m,
     );

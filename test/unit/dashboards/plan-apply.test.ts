@@ -208,7 +208,10 @@ describe('apply', () => {
     await applyPlan(await planDashboards([desired(CPU)], fake), fake);
     const id = fake.dashboards[0].id;
     const prune = async () => {
-      const plan = computePlan([], await fake.listDashboards(), { prune: true });
+      const plan = computePlan([], await fake.listDashboards(), {
+        prune: true,
+        allowDeleteAll: true,
+      });
       expect(plan.changes.map((c) => c.action)).toEqual(['delete']);
       return plan;
     };

@@ -99,18 +99,35 @@ describe('notes and choices of computePlan', () => {
     expect(computePlan([want('a', 'A')], [], { targets: [] }).changes).toHaveLength(1);
   });
 
-  it('owned duplicates of one key: the lowest id is kept; prune deletes the others, else a note', () => {
+  it('prune over files that declare no dashboard is refused unless deleting them all is allowed', () => {
+    const owned = [dash('o1', 'A', markerTags('a')), dash('o2', 'B', markerTags('b'))];
+    expect(() => computePlan([], owned, { prune: true })).toThrow(
+      'the files declare no dashboard, so --prune would delete all 2 dashboard(s) of owner "default"; refused',
+    );
+    // Without prune it is only notes; with files it is the usual orphan delete.
+    expect(computePlan([], owned).changes).toEqual([]);
+    expect(computePlan([want('a', 'A')], owned, { prune: true }).counts.delete).toBe(1);
+    expect(
+      computePlan([], owned, { prune: true, allowDeleteAll: true }).changes.map((c) => c.action),
+    ).toEqual(['delete', 'delete']);
+  });
+
+  it('owned duplicates of one key: the lowest id is kept; even prune never deletes the others while the file exists', () => {
     const d2 = dash('d2', 'A copy', markerTags('a'));
     const d1 = dash('d1', 'A', markerTags('a'));
-    const noted = computePlan([want('a', 'A')], [d2, d1]);
-    expect(noted.changes.map((c) => [c.action, c.id])).toEqual([['unchanged', 'd1']]);
-    expect(noted.notes).toEqual(['dashboard "A copy" (d2) duplicates "a"; --prune deletes it']);
-    const pruned = computePlan([want('a', 'A')], [d2, d1], { prune: true });
-    expect(pruned.changes.map((c) => [c.action, c.id, c.reason])).toEqual([
-      ['delete', 'd2', 'duplicate of "a" (keeping d1)'],
-      ['unchanged', 'd1', undefined],
+    const note =
+      'dashboard "A copy" (d2) carries the key "a" too (kept: d1); not deleted while its file exists: delete it by hand if it is a copy';
+    for (const prune of [false, true]) {
+      const plan = computePlan([want('a', 'A')], [d2, d1], { prune });
+      expect(plan.changes.map((c) => [c.action, c.id])).toEqual([['unchanged', 'd1']]);
+      expect(plan.notes).toEqual([note]);
+    }
+    // Its file gone, prune deletes both.
+    const orphaned = computePlan([], [d2, d1], { prune: true, allowDeleteAll: true });
+    expect(orphaned.changes.map((c) => [c.action, c.id])).toEqual([
+      ['delete', 'd1'],
+      ['delete', 'd2'],
     ]);
-    expect(pruned.notes).toEqual([]);
   });
 
   it("another owner's dashboard with the key is a conflict naming the first of them", () => {
@@ -193,7 +210,7 @@ describe('notes and choices of computePlan', () => {
     expect(computePlan([], [orphan], {}, alerts).notes).toEqual([
       'owned dashboard "Old" (o1) has no file; --prune deletes it',
     ]);
-    const plan = computePlan([], [orphan], { prune: true }, alerts);
+    const plan = computePlan([], [orphan], { prune: true, allowDeleteAll: true }, alerts);
     expect(plan.changes[0]).toMatchObject({
       action: 'delete',
       name: 'Old',
@@ -206,14 +223,17 @@ describe('notes and choices of computePlan', () => {
     expect(plan.pending).toBe(true);
     expect(plan.alertsRead).toBe(true);
     // Without the alert list: nothing named, nothing seen.
-    const blind = computePlan([], [orphan], { prune: true });
+    const blind = computePlan([], [orphan], { prune: true, allowDeleteAll: true });
     expect(blind.changes[0].alertsDeleted).toEqual([]);
     expect('seenAlerts' in blind.changes[0]).toBe(false);
     expect(blind.alertsRead).toBe(false);
   });
 
   it('a hand-made dashboard is never pruned', () => {
-    expect(computePlan([], [dash('h1', 'A', ['cloudops'])], { prune: true }).changes).toEqual([]);
+    expect(
+      computePlan([], [dash('h1', 'A', ['cloudops'])], { prune: true, allowDeleteAll: true })
+        .changes,
+    ).toEqual([]);
   });
 });
 
@@ -552,7 +572,7 @@ describe('requests and bodies', () => {
     expect(handTagged.calls).toEqual(['list']);
 
     const pruning = backend([dash('o1', 'Old', markerTags('old'))]);
-    await planDashboards([], pruning, { prune: true });
+    await planDashboards([], pruning, { prune: true, allowDeleteAll: true });
     expect(pruning.calls).toEqual(['list', 'listAlerts']);
 
     const removing = backend([
@@ -662,7 +682,7 @@ describe('more guards of the planner', () => {
 
   it('a prune delete carries no tile or alert changes of its own', () => {
     const orphan = dash('o1', 'Old', markerTags('old'));
-    expect(computePlan([], [orphan], { prune: true }, [])).toMatchObject({
+    expect(computePlan([], [orphan], { prune: true, allowDeleteAll: true }, [])).toMatchObject({
       changes: [
         {
           action: 'delete',
@@ -678,7 +698,11 @@ describe('more guards of the planner', () => {
         },
       ],
     });
-    expect(Object.keys(computePlan([], [orphan], { prune: true }).changes[0]).sort()).toEqual(
+    expect(
+      Object.keys(
+        computePlan([], [orphan], { prune: true, allowDeleteAll: true }).changes[0],
+      ).sort(),
+    ).toEqual(
       [
         'action',
         'alerts',
