@@ -2,9 +2,10 @@
  * Dashboards as code, requests per `cloudops dashboards apply --dir` over real HTTP against an
  * in-process sandbox (managed mode), counted from the sandbox's request log:
  * - dashboards_noop_requests_n100: 100 dashboards in sync (goal 1: the list);
- * - dashboards_changed_requests_k10_n100: 10 of 100 changed (goal 21: the list, then per changed
- *   dashboard the service's dry-run validate and the write; a service that cannot validate is
- *   asked once, so the spec profile costs 12).
+ * - dashboards_changed_requests_k10_n100: 10 of 100 changed (goal 11: the list + 10 writes, set
+ *   before the service's dry-run validate existed; each changed dashboard now also costs its
+ *   validate, so the current profile measures 21 — a missed goal, not a new one; a service that
+ *   cannot validate is asked once, so the spec profile costs 12).
  * Measured on both sandbox profiles; the figure is the larger count.
  *   npx tsx bench/figures/dashflow.ts
  */
@@ -100,8 +101,8 @@ export async function measure(): Promise<Figure[]> {
     {
       name: 'dashboards_changed_requests_k10_n100',
       value: changed,
-      goal: `= ${1 + 2 * K}`,
-      met: changed === 1 + 2 * K,
+      goal: `= ${1 + K}`,
+      met: changed === 1 + K,
       command: COMMAND,
       note: note('changed'),
     },
