@@ -6,6 +6,7 @@
  */
 import type { IConstruct } from 'constructs';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import type { CfnElement } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { list, referencedIds, roleStatements, synth, type Synthesized } from './helpers';
 
@@ -23,7 +24,7 @@ afterAll(() => {
 
 function parts(s: Synthesized) {
   const { stack, template } = s;
-  const id = (c: IConstruct) => stack.getLogicalId(c.node.defaultChild as never);
+  const id = (c: IConstruct) => stack.getLogicalId(c.node.defaultChild as CfnElement);
   const ap = stack.alertProvisioning;
   const resources = template.toJSON().Resources as Record<string, any>;
   const env = resources[id(ap.provision.fn)].Properties.Environment.Variables as Record<

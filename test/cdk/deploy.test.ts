@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnElement } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../cdk/build';
 import { dashboardsOwnerFor, readStackConfig } from '../../cdk/config';
@@ -22,7 +23,7 @@ afterAll(() => main?.cleanup());
 
 const resources = (type: string) => Object.values(main.template.findResources(type)) as any[];
 const idOf = (c: { node: { defaultChild?: unknown } }) =>
-  main.stack.getLogicalId(c.node.defaultChild as never);
+  main.stack.getLogicalId(c.node.defaultChild as CfnElement);
 
 describe('alarms reach people', () => {
   it('the topic policy allows CloudWatch alarms of this account to publish (the TLS Deny alone allows nobody)', () => {
@@ -198,7 +199,7 @@ describe('a first deploy', () => {
   }
   const syncEnv = (s: Synthesized): Record<string, unknown> =>
     s.template.toJSON().Resources[
-      s.stack.getLogicalId(s.stack.dashboardSync.sync.fn.node.defaultChild as never)
+      s.stack.getLogicalId(s.stack.dashboardSync.sync.fn.node.defaultChild as CfnElement)
     ].Properties.Environment.Variables;
 
   it('a synth with only the required context ships no dashboard: no upload, no sample file, no variables', () => {
@@ -333,7 +334,7 @@ describe("the watchdog's settings", () => {
     try {
       for (const f of [s.stack.pipeWatchdog.watchdog, s.stack.pipeWatchdog.consumer]) {
         const env =
-          s.template.toJSON().Resources[s.stack.getLogicalId(f.fn.node.defaultChild as never)]
+          s.template.toJSON().Resources[s.stack.getLogicalId(f.fn.node.defaultChild as CfnElement)]
             .Properties.Environment.Variables;
         expect(env).toMatchObject({
           CLOUDOPS_WATCHDOG_LINK_TEMPLATE: link,

@@ -5,6 +5,7 @@
  * alert requests are taken only from the sources the deployer lists.
  */
 import type { IConstruct } from 'constructs';
+import type { CfnElement } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CloudOpsFunction } from '../../cdk/constructs/function';
 import { list, roleStatements, synth, type Statement, type Synthesized } from './helpers';
@@ -25,7 +26,7 @@ afterAll(() => {
 });
 
 const logicalId = (s: Synthesized, c: IConstruct) =>
-  s.stack.getLogicalId(c.node.defaultChild as never);
+  s.stack.getLogicalId(c.node.defaultChild as CfnElement);
 
 /** The PutEvents statements of every role in the template, by role logical id. */
 function putEventsByRole(s: Synthesized): Map<string, Statement[]> {

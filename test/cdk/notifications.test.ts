@@ -4,6 +4,7 @@
  * notifier gets the PagerDuty secret's name and the table, read access to exactly the secrets
  * the table names, and a bad table stops synth with one line naming the key and the field.
  */
+import type { CfnElement } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CloudOpsFunction } from '../../cdk/constructs/function';
 import { routeTable } from '../../lib/watch/routes';
@@ -36,10 +37,11 @@ beforeAll(() => {
 });
 afterAll(() => s?.cleanup());
 
-const roleId = (f: CloudOpsFunction) => s.stack.getLogicalId(f.role.node.defaultChild as never);
+const roleId = (f: CloudOpsFunction) =>
+  s.stack.getLogicalId(f.role.node.defaultChild as CfnElement);
 const envOf = (f: CloudOpsFunction) =>
-  s.template.toJSON().Resources[s.stack.getLogicalId(f.fn.node.defaultChild as never)].Properties
-    .Environment.Variables as Record<string, string>;
+  s.template.toJSON().Resources[s.stack.getLogicalId(f.fn.node.defaultChild as CfnElement)]
+    .Properties.Environment.Variables as Record<string, string>;
 /** The roles allowed to read the secret of this name. */
 const readers = (name: string) =>
   Object.values(s.template.findResources('AWS::IAM::Policy'))

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { CfnElement } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_KEYS, stackConfigSchema, WATCHDOG_CONTEXT_KEYS } from '../../cdk/config';
 import { REPO_ROOT } from '../../cdk/constructs/function';
@@ -102,7 +103,7 @@ describe('cdk/README.md: settings', () => {
 describe("cdk/README.md: the watchdog's settings", () => {
   const envOf = (s: Synthesized) =>
     s.template.toJSON().Resources[
-      s.stack.getLogicalId(s.stack.pipeWatchdog.watchdog.fn.node.defaultChild as never)
+      s.stack.getLogicalId(s.stack.pipeWatchdog.watchdog.fn.node.defaultChild as CfnElement)
     ].Properties.Environment.Variables as Record<string, unknown>;
 
   it('lists every variable the watchdog reads, and where a deployment gets each one is true', () => {

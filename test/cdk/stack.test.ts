@@ -41,8 +41,8 @@ beforeAll(() => {
 });
 afterAll(() => main?.cleanup());
 
-const id = (c: IConstruct) => stack.getLogicalId(c.node.defaultChild as never);
-const fnId = (f: CloudOpsFunction) => stack.getLogicalId(f.fn.node.defaultChild as never);
+const id = (c: IConstruct) => stack.getLogicalId(c.node.defaultChild as CfnElement);
+const fnId = (f: CloudOpsFunction) => stack.getLogicalId(f.fn.node.defaultChild as CfnElement);
 
 function functions(): Record<string, CloudOpsFunction> {
   return {
@@ -612,13 +612,13 @@ describe('IAM: least privilege per function', () => {
           (readers.get(role) ?? readers.set(role, new Set()).get(role)!).add(secret);
     }
     const rotatorRole = stack.getLogicalId(
-      stack.keyRotation.rotator.role.node.defaultChild as never,
+      stack.keyRotation.rotator.role.node.defaultChild as CfnElement,
     );
     const many = [...readers].filter(([role, secrets]) => role !== rotatorRole && secrets.size > 1);
     expect(many).toEqual([]);
     expect(readers.get(rotatorRole)?.size).toBe(keyIds.size);
     const sentinelRole = stack.getLogicalId(
-      stack.keyRotation.sentinel.role.node.defaultChild as never,
+      stack.keyRotation.sentinel.role.node.defaultChild as CfnElement,
     );
     expect([...(readers.get(sentinelRole) ?? [])]).toEqual([id(stack.secrets.keys.sentinel!)]);
   });
@@ -769,7 +769,7 @@ describe('variants', () => {
   it('report mode: the sync tells drift through the watchdog notifiers, its record in the watchdog table', () => {
     const v = variant.stack;
     const t = variant.template;
-    const vid = (c: IConstruct) => v.getLogicalId(c.node.defaultChild as never);
+    const vid = (c: IConstruct) => v.getLogicalId(c.node.defaultChild as CfnElement);
     const sync = v.dashboardSync.sync;
     const env = t.toJSON().Resources[vid(sync.fn)].Properties.Environment.Variables;
     expect(env).toMatchObject({
@@ -799,17 +799,17 @@ describe('variants', () => {
   it('admin secret: created, readable by rotate-key only, named to it by env', () => {
     const v = variant.stack;
     const t = variant.template;
-    const adminId = v.getLogicalId(v.secrets.admin!.node.defaultChild as never);
+    const adminId = v.getLogicalId(v.secrets.admin!.node.defaultChild as CfnElement);
     expect(v.secrets.admin).toBeDefined();
     const rotatorEnv =
-      t.toJSON().Resources[v.getLogicalId(v.keyRotation.rotator.fn.node.defaultChild as never)]
+      t.toJSON().Resources[v.getLogicalId(v.keyRotation.rotator.fn.node.defaultChild as CfnElement)]
         .Properties.Environment.Variables;
     expect(rotatorEnv.CLOUDOPS_ROTATION_ADMIN_SECRET_ID).toEqual({ Ref: adminId });
     const readers = Object.values(t.findResources('AWS::IAM::Policy')).filter((p) =>
       referencedIds(p.Properties.PolicyDocument).includes(adminId),
     );
     expect(readers.flatMap((p) => referencedIds(p.Properties.Roles))).toEqual([
-      v.getLogicalId(v.keyRotation.rotator.role.node.defaultChild as never),
+      v.getLogicalId(v.keyRotation.rotator.role.node.defaultChild as CfnElement),
     ]);
     // Open-source mode: the watchdog and the key sentinel are the functions with a management key.
     const schedules = Object.values(t.findResources('AWS::SecretsManager::RotationSchedule'));
@@ -821,7 +821,7 @@ describe('variants', () => {
   it('the watchdog reads Slack and webhook URLs and the PagerDuty key from their secrets at run time, by name', () => {
     const v = variant.stack;
     const t = variant.template;
-    const fnKey = v.getLogicalId(v.pipeWatchdog.watchdog.fn.node.defaultChild as never);
+    const fnKey = v.getLogicalId(v.pipeWatchdog.watchdog.fn.node.defaultChild as CfnElement);
     const env = t.toJSON().Resources[fnKey].Properties.Environment.Variables;
     expect(env).toMatchObject({
       CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: 'cloudops/slack',
@@ -842,9 +842,13 @@ describe('variants', () => {
       Object.values(t.findResources('AWS::IAM::Policy'))
         .filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes(`:secret:${name}-`))
         .flatMap((p) => referencedIds(p.Properties.Roles));
-    const watchdogRole = v.getLogicalId(v.pipeWatchdog.watchdog.role.node.defaultChild as never);
-    const consumerRole = v.getLogicalId(v.pipeWatchdog.consumer.role.node.defaultChild as never);
-    const syncRole = v.getLogicalId(v.dashboardSync.sync.role.node.defaultChild as never);
+    const watchdogRole = v.getLogicalId(
+      v.pipeWatchdog.watchdog.role.node.defaultChild as CfnElement,
+    );
+    const consumerRole = v.getLogicalId(
+      v.pipeWatchdog.consumer.role.node.defaultChild as CfnElement,
+    );
+    const syncRole = v.getLogicalId(v.dashboardSync.sync.role.node.defaultChild as CfnElement);
     const expected = [watchdogRole, consumerRole, syncRole].sort();
     expect(readers('cloudops/slack').sort()).toEqual(expected);
     expect(readers('cloudops/webhook').sort()).toEqual(expected);
@@ -881,16 +885,17 @@ describe('variants', () => {
     const t = variant.template;
     const sync = v.dashboardSync.sync;
     const env =
-      t.toJSON().Resources[v.getLogicalId(sync.fn.node.defaultChild as never)].Properties
+      t.toJSON().Resources[v.getLogicalId(sync.fn.node.defaultChild as CfnElement)].Properties
         .Environment.Variables;
     expect(env).toMatchObject({ CLOUDOPS_OBSERVABILITY_MODE: 'open-source' });
     expect(env).toHaveProperty('CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID');
     for (const name of ['CLOUDOPS_KEY_SECRET_ID', 'CLOUDOPS_API_URL', 'CLOUDOPS_SERVICE_ID'])
       expect(env).not.toHaveProperty(name);
-    const refs = roleStatements(t, v.getLogicalId(sync.role.node.defaultChild as never)).flatMap(
-      (st) => referencedIds(st.Resource),
-    );
-    const secretId = (secret: IConstruct) => v.getLogicalId(secret.node.defaultChild as never);
+    const refs = roleStatements(
+      t,
+      v.getLogicalId(sync.role.node.defaultChild as CfnElement),
+    ).flatMap((st) => referencedIds(st.Resource));
+    const secretId = (secret: IConstruct) => v.getLogicalId(secret.node.defaultChild as CfnElement);
     expect(refs).toContain(secretId(v.secrets.tokens.sync));
     expect(v.secrets.keys.sync).toBeUndefined();
     expect(refs).not.toContain(secretId(v.secrets.keys.watchdog!));
