@@ -125,24 +125,31 @@ function routeDestinations(
     Object.entries(route.destinations).map(([notifier, given]) => {
       const definition = NOTIFIERS.find((n) => n.name === notifier)!;
       const where = `routes[${i}].destinations.${notifier}`;
-      const source = destinationSource(definition.secretSchema, given, where);
       const name = destinationName(notifier, route.name);
-      const create = definition.configureRouted(env, source as never, { name, ...shared });
+      const create = definition.configureRouted(
+        env,
+        (schema) => destinationSource(schema, given, where),
+        { name, ...shared },
+      );
       return { name, create: create! };
     }),
   );
 }
 
 /** A destination's secret by id, or its value checked against the notifier's secret shape. */
-function destinationSource(
-  schema: z.ZodType | undefined,
+function destinationSource<T>(
+  schema: z.ZodType<T> | undefined,
   given: Record<string, unknown>,
   where: string,
-): SecretSource<unknown> {
+): SecretSource<T> {
   if (typeof given.secretId === 'string') return { secretId: given.secretId };
   for (const value of Object.values(given)) if (typeof value === 'string') registerSecret(value);
-  const checked = schema?.safeParse(given);
-  if (checked && !checked.success)
+  if (!schema)
+    throw new ConfigError(
+      `invalid CLOUDOPS_WATCHDOG_ROUTES: ${where}: give it as { "secretId": ... }`,
+    );
+  const checked = schema.safeParse(given);
+  if (!checked.success)
     throw new ConfigError(
       `invalid CLOUDOPS_WATCHDOG_ROUTES: ${checked.error.issues
         .map(
@@ -151,7 +158,7 @@ function destinationSource(
         )
         .join('; ')}`,
     );
-  return { value: checked?.data ?? given };
+  return { value: checked.data };
 }
 
 /** The names each notice is owed, worked out once per notice (every notifier asks). */

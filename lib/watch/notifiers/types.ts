@@ -118,11 +118,12 @@ export function defineNotifier<E extends z.ZodObject, S, T = never>(
     /** A route's own destination of this notifier; undefined when it has none of its own. */
     configureRouted(
       env: z.output<E>,
-      destination: SecretSource<T>,
+      /** The route's destination, checked against this notifier's own secret shape. */
+      destination: <U>(secretSchema: z.ZodType<U> | undefined) => SecretSource<U>,
       context: NotifierContext,
     ): Make | undefined {
       if (!definition.routed) return undefined;
-      const settings = definition.routed(env, destination);
+      const settings = definition.routed(env, destination(definition.secretSchema));
       return (clients) => definition.create(settings, clients, context);
     },
   };
