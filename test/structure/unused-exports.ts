@@ -55,6 +55,7 @@ export const KEPT_FOR_TESTS: Readonly<Record<string, string>> = {
   'lib/dashboards/normalize.ts#normalizeTile': 'a pure normalizer step, tested alone',
   'lib/dashboards/normalize.ts#tileDiff': 'a pure normalizer step, tested alone',
   'lib/dashboards/ownership.ts#markerTags': 'the ownership tags a dashboard carries',
+  'lib/dashboards/plan.ts#EmptySourcePruneError': 'a typed error callers catch',
   'lib/dashboards/plan.ts#matchTiles': "the pure tile matching the planner's tile ids rest on",
   'lib/dashboards/sync.ts#SyncOptions': "syncDashboards' options",
   'lib/dashboards/validate.ts#deriveKey': 'the stable tile key pull and validate share',
