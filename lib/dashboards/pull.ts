@@ -18,7 +18,7 @@ import {
   type FileAlert,
   type FileTile,
 } from './file-schema';
-import { ALERTS_TAG, identityTag, isReservedTag, ownerOf, ownerTag } from './ownership';
+import { ALERTS_TAG, identityTag, isReservedTag, ownerOf, ownerTag, taggedKey } from './ownership';
 import { deriveKey } from './validate';
 
 /** The file format's tile key. */
@@ -116,9 +116,10 @@ function recordedKeys(d: Dashboard, alerts: readonly Alert[]): string[] {
 }
 
 /**
- * The key an owned dashboard carries: the candidate (alert markers, keys the folder declares,
- * the name's slug) whose hash is its identity tag. Undefined when none is: the service keeps
- * only the hash, so a key no alert records and no file declares cannot be recovered.
+ * The key an owned dashboard carries: the candidate (its key tag, alert markers, keys the
+ * folder declares, the name's slug) whose hash is its identity tag. Undefined when none is: a
+ * key too long for its tag (or written before it) that no alert records and no file declares
+ * is known to the service only as its hash.
  */
 function carriedKey(
   d: Dashboard,
@@ -126,8 +127,13 @@ function carriedKey(
   declared: readonly DeclaredFile[],
 ): string | undefined {
   const tag = ownerTag(d.tags);
-  const candidates = [...recordedKeys(d, alerts), ...declared.map((f) => f.key), slugKey(d.name)];
-  return candidates.find((k) => identityTag(k) === tag);
+  const candidates = [
+    taggedKey(d.tags),
+    ...recordedKeys(d, alerts),
+    ...declared.map((f) => f.key),
+    slugKey(d.name),
+  ];
+  return candidates.find((k) => k !== undefined && identityTag(k) === tag);
 }
 
 /** `<key>.yaml` when the path is safe and the loader reads it (no `.`-segments), else by id. */

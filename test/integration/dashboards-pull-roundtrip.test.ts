@@ -47,6 +47,43 @@ async function expectNoChanges(dir: string) {
   expect(plan.code).toBe(0);
 }
 
+describe.each(['current', 'spec'] as const)(
+  'pull into an empty folder, then plan (%s profile)',
+  (profile) => {
+    let own: DashboardsSandbox;
+    beforeAll(async () => {
+      own = await startDashboardsSandbox(profile, (sb) => ({
+        CLOUDOPS_VAR_WEBHOOK_ID: sb.store.state.seed.webhookId,
+      }));
+      expect((await own.cli('apply', '--dir', EXAMPLES, '--auto-approve')).code).toBe(0);
+      const state = own.sb.store.state;
+      state.dashboards = state.dashboards.filter((d) => d.tags.includes('cloudops'));
+    });
+    afterAll(() => own.sb.close());
+
+    it('plans no changes for the examples: keys, tile keys and alerts come back as declared', async () => {
+      const dir = await folder(`empty-${profile}`);
+      const pulled = await own.cli('pull', '--dir', dir);
+      expect(pulled.code).toBe(0);
+      expect(pulled.err).toBe('');
+      // Each key as declared (not a slug of the name), so the files sit where their key says.
+      expect(await files(dir)).toEqual([
+        'checkout-service.yaml',
+        path.join('data', 'ingest.yaml'),
+        path.join('platform', 'overview.yaml'),
+      ]);
+      const checkout = await readFile(path.join(dir, 'checkout-service.yaml'), 'utf8');
+      expect(checkout.split('\n')[0]).toBe('# yaml-language-server: $schema=./.schema.json');
+      expect(checkout).toContain('  - key: errors\n    name: Checkout errors\n');
+      const ingest = await readFile(path.join(dir, 'data', 'ingest.yaml'), 'utf8');
+      expect(ingest.split('\n')[0]).toBe('# yaml-language-server: $schema=../.schema.json');
+      const plan = await own.cli('plan', '--dir', dir, '--detailed-exitcode');
+      expect(plan.out).toContain('No changes.');
+      expect(plan.code).toBe(0);
+    });
+  },
+);
+
 describe('pull into the folder that declares the dashboards', () => {
   it('rewrites each file in place (--force), keeping its schema comment and format', async () => {
     const dir = await folder('declared');

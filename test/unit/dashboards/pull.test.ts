@@ -1,7 +1,9 @@
 /** pullFiles: where a pulled dashboard is written, and what it says when its key is lost. */
 import { describe, expect, it } from 'vitest';
 import { formatMarker } from '../../../lib/alerts/marker';
-import { markerTags } from '../../../lib/dashboards/ownership';
+import { identityTag, isKeyTag, markerTags } from '../../../lib/dashboards/ownership';
+import { computePlan, writeBody } from '../../../lib/dashboards/plan';
+import type { DesiredDashboard } from '../../../lib/dashboards/types';
 import { declaredIn, pullFiles } from '../../../lib/dashboards/pull';
 import type { Alert, Dashboard } from '../../../lib/schemas';
 
@@ -36,8 +38,20 @@ describe('pullFiles', () => {
     expect(files[0].text).toContain('key: ../../etc/x');
   });
 
-  it('trusts a key only when it hashes to the identity tag', () => {
-    const { files, warnings } = pullFiles([dash('real/key')], [alertFor('forged', 'errors')], {
+  it('takes the key its key tag carries, trusted only when it hashes to the identity tag', () => {
+    expect(pullFiles([dash('data/ingest')], [], { owner: 'default' }).files[0].key).toBe(
+      'data/ingest',
+    );
+    const forged = {
+      ...dash('data/ingest'),
+      tags: [...markerTags('x').slice(0, 1), identityTag('y'), 'cloudops:k=x'],
+    };
+    expect(pullFiles([forged], [], { owner: 'default' }).files[0].key).toBe('ops');
+  });
+
+  it('warns when the key is not recoverable: too long for its tag, and no alert or file has it', () => {
+    const long = 'team/a-key-too-long-for-its-tag';
+    const { files, warnings } = pullFiles([dash(long)], [alertFor('forged', 'errors')], {
       owner: 'default',
     });
     expect(files[0].key).toBe('ops');
@@ -66,5 +80,27 @@ describe('pullFiles', () => {
     expect(
       files[0].text.startsWith('# yaml-language-server: $schema=../s.json\n\nname: Ops\n'),
     ).toBe(true);
+  });
+});
+
+describe('the key tag pull reads', () => {
+  const desired = (key: string) =>
+    ({ key, sourceFile: `${key}.yaml`, name: 'Ops', tags: [], tiles: [] }) as DesiredDashboard;
+
+  it('is written with every write, and its absence alone is no change (older dashboards)', () => {
+    expect(writeBody(desired('data/ingest')).tags).toContain('cloudops:k=data/ingest');
+    const older = {
+      ...dash('data/ingest'),
+      tiles: [],
+      tags: ['cloudops', identityTag('data/ingest')],
+    };
+    const plan = computePlan([desired('data/ingest')], [older]);
+    expect(plan.changes[0].action).toBe('unchanged');
+    expect(plan.pending).toBe(false);
+  });
+
+  it('fits the service limit: a key too long for one 32-character tag is left to its hash', () => {
+    expect(markerTags('a'.repeat(21)).at(-1)).toBe(`cloudops:k=${'a'.repeat(21)}`);
+    expect(markerTags('a'.repeat(22)).some(isKeyTag)).toBe(false);
   });
 });
