@@ -176,6 +176,11 @@ export function pullFiles(
     const text = render(fileOf(d, key, file, alerts, ids), file, home?.header, owned);
     result.files.push({ file, key, name: d.name, text });
   }
+  for (const key of filter.keys ?? [])
+    if (!used.has(key))
+      result.warnings.push(
+        `--target "${key}": no dashboard of owner "${filter.owner}" has this key`,
+      );
   return result;
 }
 

@@ -61,6 +61,17 @@ describe('pullFiles', () => {
     ]);
   });
 
+  it('says which --target matched no dashboard', () => {
+    const { files, warnings } = pullFiles([dash('data/ingest')], [], {
+      owner: 'default',
+      keys: ['data/ingest', 'data/gone'],
+    });
+    expect(files.map((f) => f.key)).toEqual(['data/ingest']);
+    expect(warnings).toEqual([
+      '--target "data/gone": no dashboard of owner "default" has this key',
+    ]);
+  });
+
   it('takes the key of a file of the folder, and keeps that file and its header', () => {
     const declared = declaredIn(
       'team/ops.yml',
