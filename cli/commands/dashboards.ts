@@ -246,20 +246,23 @@ async function pull(
   services: DashboardServices,
 ): Promise<number> {
   const serviceId = services.defaultService;
-  const written = await pullDashboards(services.backendFor(serviceId), values.dir!, {
+  const { files, warnings } = await pullDashboards(services.backendFor(serviceId), values.dir!, {
     keys: [...(values.target ?? []), ...(values.key ?? [])], // --key: pull's old name for --target
     names: values.name ?? [],
     owner,
     force: values.force ?? false,
     signal,
   });
+  for (const warning of warnings) io.err(`warning: ${forTerminal(warning)}`);
   if (format === 'json') {
-    const files = written.map(({ file, key, name }) => ({ file, key, name }));
-    io.out(JSON.stringify({ service: serviceId, dir: values.dir, files }, null, 2));
+    const listed = files.map(({ file, key, name }) => ({ file, key, name }));
+    io.out(
+      JSON.stringify({ service: serviceId, dir: values.dir, files: listed, warnings }, null, 2),
+    );
     return EXIT.ok;
   }
-  for (const w of written) io.out(`wrote ${w.file} ("${forTerminal(w.name)}")`);
-  io.out(`Pulled ${written.length} dashboard(s) from service ${serviceId} into ${values.dir}.`);
+  for (const w of files) io.out(`wrote ${w.file} ("${forTerminal(w.name)}")`);
+  io.out(`Pulled ${files.length} dashboard(s) from service ${serviceId} into ${values.dir}.`);
   return EXIT.ok;
 }
 

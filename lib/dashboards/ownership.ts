@@ -6,8 +6,12 @@
  * - `cloudops@<owner>`: the owner (one repo, stack or deployment). Absent means the default
  *   owner, so state written before owners existed belongs to the default owner unchanged;
  * - `cloudops:alerts`: the file declares alerts, so plan must read the alert list for it
- *   (a dashboard without it costs no alert request).
- * The hash is not reversible, which is fine: pruning only needs "owned, and no file has this key".
+ *   (a dashboard without it costs no alert request);
+ * - `cloudops:k=<key>`: the key itself when it fits a tag (keys up to 21 characters), so `pull`
+ *   writes the key back. Written with every create and update; a dashboard without it is no
+ *   change (it was written before this tag existed).
+ * The hash is not reversible, which is fine for pruning ("owned, and no file has this key");
+ * a key too long for its tag is recovered by pull only from alert markers or local files.
  */
 import { createHash } from 'node:crypto';
 
@@ -15,9 +19,12 @@ const MANAGED_TAG = 'cloudops';
 export const ALERTS_TAG = 'cloudops:alerts';
 const IDENTITY_PREFIX = 'cloudops:';
 const OWNER_PREFIX = 'cloudops@';
+const KEY_PREFIX = 'cloudops:k=';
+/** The service's limit on one tag's length. */
+const TAG_LENGTH_MAX = 32;
 const IDENTITY_TAG = /^cloudops:[0-9a-f]{20}$/;
-/** cloudops, identity, owner, alerts. */
-export const MARKER_TAG_COUNT = 4;
+/** cloudops, identity, owner, alerts, key. */
+export const MARKER_TAG_COUNT = 5;
 
 /** The owner of dashboards written without `--owner` (and of all state from before owners). */
 export const DEFAULT_OWNER = 'default';
@@ -33,11 +40,23 @@ export function identityTag(key: string): string {
 }
 
 export function markerTags(key: string, owner: string = DEFAULT_OWNER): string[] {
+  const keyTag = KEY_PREFIX + key;
   return [
     MANAGED_TAG,
     identityTag(key),
     ...(owner === DEFAULT_OWNER ? [] : [OWNER_PREFIX + owner]),
+    ...(keyTag.length <= TAG_LENGTH_MAX ? [keyTag] : []),
   ];
+}
+
+/** The tag that carries the key: informative only, so its absence alone is no change. */
+export function isKeyTag(tag: string): boolean {
+  return tag.startsWith(KEY_PREFIX);
+}
+
+/** The key an owned dashboard's key tag says (trust it only if it hashes to the identity tag). */
+export function taggedKey(tags: readonly string[]): string | undefined {
+  return tags.find(isKeyTag)?.slice(KEY_PREFIX.length);
 }
 
 /** Tags a user may not write themselves: they would forge or break ownership. */

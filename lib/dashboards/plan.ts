@@ -32,6 +32,7 @@ import {
   isReservedTag,
   ownerTag,
   withMarker,
+  isKeyTag,
 } from './ownership';
 import type { DesiredDashboard, DesiredTile } from './types';
 
@@ -529,7 +530,10 @@ function diffChange(
   const userRemoved = removed.filter(user);
   if (userAdded.length + userRemoved.length > 0)
     fields.tags = { added: userAdded, removed: userRemoved };
-  const marker = added.some((t) => !user(t) && t !== ALERTS_TAG) || removed.some((t) => !user(t));
+  // Nor is a missing key tag: dashboards written before it existed get it with their next write.
+  const marker =
+    added.some((t) => !user(t) && t !== ALERTS_TAG && !isKeyTag(t)) ||
+    removed.some((t) => !user(t));
   if (marker) fields.marker = true;
   const changed =
     fields.name !== undefined || fields.tags !== undefined || marker || tiles.length > 0;

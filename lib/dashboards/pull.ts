@@ -1,12 +1,16 @@
 /**
- * `dashboards pull`: what exists on the service, as dashboard files. Ids are stripped (tiles
- * are matched by name, alerts by tile and name), ownership tags are left out, alerts come
- * with their tiles, so `plan --adopt` of the pulled files shows adoption and no field changes.
+ * `dashboards pull`: what exists on the service, as dashboard files that plan back to no
+ * changes. Ids are stripped (tiles are matched by key or name, alerts by tile and name),
+ * ownership tags are left out, alerts come with their tiles. An owned dashboard keeps its key
+ * and its tiles' keys (read back from what the service records: the identity hash, alert
+ * markers) and the file it lives in; a hand-made one plans as adoption with `--adopt`.
  */
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { parseMarker, stripMarker } from '../alerts/marker';
 import type { Alert, Dashboard, DataSource, Tile, Webhook } from '../schemas';
 import {
+  dashboardFile,
+  dashboardKey,
   fileSelectItem,
   fileSeries,
   fileTileConfig,
@@ -14,11 +18,15 @@ import {
   type FileAlert,
   type FileTile,
 } from './file-schema';
-import { isReservedTag, ownerOf, ownerTag } from './ownership';
+import { ALERTS_TAG, identityTag, isReservedTag, ownerOf, ownerTag, taggedKey } from './ownership';
+import { deriveKey } from './validate';
+
+/** The file format's tile key. */
+const tileKey = dashboardFile.shape.tiles.unwrap().element.shape.key;
 import { dashboardOf, tileOf } from './plan';
 
 export interface PullFilter {
-  /** Only dashboards with these keys (files derive keys from their path). */
+  /** Only dashboards with these keys (the key the file declares, or the one recovered). */
   keys?: readonly string[];
   names?: readonly string[];
   /** Dashboards owned by another owner are never pulled. */
@@ -29,6 +37,16 @@ export interface PullFilter {
 export interface PullNames {
   sources?: readonly DataSource[];
   webhooks?: readonly Webhook[];
+}
+
+/** A dashboard file already in the folder pulled into: where a dashboard lives, and its header. */
+export interface DeclaredFile {
+  /** Relative path with `/` separators. */
+  file: string;
+  key: string;
+  name?: string;
+  /** YAML: the leading comment lines (the schema comment among them); JSON: its `$schema`. */
+  header: string;
 }
 
 /** id -> name, for names exactly one entry has (an ambiguous name would not resolve back). */
@@ -42,12 +60,38 @@ function uniqueNames(
   return out;
 }
 
-export interface PulledFile {
-  /** Relative path, `<key>.yaml`. */
+interface PulledFile {
+  /** Relative path: the file that declares the dashboard, else `<key>.yaml`. */
   file: string;
   key: string;
   name: string;
   text: string;
+}
+
+export interface PullResult {
+  files: PulledFile[];
+  /** One line each: a key the service no longer knows, a dashboard another file declares. */
+  warnings: string[];
+}
+
+/** What a file of the folder declares (its key and name), read leniently: `undefined` if none. */
+export function declaredIn(file: string, text: string): DeclaredFile | undefined {
+  let data: unknown;
+  try {
+    data = parse(text);
+  } catch {
+    return undefined;
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const { key, name, $schema } = data as Record<string, unknown>;
+  const json = file.toLowerCase().endsWith('.json');
+  const comments = /^(?:[ \t]*(?:#[^\n]*)?\n)*/.exec(text)?.[0] ?? '';
+  return {
+    file,
+    key: typeof key === 'string' ? key : deriveKey(file),
+    ...(typeof name === 'string' ? { name } : {}),
+    header: json ? (typeof $schema === 'string' ? $schema : '') : comments.trimStart(),
+  };
 }
 
 /** A key from a name: lower case, runs of other characters as `-`. */
@@ -56,18 +100,47 @@ function slugKey(name: string): string {
     name
       .toLowerCase()
       .replace(/[^a-z0-9._-]+/g, '-')
-      .replace(/^-+|-+$/g, '')
+      .replace(/^[-.]+|-+$/g, '')
       .slice(0, 100) || 'dashboard'
   );
 }
 
-/** The key a dashboard's alerts record (owned dashboards: the hash alone cannot be reversed). */
-function recordedKey(d: Dashboard, alerts: readonly Alert[]): string | undefined {
+/** Keys the alerts on a dashboard record (the identity tag is a hash: it cannot be reversed). */
+function recordedKeys(d: Dashboard, alerts: readonly Alert[]): string[] {
+  const keys: string[] = [];
   for (const a of alerts) {
     const m = parseMarker(a.message);
-    if (dashboardOf(a) === d.id && m?.owner.kind === 'dashboard') return m.owner.dashboardKey;
+    if (dashboardOf(a) === d.id && m?.owner.kind === 'dashboard') keys.push(m.owner.dashboardKey);
   }
-  return undefined;
+  return keys;
+}
+
+/**
+ * The key an owned dashboard carries: the candidate (its key tag, alert markers, keys the
+ * folder declares, the name's slug) whose hash is its identity tag. Undefined when none is: a
+ * key too long for its tag (or written before it) that no alert records and no file declares
+ * is known to the service only as its hash.
+ */
+function carriedKey(
+  d: Dashboard,
+  alerts: readonly Alert[],
+  declared: readonly DeclaredFile[],
+): string | undefined {
+  const tag = ownerTag(d.tags);
+  const candidates = [
+    taggedKey(d.tags),
+    ...recordedKeys(d, alerts),
+    ...declared.map((f) => f.key),
+    slugKey(d.name),
+  ];
+  return candidates.find((k) => k !== undefined && identityTag(k) === tag);
+}
+
+/** `<key>.yaml` when the path is safe and the loader reads it (no `.`-segments), else by id. */
+function fileFor(key: string, id: string): string {
+  const safe =
+    dashboardKey.safeParse(key).success && !key.split('/').some((p) => p.startsWith('.'));
+  return safe ? `${key}.yaml` : `dashboard-${id}.yaml`;
 }
 
 export function pullFiles(
@@ -75,20 +148,40 @@ export function pullFiles(
   alerts: readonly Alert[],
   filter: PullFilter,
   names: PullNames = {},
-): PulledFile[] {
+  declared: readonly DeclaredFile[] = [],
+): PullResult {
   const ids: Ids = { sources: uniqueNames(names.sources), webhooks: uniqueNames(names.webhooks) };
   const used = new Set<string>();
-  const out: PulledFile[] = [];
+  const result: PullResult = { files: [], warnings: [] };
   for (const d of [...dashboards].sort((a, b) => a.id.localeCompare(b.id))) {
-    if (ownerTag(d.tags) && ownerOf(d.tags) !== filter.owner) continue;
+    const owned = ownerTag(d.tags) !== undefined;
+    if (owned && ownerOf(d.tags) !== filter.owner) continue;
     if (filter.names?.length && !filter.names.includes(d.name)) continue;
-    let key = recordedKey(d, alerts) ?? slugKey(d.name);
+    const carried = owned ? carriedKey(d, alerts, declared) : undefined;
+    let key = carried ?? slugKey(d.name);
     for (let n = 2; used.has(key); n++) key = `${slugKey(d.name)}-${n}`;
     if (filter.keys?.length && !filter.keys.includes(key)) continue;
     used.add(key);
-    out.push({ file: `${key}.yaml`, key, name: d.name, text: toYaml(d, key, alerts, ids) });
+    if (owned && carried === undefined)
+      result.warnings.push(
+        `the key of "${d.name}" (${d.id}) is not on the service (only its hash): written as "${key}", which plan would create anew; set \`key:\` to its key, or pull into the folder that declares it`,
+      );
+    const home = declared.find((f) => f.key === key);
+    const file = home?.file ?? fileFor(key, d.id);
+    const twin = declared.find((f) => f !== home && (f.file === file || f.name === d.name));
+    if (twin)
+      result.warnings.push(
+        `"${d.name}" pulled into ${file} is already declared by ${twin.file} (key "${twin.key}"): the next plan would see both`,
+      );
+    const text = render(fileOf(d, key, file, alerts, ids), file, home?.header, owned);
+    result.files.push({ file, key, name: d.name, text });
   }
-  return out;
+  for (const key of filter.keys ?? [])
+    if (!used.has(key))
+      result.warnings.push(
+        `--target "${key}": no dashboard of owner "${filter.owner}" has this key`,
+      );
+  return result;
 }
 
 interface Ids {
@@ -104,15 +197,25 @@ function named(q: Record<string, unknown>, ids: Ids): Record<string, unknown> {
   return { ...rest, source: name };
 }
 
-function toYaml(d: Dashboard, key: string, alerts: readonly Alert[], ids: Ids): string {
-  const tags = d.tags.filter((t) => !isReservedTag(t) && t !== 'cloudops:alerts');
-  const file: DashboardFile = {
-    key,
+/** The file's value: the key left out when the path gives it, tile keys from alert markers. */
+function fileOf(
+  d: Dashboard,
+  key: string,
+  file: string,
+  alerts: readonly Alert[],
+  ids: Ids,
+): DashboardFile {
+  const tags = d.tags.filter((t) => !isReservedTag(t) && t !== ALERTS_TAG);
+  const onDashboard = alerts.filter((a) => dashboardOf(a) === d.id);
+  return {
+    ...(deriveKey(file) === key ? {} : { key }),
     name: d.name,
     ...(tags.length > 0 ? { tags: [...new Set(tags)].sort() } : {}),
     tiles: d.tiles.map((t) => {
-      const onTile = alerts.filter((a) => dashboardOf(a) === d.id && tileOf(a) === t.id);
+      const onTile = onDashboard.filter((a) => tileOf(a) === t.id);
+      const tileKey = keyOfTile(t, key, onTile);
       return {
+        ...(tileKey !== undefined ? { key: tileKey } : {}),
         name: t.name,
         x: t.x,
         y: t.y,
@@ -123,7 +226,31 @@ function toYaml(d: Dashboard, key: string, alerts: readonly Alert[], ids: Ids): 
       };
     }),
   };
-  return `# pulled from the service: ids stripped; plan with --adopt to take it over\n${stringify(file)}`;
+}
+
+/** A tile's key as its alerts' markers record it (a keyed tile's alerts carry the key, not the name). */
+function keyOfTile(t: Tile, dashboardKey: string, onTile: readonly Alert[]): string | undefined {
+  for (const a of onTile) {
+    const m = parseMarker(a.message);
+    if (m?.owner.kind !== 'dashboard' || m.owner.dashboardKey !== dashboardKey) continue;
+    if (m.owner.tileName !== t.name && tileKey.safeParse(m.owner.tileName).success)
+      return m.owner.tileName;
+  }
+  return undefined;
+}
+
+/**
+ * The file's text. A file the dashboard lives in keeps its header (the schema comment, or
+ * JSON's `$schema`) and its format; a new one gets the schema comment the examples carry.
+ */
+function render(value: DashboardFile, file: string, header: string | undefined, owned: boolean) {
+  const root = '../'.repeat(file.split('/').length - 1) || './';
+  if (file.toLowerCase().endsWith('.json'))
+    return `${JSON.stringify({ $schema: header || `${root}.schema.json`, ...value }, null, 2)}\n`;
+  const adopt = owned
+    ? ''
+    : '# pulled from a hand-made dashboard: plan with --adopt to take it over\n';
+  return `${header ?? `# yaml-language-server: $schema=${root}.schema.json\n${adopt}`}${stringify(value)}`;
 }
 
 /** Only what the file format can say, so the pulled file validates (strict objects). */

@@ -34,12 +34,18 @@ describe('dashboards pull', () => {
     const pulled = await cli('pull', '--dir', dir, '--json');
     expect(pulled.code).toBe(0);
     const json = JSON.parse(pulled.out) as { files: { file: string; key: string }[] };
-    expect(json.files.map((f) => f.file).sort()).toEqual((await readdir(dir)).sort());
+    const written = await readdir(dir, { recursive: true, withFileTypes: true });
+    expect(json.files.map((f) => f.file).sort()).toEqual(
+      written
+        .filter((e) => e.isFile())
+        .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+        .sort(),
+    );
     expect(json.files).toHaveLength(3);
     expect(json.files.map((f) => f.key).sort()).toEqual([
       'checkout-service',
-      'ingestion-pipes',
-      'platform-overview',
+      'data/ingest',
+      'platform/overview',
     ]);
   });
 
