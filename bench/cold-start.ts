@@ -23,7 +23,7 @@ import { createVersionTable } from '../lib/alerts/versions-dynamo';
 import { startLocalDynamo, type LocalDynamo } from '../test/support/local-dynamo';
 import { startSandbox, type Sandbox } from '../sandbox/index';
 import type { RotationEvent } from '../sandbox/secrets-manager';
-import type { WatchdogBatchMessage } from '../lib/pipes/fanout';
+import type { WatchdogBatchMessage } from '../lib/pipes/enqueue';
 import { startAwsStubs, type AwsStubs } from './aws-stubs';
 import type { CdkBundle, FunctionName } from './bundles';
 import type { Capture } from './capture';

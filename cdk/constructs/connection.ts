@@ -22,6 +22,14 @@ export interface FunctionCredentials {
   readonly observabilityToken?: secretsmanager.ISecret | undefined;
 }
 
+/** The organization and its services, without any way to call the API (no URL, no key). */
+export function servicesEnv(c: ConnectionSettings): ConnectionEnvVars {
+  return {
+    [ENV.organizationId]: c.organizationId,
+    [ENV.serviceId]: c.serviceIds.join(','),
+  };
+}
+
 /** Management API: URL, organization, services and the function's key secret. */
 export function managementEnv(
   c: ConnectionSettings,
@@ -29,8 +37,7 @@ export function managementEnv(
 ): ConnectionEnvVars {
   return {
     [ENV.apiUrl]: c.apiUrl,
-    [ENV.organizationId]: c.organizationId,
-    [ENV.serviceId]: c.serviceIds.join(','),
+    ...servicesEnv(c),
     [ENV.keySecretId]: managementKey.secretArn,
   };
 }

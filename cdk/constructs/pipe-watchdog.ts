@@ -1,8 +1,9 @@
 /**
- * The pipe watchdog: a schedule runs one pass; last-known pipe states live in DynamoDB (the
- * watch table); notices go to every configured destination of Notifications (the SNS topic,
- * the cloudops bus as `Pipe State Changed` and, when configured, Slack and a webhook whose
- * secrets are read from Secrets Manager at run time).
+ * The pipe watchdog: a schedule enqueues the services (SQS only), a consumer checks each batch;
+ * last-known pipe states live in DynamoDB (the watch table); the consumer's notices go to every
+ * configured destination of Notifications (the SNS topic, the cloudops bus as `Pipe State
+ * Changed` and, when configured, Slack and a webhook whose secrets are read from Secrets
+ * Manager at run time).
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -11,9 +12,10 @@ import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
-import { WATCHDOG_ENV, type watchdogEnv } from '../../lib/pipes/config';
+import type { watchdogEnv } from '../../lib/pipes/config';
+import { WATCHDOG_ENV, type watchdogQueueEnv } from '../../lib/pipes/queue-config';
 import { EMITTED_DETAIL_TYPES } from '../../lib/events/trust';
-import { managementEnv, type ConnectionSettings } from './connection';
+import { managementEnv, servicesEnv, type ConnectionSettings } from './connection';
 import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { deadLetterQueue } from './queues';
@@ -40,7 +42,7 @@ const WATCHDOG_CONSUMER_TIMEOUT = Duration.minutes(5);
 
 export class PipeWatchdog extends Construct {
   readonly table: dynamodb.Table;
-  /** The scheduled run: enqueues the services in batches of one rate-limit window. */
+  /** The scheduled run: enqueues the services in batches of one rate-limit window (SQS only). */
   readonly watchdog: CloudOpsFunction;
   /** Fan-out: batches of services, each checked by the consumer. */
   readonly queue: sqs.Queue;
@@ -71,29 +73,30 @@ export class PipeWatchdog extends Construct {
       deadLetterQueue: { queue: this.queueDeadLetterQueue, maxReceiveCount: 5 },
     });
 
-    const env: EnvOf<typeof watchdogEnv> = {
-      ...props.tuning,
+    // It only enqueues: the services and the queue, no key, no table, no notifier settings.
+    const tunedBatch = props.tuning[WATCHDOG_ENV.servicesPerMessage];
+    const enqueueEnv: EnvOf<typeof watchdogQueueEnv> = {
       [WATCHDOG_ENV.queueUrl]: this.queue.queueUrl,
-      CLOUDOPS_WATCHDOG_TABLE: this.table.tableName,
+      ...(tunedBatch ? { [WATCHDOG_ENV.servicesPerMessage]: tunedBatch } : {}),
     };
-
     this.watchdog = new CloudOpsFunction(this, 'Watchdog', {
       folder: 'pipe-watchdog',
-      description: 'Checks every pipe, notifies state changes',
+      description: 'Enqueues the services for the pipe watchdog consumer',
       memorySize: 256,
       timeout: Duration.minutes(2),
       reservedConcurrentExecutions: props.reserveConcurrency ? 1 : undefined,
       logRetention: props.logRetention,
       logLevel: props.logLevel,
-      environment: { ...managementEnv(props.connection, props.managementKey), ...env },
+      environment: { ...servicesEnv(props.connection), ...enqueueEnv },
     });
     const fn = this.watchdog.fn;
-    this.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');
-    props.managementKey.grantRead(fn);
-    props.notifications.bind(fn, { detailTypes: EMITTED_DETAIL_TYPES.watchdog });
-
     this.queue.grantSendMessages(fn);
 
+    const consumerEnv: EnvOf<typeof watchdogEnv> = {
+      ...props.tuning,
+      [WATCHDOG_ENV.queueUrl]: this.queue.queueUrl,
+      CLOUDOPS_WATCHDOG_TABLE: this.table.tableName,
+    };
     this.consumer = new CloudOpsFunction(this, 'Consumer', {
       folder: 'pipe-watchdog',
       file: 'consumer',
@@ -102,7 +105,7 @@ export class PipeWatchdog extends Construct {
       timeout: WATCHDOG_CONSUMER_TIMEOUT,
       logRetention: props.logRetention,
       logLevel: props.logLevel,
-      environment: { ...managementEnv(props.connection, props.managementKey), ...env },
+      environment: { ...managementEnv(props.connection, props.managementKey), ...consumerEnv },
     });
     const consumer = this.consumer.fn;
     this.table.grant(consumer, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');

@@ -1,32 +1,22 @@
 /**
- * pipe-watchdog Lambda (scheduled). With a queue configured (CLOUDOPS_WATCHDOG_QUEUE_URL) it
- * only enqueues the services, a rate-limit window's worth per message, for consumer.ts: no API
- * request at all. Without one it checks every service itself (small deployments, as before).
+ * pipe-watchdog Lambda (scheduled). As the stack deploys it, it only enqueues the services, a
+ * rate-limit window's worth per message, for consumer.ts: no API request, no secret, no table.
+ * A check without the queue is the CLI's `cloudops pipes check`.
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import {
-  watchdogEntry,
-  type PipeWatchdogSummary,
-  type WatchdogEntryOptions,
-} from '../../lib/pipes/entry';
-import { clientsMiddleware, clientsOf } from '../connect';
+  enqueueEntry,
+  type EnqueueEntryOptions,
+  type EnqueueSummary,
+} from '../../lib/pipes/enqueue-entry';
 import { lazyHandler } from '../runtime';
 
-export function createHandler(options: WatchdogEntryOptions = {}) {
-  const entry = watchdogEntry(options);
-  if (entry.fansOut) {
-    return middy<unknown, PipeWatchdogSummary, Error, Context>().handler(
-      function pipeWatchdogEnqueue() {
-        return entry.enqueue();
-      },
-    );
-  }
-  return middy<unknown, PipeWatchdogSummary, Error, Context>()
-    .use(clientsMiddleware(entry.connection))
-    .handler(function pipeWatchdog(_event, context) {
-      return entry.check(clientsOf(context).requireManagement());
-    });
+export function createHandler(options: EnqueueEntryOptions = {}) {
+  const enqueue = enqueueEntry(options);
+  return middy<unknown, EnqueueSummary, Error, Context>().handler(function pipeWatchdogEnqueue() {
+    return enqueue();
+  });
 }
 
 /** The Lambda entry point; settings are read on the first invocation (importing is free). */

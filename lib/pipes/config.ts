@@ -13,27 +13,11 @@ import {
   watchSettingsOf,
   type WatchSettings,
 } from '../watch/settings';
+import { watchdogQueueEnv } from './queue-config';
 import type { WatchdogConfigInput } from './watchdog-config';
 
-/**
- * The watchdog's env names as typed values (the CDK side writes them through these, so a
- * rename fails `tsc`). Fan-out: the scheduled function needs `queueUrl` (SendMessage), the
- * consumer the same `queueUrl` (SendMessage: it sends back what its deadline cut off).
- */
-export const WATCHDOG_ENV = {
-  table: 'CLOUDOPS_WATCHDOG_TABLE',
-  queueUrl: 'CLOUDOPS_WATCHDOG_QUEUE_URL',
-  servicesPerMessage: 'CLOUDOPS_WATCHDOG_SERVICES_PER_MESSAGE',
-} as const;
-
 export const watchdogEnv = watchEnv.extend({
-  /**
-   * SQS queue of service batches. Set: the scheduled run only enqueues, the consumer
-   * (functions/pipe-watchdog/consumer.ts) checks; unset: the scheduled run checks everything.
-   */
-  [WATCHDOG_ENV.queueUrl]: z.url().optional(),
-  /** Services per message; default: the management rate limit's requests per window. */
-  [WATCHDOG_ENV.servicesPerMessage]: z.coerce.number().int().positive().max(1000).optional(),
+  ...watchdogQueueEnv.shape,
   CLOUDOPS_WATCHDOG_INCLUDE_PIPES: envList.optional(),
   CLOUDOPS_WATCHDOG_EXCLUDE_PIPES: envList.optional(),
   CLOUDOPS_WATCHDOG_EXPECTED_STOPPED: envList.optional(),
@@ -62,7 +46,6 @@ export interface WatchdogSettings extends WatchSettings {
   connection: ConnectionEnv;
   apiDeadlineMs: number;
   queueUrl: string | undefined;
-  servicesPerMessage: number;
   watchdog: WatchdogConfigInput;
 }
 
@@ -83,9 +66,6 @@ export function readWatchdogSettings(env?: Record<string, string | undefined>): 
     connection,
     apiDeadlineMs: e.CLOUDOPS_WATCHDOG_API_DEADLINE_MS,
     queueUrl: e.CLOUDOPS_WATCHDOG_QUEUE_URL,
-    // One message = one rate-limit window of listings: a consumer finishes it within a window.
-    servicesPerMessage:
-      e.CLOUDOPS_WATCHDOG_SERVICES_PER_MESSAGE ?? connection.CLOUDOPS_MANAGEMENT_RATE_LIMIT.limit,
     watchdog: {
       organizationId: connection.CLOUDOPS_ORGANIZATION_ID!,
       serviceIds: connection.CLOUDOPS_SERVICE_ID!,

@@ -1,7 +1,8 @@
 /**
- * The pipe watchdog's function entry: what functions/pipe-watchdog/handler.ts and consumer.ts
- * make once per container (settings, the store, the logger, the notifiers with their secrets
- * cached between runs, the fan-out queue) and the work each invocation does.
+ * The pipe watchdog consumer's function entry: what functions/pipe-watchdog/consumer.ts makes
+ * once per container (settings, the store, the logger, the notifiers with their secrets cached
+ * between runs, the fan-out queue) and the work each invocation does. The scheduled function
+ * only enqueues and has its own, smaller entry (./enqueue-entry.ts).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -13,12 +14,13 @@ import { createLogger, withLogContext } from '../log';
 import { DynamoWatchStore } from '../watch/dynamo-store';
 import { createNotifiers } from '../watch/notifiers/registry';
 import type { Notifier, NotifierClients } from '../watch/notifiers/types';
-import { readWatchdogSettings, WATCHDOG_ENV } from './config';
-import { consumeBatch, enqueueServices, parseBatchMessage } from './fanout';
+import { readWatchdogSettings } from './config';
+import { consumeBatch, parseBatchMessage } from './fanout';
 import type { MetricsSink } from './metrics';
-import { runWatchdogFromSettings, watchdogClientSettings } from './run';
+import { WATCHDOG_ENV } from './queue-config';
+import { watchdogClientSettings } from './run';
 import { sqsBatchQueue } from './sqs-queue';
-import type { PipeApi, WatchdogError } from './watchdog';
+import type { PipeApi } from './watchdog';
 import { parseWatchdogConfig } from './watchdog-config';
 
 export interface WatchdogEntryOptions {
@@ -38,14 +40,6 @@ export interface WatchdogEntryOptions {
   limiters?: RateLimiterRegistry;
 }
 
-export interface PipeWatchdogSummary {
-  checked: number;
-  notifications: number;
-  errors: WatchdogError[];
-  /** Fan-out: messages and services enqueued for the consumer. */
-  enqueued?: { runId: string; messages: number; services: number };
-}
-
 export function watchdogEntry(options: WatchdogEntryOptions = {}) {
   const settings = readWatchdogSettings(options.env);
   if (!settings.tableName)
@@ -59,9 +53,13 @@ export function watchdogEntry(options: WatchdogEntryOptions = {}) {
     fields: { function: 'pipe-watchdog' },
   });
   const secretsManager = options.secretsManager ?? new SecretsManagerClient({});
-  const queue = settings.queueUrl
-    ? sqsBatchQueue({ client: options.sqs ?? new SQSClient({}), queueUrl: settings.queueUrl })
-    : undefined;
+  // Requeuing what the deadline cut off needs the queue the consumer is fed from.
+  if (!settings.queueUrl)
+    throw new ConfigError(`missing configuration: set ${WATCHDOG_ENV.queueUrl}`);
+  const queue = sqsBatchQueue({
+    client: options.sqs ?? new SQSClient({}),
+    queueUrl: settings.queueUrl,
+  });
   const config = parseWatchdogConfig(settings.watchdog);
   const now = options.now ?? Date.now;
   const metricsSink =
@@ -93,35 +91,11 @@ export function watchdogEntry(options: WatchdogEntryOptions = {}) {
         limiters: options.limiters,
       },
     },
-    /** A queue is configured: the schedule only enqueues (no API request, no key needed). */
-    fansOut: queue !== undefined,
-
-    async enqueue(): Promise<PipeWatchdogSummary> {
-      if (!queue) throw missingQueue();
-      const enqueued = await enqueueServices(config, {
-        queue,
-        servicesPerMessage: settings.servicesPerMessage,
-        now,
-      });
-      logger.info('services enqueued for the watchdog consumer', { ...enqueued });
-      return { checked: 0, notifications: 0, errors: [], enqueued };
-    },
-
-    /** One pass over every configured service. */
-    async check(api: PipeApi): Promise<PipeWatchdogSummary> {
-      const result = await runWatchdogFromSettings(settings, deps(api));
-      const { checked, notifications, errors } = result;
-      return { checked, notifications: notifications.length, errors };
-    },
-
     /**
      * The consumer's work on one SQS batch: each message's services, until `stop` aborts (the
-     * Lambda's deadline); untouched and failed messages are reported for redelivery. Throws at
-     * once, naming the variable, when no queue is configured.
+     * Lambda's deadline); untouched and failed messages are reported for redelivery.
      */
     consumer() {
-      if (!queue) throw missingQueue();
-      const back = queue;
       return async function consume(
         records: readonly { messageId: string; body: string }[],
         api: PipeApi,
@@ -134,7 +108,7 @@ export function watchdogEntry(options: WatchdogEntryOptions = {}) {
             if (stop.aborted) return void failures.push({ itemIdentifier: record.messageId });
             try {
               const message = parseBatchMessage(record.body, record.messageId);
-              await consumeBatch(config, message, { ...deps(api), queue: back, stopSignal: stop });
+              await consumeBatch(config, message, { ...deps(api), queue, stopSignal: stop });
             } catch (error) {
               logger.error('watchdog message failed; SQS will redeliver it', { error });
               failures.push({ itemIdentifier: record.messageId });
@@ -146,5 +120,3 @@ export function watchdogEntry(options: WatchdogEntryOptions = {}) {
     },
   };
 }
-
-const missingQueue = () => new ConfigError(`missing configuration: set ${WATCHDOG_ENV.queueUrl}`);

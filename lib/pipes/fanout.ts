@@ -1,26 +1,15 @@
 /**
- * The watchdog for any number of services: the scheduled run only enqueues the services, a
- * batch per message sized to one rate-limit window; a consumer lists one message's services,
- * notifies per service as soon as it is decided, and stops at its deadline, sending the
- * services it did not reach back to the queue (none is half-done, none is listed twice).
+ * The consumer half of the watchdog's fan-out (the scheduled half is ./enqueue.ts): a consumer
+ * lists one message's services, notifies per service as soon as it is decided, and stops at its
+ * deadline, sending the services it did not reach back to the queue (none is half-done, none is
+ * listed twice).
  */
-import { randomUUID } from 'node:crypto';
-import * as z from 'zod';
 import { ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
 import type { Logger } from '../log';
+import { watchdogBatchMessage, type BatchQueue, type WatchdogBatchMessage } from './enqueue';
 import { runWatchdog, type WatchdogDeps, type WatchdogResult } from './watchdog';
 import type { WatchdogConfig } from './watchdog-config';
-
-const watchdogBatchMessage = z.strictObject({
-  /** One scheduled run: a service it finished is skipped when its message comes again. */
-  runId: z.string().min(1),
-  organizationId: z.string().min(1),
-  serviceIds: z.array(z.string().min(1)).min(1),
-  /** Epoch ms of the scheduled run (how far behind the queue is). */
-  scheduledAt: z.number(),
-});
-export type WatchdogBatchMessage = z.infer<typeof watchdogBatchMessage>;
 
 /** Parse one SQS body; a bad one names the message and the fields. */
 export function parseBatchMessage(body: string, messageId: string): WatchdogBatchMessage {
@@ -33,42 +22,6 @@ export function parseBatchMessage(body: string, messageId: string): WatchdogBatc
     });
   }
   return parseOrThrow(watchdogBatchMessage, json, messageId, `watchdog message ${messageId}`);
-}
-
-/** Consecutive batches of at most `size` services (pure). */
-export function planBatches(serviceIds: readonly string[], size: number): string[][] {
-  if (!Number.isInteger(size) || size < 1)
-    throw new RangeError(`services per message must be a positive integer, got ${size}`);
-  const out: string[][] = [];
-  for (let i = 0; i < serviceIds.length; i += size) out.push(serviceIds.slice(i, i + size));
-  return out;
-}
-
-/** Where batches go (SQS in Lambda: lib/pipes/sqs-queue.ts). Rejects if any body was not taken. */
-export interface BatchQueue {
-  send(bodies: readonly string[]): Promise<void>;
-}
-
-interface EnqueueResult {
-  runId: string;
-  messages: number;
-  services: number;
-}
-
-/** The scheduled half: no API request at all, only the queue. */
-export async function enqueueServices(
-  config: Pick<WatchdogConfig, 'organizationId' | 'serviceIds'>,
-  options: { queue: BatchQueue; servicesPerMessage: number; now: () => number; runId?: string },
-): Promise<EnqueueResult> {
-  const runId = options.runId ?? randomUUID();
-  const scheduledAt = options.now();
-  const batches = planBatches(config.serviceIds, options.servicesPerMessage);
-  await options.queue.send(
-    batches.map((serviceIds) =>
-      JSON.stringify({ runId, organizationId: config.organizationId, serviceIds, scheduledAt }),
-    ),
-  );
-  return { runId, messages: batches.length, services: config.serviceIds.length };
 }
 
 interface ConsumeResult extends WatchdogResult {

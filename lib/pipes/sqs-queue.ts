@@ -2,7 +2,7 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { CloudOpsError } from '../errors';
 import { redactText } from '../redact';
-import type { BatchQueue } from './fanout';
+import type { BatchQueue } from './enqueue';
 
 /** SendMessageBatch: at most 10 entries per call (the bodies here are far below 256 KB). */
 const BATCH_ENTRIES = 10;

@@ -12,7 +12,7 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../cdk/build';
 import { dashboardsOwnerFor, readStackConfig } from '../../cdk/config';
-import { REPO_ROOT } from '../../cdk/constructs/function';
+import { REPO_ROOT, type CloudOpsFunction } from '../../cdk/constructs/function';
 import { BASE_CONTEXT, referencedIds, synth, type Synthesized } from './helpers';
 
 let main: Synthesized;
@@ -320,7 +320,7 @@ describe('a first deploy', () => {
 });
 
 describe("the watchdog's settings", () => {
-  it("its tunables come from cdk keys, checked by the watchdog's own schema, into both of its functions", () => {
+  it("its tunables come from cdk keys, checked by the watchdog's own schema, into its consumer (the schedule only enqueues)", () => {
     const link = 'https://console.example/{organizationId}/services/{serviceId}/pipes/{pipeId}';
     const s = synth({
       'cloudops:watchdogLinkTemplate': link,
@@ -332,21 +332,24 @@ describe("the watchdog's settings", () => {
       'cloudops:watchdogErrorsPerRun': 5,
     });
     try {
-      for (const f of [s.stack.pipeWatchdog.watchdog, s.stack.pipeWatchdog.consumer]) {
-        const env =
-          s.template.toJSON().Resources[s.stack.getLogicalId(f.fn.node.defaultChild as CfnElement)]
-            .Properties.Environment.Variables;
-        expect(env).toMatchObject({
-          CLOUDOPS_WATCHDOG_LINK_TEMPLATE: link,
-          CLOUDOPS_WATCHDOG_EXCLUDE_PIPES: 'pipe-a,pipe-b',
-          CLOUDOPS_WATCHDOG_REMINDER_MINUTES: '60',
-          CLOUDOPS_WATCHDOG_AUTO_RESTART: 'true',
-          CLOUDOPS_WATCHDOG_STALL_MINUTES: '45',
-          CLOUDOPS_WATCHDOG_EXPECT_TRAFFIC: 'orders-*,pipe-c',
-          CLOUDOPS_WATCHDOG_ERRORS_PER_RUN: '5',
-        });
-        expect(env).not.toHaveProperty('CLOUDOPS_WATCHDOG_STUCK_MINUTES');
-      }
+      const envOf = (f: CloudOpsFunction) =>
+        s.template.toJSON().Resources[s.stack.getLogicalId(f.fn.node.defaultChild as CfnElement)]
+          .Properties.Environment.Variables as Record<string, string>;
+      const scheduled = envOf(s.stack.pipeWatchdog.watchdog);
+      expect(Object.keys(scheduled).filter((k) => k.startsWith('CLOUDOPS_WATCHDOG_'))).toEqual([
+        'CLOUDOPS_WATCHDOG_QUEUE_URL',
+      ]);
+      const env = envOf(s.stack.pipeWatchdog.consumer);
+      expect(env).toMatchObject({
+        CLOUDOPS_WATCHDOG_LINK_TEMPLATE: link,
+        CLOUDOPS_WATCHDOG_EXCLUDE_PIPES: 'pipe-a,pipe-b',
+        CLOUDOPS_WATCHDOG_REMINDER_MINUTES: '60',
+        CLOUDOPS_WATCHDOG_AUTO_RESTART: 'true',
+        CLOUDOPS_WATCHDOG_STALL_MINUTES: '45',
+        CLOUDOPS_WATCHDOG_EXPECT_TRAFFIC: 'orders-*,pipe-c',
+        CLOUDOPS_WATCHDOG_ERRORS_PER_RUN: '5',
+      });
+      expect(env).not.toHaveProperty('CLOUDOPS_WATCHDOG_STUCK_MINUTES');
     } finally {
       s.cleanup();
     }

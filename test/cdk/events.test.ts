@@ -54,19 +54,20 @@ function allowedDetailTypes(statements: Statement[]): string[] {
 }
 
 describe('who may put which events', () => {
-  it('the sync puts Dashboard Synced (and its own continuation), the watchdog and its consumer Pipe State Changed; nobody else puts any', () => {
+  it('the sync puts Dashboard Synced (and its own continuation), the watchdog consumer Pipe State Changed; nobody else puts any', () => {
     const s = plain.stack;
     const role = (f: CloudOpsFunction) => logicalId(plain, f.role);
     const byRole = putEventsByRole(plain);
     expect([...byRole.keys()].sort()).toEqual(
-      [s.dashboardSync.sync, s.pipeWatchdog.watchdog, s.pipeWatchdog.consumer].map(role).sort(),
+      [s.dashboardSync.sync, s.pipeWatchdog.consumer].map(role).sort(),
     );
     expect(allowedDetailTypes(byRole.get(role(s.dashboardSync.sync))!)).toEqual([
       'Dashboard Sync Continued',
       'Dashboard Synced',
     ]);
-    for (const f of [s.pipeWatchdog.watchdog, s.pipeWatchdog.consumer])
-      expect(allowedDetailTypes(byRole.get(role(f))!)).toEqual(['Pipe State Changed']);
+    expect(allowedDetailTypes(byRole.get(role(s.pipeWatchdog.consumer))!)).toEqual([
+      'Pipe State Changed',
+    ]);
   });
 
   it('report mode adds Dashboards Drifted to the sync, and only to the sync', () => {
@@ -76,7 +77,7 @@ describe('who may put which events', () => {
       allowedDetailTypes(byRole.get(logicalId(configured, s.dashboardSync.sync.role))!),
     ).toEqual(['Dashboard Sync Continued', 'Dashboard Synced', 'Dashboards Drifted']);
     expect(
-      allowedDetailTypes(byRole.get(logicalId(configured, s.pipeWatchdog.watchdog.role))!),
+      allowedDetailTypes(byRole.get(logicalId(configured, s.pipeWatchdog.consumer.role))!),
     ).toEqual(['Pipe State Changed']);
   });
 });

@@ -103,7 +103,7 @@ describe('cdk/README.md: settings', () => {
 describe("cdk/README.md: the watchdog's settings", () => {
   const envOf = (s: Synthesized) =>
     s.template.toJSON().Resources[
-      s.stack.getLogicalId(s.stack.pipeWatchdog.watchdog.fn.node.defaultChild as CfnElement)
+      s.stack.getLogicalId(s.stack.pipeWatchdog.consumer.fn.node.defaultChild as CfnElement)
     ].Properties.Environment.Variables as Record<string, unknown>;
 
   it('lists every variable the watchdog reads, and where a deployment gets each one is true', () => {

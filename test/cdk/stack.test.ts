@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionEnv, isNotConfiguredSecret } from '../../lib/config';
 import { rotationEnv } from '../../lib/keys/config';
 import { watchdogEnv } from '../../lib/pipes/config';
+import { watchdogQueueEnv } from '../../lib/pipes/queue-config';
 import { syncDashboardsEnvShape } from '../../lib/dashboards/config';
 import { sentinelEnv } from '../../lib/keys/sentinel-entry';
 import { NOTIFIERS } from '../../lib/watch/notifiers/registry';
@@ -144,7 +145,13 @@ describe('functions', () => {
         ],
       ],
       [
+        // The scheduled run only enqueues: its services and the queue, no URL, key or table.
         stack.pipeWatchdog.watchdog,
+        known(connectionEnv, watchdogQueueEnv),
+        ['CLOUDOPS_ORGANIZATION_ID', 'CLOUDOPS_SERVICE_ID', 'CLOUDOPS_WATCHDOG_QUEUE_URL'],
+      ],
+      [
+        stack.pipeWatchdog.consumer,
         known(connectionEnv, watchdogEnv),
         [
           'CLOUDOPS_API_URL',
@@ -168,7 +175,18 @@ describe('functions', () => {
     }
     const watchdog = envOf(stack.pipeWatchdog.watchdog);
     expect(watchdog.CLOUDOPS_SERVICE_ID).toBe(SERVICE_IDS.join(','));
-    expect(referencedIds(watchdog.CLOUDOPS_WATCHDOG_TABLE)).toEqual([id(stack.pipeWatchdog.table)]);
+    expect(
+      Object.keys(watchdog)
+        .filter((k) => !k.startsWith('AWS_'))
+        .sort(),
+    ).toEqual([
+      'CLOUDOPS_LOG_LEVEL',
+      'CLOUDOPS_ORGANIZATION_ID',
+      'CLOUDOPS_SERVICE_ID',
+      'CLOUDOPS_WATCHDOG_QUEUE_URL',
+    ]);
+    const consumer = envOf(stack.pipeWatchdog.consumer);
+    expect(referencedIds(consumer.CLOUDOPS_WATCHDOG_TABLE)).toEqual([id(stack.pipeWatchdog.table)]);
     expect(envOf(stack.keyRotation.rotator)).toMatchObject({
       CLOUDOPS_KEY_LIFETIME: '90d',
       CLOUDOPS_KEY_GRACE_PERIOD: '1d',
@@ -243,9 +261,10 @@ describe('secrets and key rotation', () => {
       CLOUDOPS_KEY_SECRET_ID: ref(keys.alerts!),
       CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: ref(tokens.alerts),
     });
-    expect(envOf(stack.pipeWatchdog.watchdog)).toMatchObject({
+    expect(envOf(stack.pipeWatchdog.consumer)).toMatchObject({
       CLOUDOPS_KEY_SECRET_ID: ref(keys.watchdog!),
     });
+    expect(envOf(stack.pipeWatchdog.watchdog)).not.toHaveProperty('CLOUDOPS_KEY_SECRET_ID');
     expect(
       referencedIds(envOf(stack.keyRotation.sentinel).CLOUDOPS_KEY_SENTINEL_SECRET_IDS),
     ).toEqual(stack.secrets.allKeys().map(id));
@@ -535,18 +554,7 @@ describe('IAM: least privilege per function', () => {
           s.secrets.tokens.alerts,
         ),
       ],
-      [
-        s.pipeWatchdog.watchdog,
-        allowed(
-          s.pipeWatchdog.watchdog,
-          s.pipeWatchdog.table,
-          s.pipeWatchdog.queue,
-          s.secrets.keys.watchdog!,
-          s.notifications.topic,
-          s.notifications.key,
-          s.bus,
-        ),
-      ],
+      [s.pipeWatchdog.watchdog, allowed(s.pipeWatchdog.watchdog, s.pipeWatchdog.queue)],
       [
         s.pipeWatchdog.consumer,
         allowed(
@@ -634,7 +642,8 @@ describe('IAM: least privilege per function', () => {
       );
     }
     const own: [CloudOpsFunction, IConstruct[]][] = [
-      [s.pipeWatchdog.watchdog, [keys.watchdog!]],
+      [s.pipeWatchdog.watchdog, []],
+      [s.pipeWatchdog.consumer, [keys.watchdog!]],
       [s.dashboardSync.sync, [keys.sync!, tokens.sync]],
       [s.alertProvisioning.provision, [keys.alerts!, tokens.alerts]],
     ];
@@ -693,8 +702,20 @@ describe('IAM: least privilege per function', () => {
     );
   });
 
-  it('watchdog: item reads/writes on its table, publish to the topic, events to the bus', () => {
+  it('watchdog schedule: sends to its queue and writes its logs and DLQ, nothing else', () => {
     const f = stack.pipeWatchdog.watchdog;
+    const services = [...new Set(policyOf(f).actions.map((a) => a.split(':')[0]))].sort();
+    expect(services).toEqual(['logs', 'sqs']);
+    expect(actionsOn(f, stack.pipeWatchdog.queue)).toContain('sqs:SendMessage');
+    for (const forbidden of ['dynamodb:', 'secretsmanager:', 'sns:', 'events:', 'kms:'])
+      expect(
+        policyOf(f).actions.filter((a) => a.startsWith(forbidden)),
+        forbidden,
+      ).toEqual([]);
+  });
+
+  it('watchdog consumer: item reads/writes on its table, publish to the topic, events to the bus', () => {
+    const f = stack.pipeWatchdog.consumer;
     expect(actionsOn(f, stack.pipeWatchdog.table).sort()).toEqual([
       'dynamodb:GetItem',
       'dynamodb:PutItem',
@@ -821,7 +842,7 @@ describe('variants', () => {
   it('the watchdog reads Slack and webhook URLs and the PagerDuty key from their secrets at run time, by name', () => {
     const v = variant.stack;
     const t = variant.template;
-    const fnKey = v.getLogicalId(v.pipeWatchdog.watchdog.fn.node.defaultChild as CfnElement);
+    const fnKey = v.getLogicalId(v.pipeWatchdog.consumer.fn.node.defaultChild as CfnElement);
     const env = t.toJSON().Resources[fnKey].Properties.Environment.Variables;
     expect(env).toMatchObject({
       CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: 'cloudops/slack',
@@ -842,18 +863,16 @@ describe('variants', () => {
       Object.values(t.findResources('AWS::IAM::Policy'))
         .filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes(`:secret:${name}-`))
         .flatMap((p) => referencedIds(p.Properties.Roles));
-    const watchdogRole = v.getLogicalId(
-      v.pipeWatchdog.watchdog.role.node.defaultChild as CfnElement,
-    );
     const consumerRole = v.getLogicalId(
       v.pipeWatchdog.consumer.role.node.defaultChild as CfnElement,
     );
     const syncRole = v.getLogicalId(v.dashboardSync.sync.role.node.defaultChild as CfnElement);
-    const expected = [watchdogRole, consumerRole, syncRole].sort();
+    // The scheduled run only enqueues: it reads none of them.
+    const expected = [consumerRole, syncRole].sort();
     expect(readers('cloudops/slack').sort()).toEqual(expected);
     expect(readers('cloudops/webhook').sort()).toEqual(expected);
     expect(readers('cloudops/pagerduty').sort()).toEqual(expected);
-    const statement = roleStatements(t, watchdogRole).find((st) =>
+    const statement = roleStatements(t, consumerRole).find((st) =>
       JSON.stringify(st.Resource).includes(':secret:cloudops/slack-'),
     )!;
     expect(list(statement.Action).sort()).toEqual([
@@ -873,7 +892,7 @@ describe('variants', () => {
         (n) => n.name,
       );
     const all = NOTIFIERS.map((n) => n.name);
-    expect(configures(v.pipeWatchdog.watchdog)).toEqual(all);
+    expect(configures(v.pipeWatchdog.watchdog)).toEqual([]);
     expect(configures(v.pipeWatchdog.consumer)).toEqual(all);
     expect(configures(v.dashboardSync.sync)).toEqual(all); // report mode
     expect(configures(v.keyRotation.sentinel)).toEqual(['sns']);

@@ -63,7 +63,7 @@ export const KEPT_FOR_TESTS: Readonly<Record<string, string>> = {
   'lib/keys/sentinel.ts#AuditRecord': "the sentinel's stored finding",
   'lib/pipes/classify.ts#parseClassifyOptions': 'the pure settings parser beside its use',
   'lib/pipes/decide.ts#parsePolicy': 'the pure settings parser beside its use',
-  'lib/pipes/fanout.ts#planBatches': 'the pure batch planner beside its executor',
+  'lib/pipes/enqueue.ts#planBatches': 'the pure batch planner beside its executor',
   'lib/pipes/observe.ts#progressReadingOf':
     "the pure step from a metrics reading to a pipe's counters, tested alone",
   'lib/pipes/progress.ts#increase':

@@ -1,7 +1,8 @@
 /**
- * The CLI command and the Lambda handler, end to end against the sandbox over HTTP
+ * The CLI command and the Lambda consumer, end to end against the sandbox over HTTP
  * (state in a temp file / in dynalite, notifications to a local webhook receiver).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pipesCommand } from '../../../cli/commands/pipes';
 import { sandboxEnv } from '../../../cli/connect';
 import type { CliIO } from '../../../cli/io';
-import { createHandler } from '../../../functions/pipe-watchdog/handler';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { createConsumerHandler } from '../../../functions/pipe-watchdog/consumer';
 import { ConfigError } from '../../../lib/errors';
 import { verifyAsDocumented } from '../../support/webhook-signature';
 import { readWatchdogSettings } from '../../../lib/pipes/config';
@@ -213,29 +215,68 @@ describe('watchdog settings from env', () => {
   });
 });
 
+/**
+ * The watchdog's consumer as deployed (the scheduled function only enqueues), fed one message
+ * of every configured service per call, each a new run: what a scheduled run makes it do. Its
+ * summary is the run's EMF line (what CloudWatch gets) and the messages it failed.
+ */
+function scheduledRuns(options: Parameters<typeof createConsumerHandler>[0] & { env: Env }) {
+  const lines: string[] = [];
+  const consume = createConsumerHandler({
+    sqs: new SQSClient({ region: 'us-east-1' }),
+    metricsSink: (line) => lines.push(line),
+    ...options,
+    env: { CLOUDOPS_WATCHDOG_QUEUE_URL: QUEUE_URL, ...options.env },
+  });
+  const message = () => ({
+    runId: randomUUID(),
+    organizationId: options.env.CLOUDOPS_ORGANIZATION_ID,
+    serviceIds: options.env.CLOUDOPS_SERVICE_ID!.split(','),
+    scheduledAt: Date.now(),
+  });
+  return {
+    lines,
+    run: async () => {
+      const before = lines.length;
+      const out = await consume(
+        { Records: [{ messageId: 'm-1', body: JSON.stringify(message()) }] },
+        {} as Context,
+      );
+      const emf = lines.slice(before).map((l) => JSON.parse(l) as Record<string, number>);
+      expect(emf).toHaveLength(1);
+      return {
+        checked: emf[0].PipesChecked,
+        notifications: emf[0].Notifications,
+        errors: emf[0].ApiErrors + emf[0].NotifyErrors,
+        failed: out.batchItemFailures,
+      };
+    },
+  };
+}
+type Env = Record<string, string | undefined>;
+const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/000000000000/watchdog';
+
 describe('pipe-watchdog handler', () => {
   it('runs a pass with state in DynamoDB and emits one EMF line', async () => {
-    const lines: string[] = [];
-    const handler = createHandler({
+    const { run, lines } = scheduledRuns({
       env: env({ CLOUDOPS_WATCHDOG_TABLE: dynamo.tableName }),
       dynamo: dynamo.client,
-      metricsSink: (l) => lines.push(l),
     });
-    const summary = await handler({}, {} as Context);
+    const summary = await run();
     // First run: a silent baseline of the healthy pipes; the ones in trouble are told.
     expect(summary).toEqual({
       checked: sb.store.state.pipes.length,
       notifications: problems(sb.store.state.pipes).length,
-      errors: [],
+      errors: 0,
+      failed: [],
     });
-    const again = await handler({}, {} as Context);
+    const again = await run();
     expect(again.notifications).toBe(0);
     expect(lines).toHaveLength(2);
-    expect(JSON.parse(lines[0])).toMatchObject({ PipesChecked: sb.store.state.pipes.length });
   });
 
   it('takes the key from Secrets Manager through middy when CLOUDOPS_KEY_SECRET_ID is set', async () => {
-    const vars: Record<string, string | undefined> = {
+    const vars: Env = {
       ...env({
         CLOUDOPS_WATCHDOG_TABLE: dynamo.tableName,
         CLOUDOPS_KEY_SECRET_ID: sb.info.keySecretId,
@@ -250,14 +291,9 @@ describe('pipe-watchdog handler', () => {
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
     sb.requestLog.clear();
-    const handler = createHandler({
-      env: vars,
-      dynamo: dynamo.client,
-      secretsManager,
-      metricsSink: () => {},
-    });
-    const summary = await handler({}, {} as Context);
-    expect(summary.errors).toEqual([]);
+    const { run } = scheduledRuns({ env: vars, dynamo: dynamo.client, secretsManager });
+    const summary = await run();
+    expect(summary.errors).toBe(0);
     expect(summary.checked).toBe(
       sb.store.state.pipes.filter((p) => p.serviceId === sb.info.serviceIds[1]).length,
     );
@@ -265,9 +301,13 @@ describe('pipe-watchdog handler', () => {
     secretsManager.destroy();
   });
 
-  it('fails fast naming the missing table', () => {
-    expect(() => createHandler({ env: env() })).toThrow(ConfigError);
-    expect(() => createHandler({ env: env() })).toThrow(/CLOUDOPS_WATCHDOG_TABLE/);
+  it('fails fast naming the missing table or queue', () => {
+    const consumer = (vars: Env) => () => createConsumerHandler({ env: vars });
+    expect(consumer(env({ CLOUDOPS_WATCHDOG_QUEUE_URL: QUEUE_URL }))).toThrow(ConfigError);
+    expect(consumer(env({ CLOUDOPS_WATCHDOG_QUEUE_URL: QUEUE_URL }))).toThrow(
+      /CLOUDOPS_WATCHDOG_TABLE/,
+    );
+    expect(consumer(env({ CLOUDOPS_WATCHDOG_TABLE: 't' }))).toThrow(/CLOUDOPS_WATCHDOG_QUEUE_URL/);
   });
 });
 
@@ -294,7 +334,7 @@ describe('pipe-watchdog handler: Slack and webhook destinations from Secrets Man
       await put('watchdog/webhook', { url: `${hook.url}/hook`, signingSecret: SIGNING });
       const tableName = 'watchdog-secrets-test';
       await createWatchTable(dynamo.client, tableName);
-      const handler = createHandler({
+      const { run } = scheduledRuns({
         env: env({
           CLOUDOPS_SERVICE_ID: service,
           CLOUDOPS_WATCHDOG_TABLE: tableName,
@@ -303,14 +343,18 @@ describe('pipe-watchdog handler: Slack and webhook destinations from Secrets Man
         }),
         dynamo: dynamo.client,
         secretsManager,
-        metricsSink: () => {},
       });
       const reads = () =>
         sb.requestLog.entries().filter((e) => e.operation === 'GetSecretValue').length;
 
       sb.requestLog.clear();
-      const first = await handler({}, {} as Context);
-      expect(first).toEqual({ checked: pipes.length, notifications: told.length, errors: [] });
+      const first = await run();
+      expect(first).toEqual({
+        checked: pipes.length,
+        notifications: told.length,
+        errors: 0,
+        failed: [],
+      });
       // Each destination's secret: read once, then cached (the key is given in env here).
       expect(reads()).toBe(2);
       expect(hook.received).toHaveLength(told.length);
@@ -330,8 +374,8 @@ describe('pipe-watchdog handler: Slack and webhook destinations from Secrets Man
       );
       sb.setPipeState(healthy.id, 'Failed');
       sb.requestLog.clear();
-      const second = await handler({}, {} as Context);
-      expect(second).toEqual({ checked: pipes.length, notifications: 1, errors: [] });
+      const second = await run();
+      expect(second).toEqual({ checked: pipes.length, notifications: 1, errors: 0, failed: [] });
       expect(reads()).toBe(1); // only the rejected Slack secret, re-read
       expect(slack.received.map((r) => r.path.split('/').pop())).toEqual([
         ...told.map(() => 'old-slack-token'),

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../lib/log';
 import {
-  consumeBatch,
   enqueueServices,
-  parseBatchMessage,
   planBatches,
   type WatchdogBatchMessage,
-} from '../../../lib/pipes/fanout';
+} from '../../../lib/pipes/enqueue';
+import { consumeBatch, parseBatchMessage } from '../../../lib/pipes/fanout';
 import type { PipeApi } from '../../../lib/pipes/watchdog';
 import { parseWatchdogConfig } from '../../../lib/pipes/watchdog-config';
 import type { Notice } from '../../../lib/watch/notices';
