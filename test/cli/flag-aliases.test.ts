@@ -38,8 +38,12 @@ afterAll(async () => {
 });
 
 /** The files a pull wrote, relative to its folder. */
+/** The files pull wrote (a key with a folder in it makes that folder too). */
 const filesIn = (folder: string) =>
-  readdirSync(folder, { recursive: true, encoding: 'utf8' }).sort();
+  readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+    .sort();
 
 describe('dashboards pull', () => {
   it.each(['--target', '--key'])('%s KEY pulls only the dashboard with that key', async (flag) => {
