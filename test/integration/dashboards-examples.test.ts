@@ -6,48 +6,26 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardsCommand } from '../../cli/commands/dashboards';
-import { sandboxEnv } from '../../cli/connect';
-import type { CliIO } from '../../cli/io';
 import type { Sandbox } from '../../sandbox/index';
-import { startTestSandbox } from '../support/sandbox';
+import { startDashboardsSandbox, type DashboardsSandbox } from '../support/dashboards-sandbox';
 
 const EXAMPLES = path.join(import.meta.dirname, '../../dashboards');
 
 describe.each(['current', 'spec'] as const)('example dashboards on the %s profile', (profile) => {
+  let ds: DashboardsSandbox;
   let sb: Sandbox;
-  let env: Record<string, string>;
 
   beforeAll(async () => {
-    sb = await startTestSandbox({ profile });
-    env = {
-      ...sandboxEnv(sb.info),
-      CLOUDOPS_OBSERVABILITY_MODE: 'managed',
-      CLOUDOPS_MANAGEMENT_RATE_LIMIT: '100000/1s',
-      CLOUDOPS_OBSERVABILITY_RATE_LIMIT: '100000/1s',
-      CLOUDOPS_VAR_WEBHOOK_ID: sb.store.state.seed.webhookId,
-    };
+    ds = await startDashboardsSandbox(profile, (s) => ({
+      CLOUDOPS_VAR_WEBHOOK_ID: s.store.state.seed.webhookId,
+    }));
+    sb = ds.sb;
   });
   afterAll(() => sb.close());
 
-  const cli = async (...argv: string[]) => {
-    let out = '';
-    let err = '';
-    const io: CliIO = {
-      out: (t) => void (out += t + '\n'),
-      err: (t) => void (err += t + '\n'),
-      env,
-      isTTY: false,
-    };
-    const code = await dashboardsCommand.runWith(argv, io, new AbortController().signal);
-    return { code, out, err };
-  };
-  const writes = () =>
-    sb.requestLog
-      .entries()
-      .filter(
-        (e) => (e.surface === 'management' || e.surface === 'observability') && e.method !== 'GET',
-      );
+  const cli = (...argv: string[]) => ds.cli(...argv);
+  // Every write, the dry-run validate included: a run with nothing to change makes none.
+  const writes = () => ds.api().filter((e) => e.method !== 'GET');
 
   it('applies the examples, then a second apply writes nothing', async () => {
     const first = await cli('apply', '--dir', EXAMPLES, '--auto-approve');
