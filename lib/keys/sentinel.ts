@@ -78,7 +78,7 @@ export function decideFindingNotices(
   for (const [id, gone] of Object.entries(before)) {
     if (open[id]) continue;
     // Not looked for this time (the key list could not be read): still open, not resolved.
-    if (!coverage.keys && gone.keyRecordId !== undefined) open[id] = gone;
+    if (!coverage.keys && needsKeyList(gone)) open[id] = gone;
     else notices.push(noticeOf(id, gone, 'resolved', now));
   }
   return {
@@ -86,6 +86,9 @@ export function decideFindingNotices(
     notices,
   };
 }
+
+/** A finding only the key list can make: a key's own, or a secret whose key the list lacks. */
+const needsKeyList = (f: OpenFinding) => f.keyRecordId !== undefined || f.check === 'key-missing';
 
 function openFrom(finding: KeyFinding, since: number, lastNotifiedAt: number): OpenFinding {
   return {

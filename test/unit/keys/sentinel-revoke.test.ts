@@ -89,6 +89,22 @@ describe('the key sentinel tells each finding once, reminds by policy, tells its
     const seen = step(blind.record, [], NOW + 2 * DAY);
     expect(kinds(seen.notices)).toEqual(['resolved:unused']);
   });
+
+  it('without the key list, a secret whose key is missing stays open (no resolved, then new again)', () => {
+    const missing = {
+      id: 'key-missing/secret:sync',
+      check: 'key-missing' as const,
+      severity: 'high' as const,
+      secretId: 'cloudops/sync-key',
+      message: 'holds key …AbCd, which the service no longer has (deleted?)',
+      action: 'make a key in the console, then cloudops keys adopt',
+    };
+    const first = step(undefined, [missing], NOW);
+    const blind = step(first.record, [], NOW + DAY, { keys: false });
+    expect(blind.notices).toEqual([]);
+    const seen = step(blind.record, [missing], NOW + 2 * DAY);
+    expect(seen.notices).toEqual([]);
+  });
 });
 
 const ARN = 'arn:aws:secretsmanager:eu-west-1:111111111111:secret:cloudops/sync-key-AbCdEf';
