@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { withDebug } from './debug';
 import { EXIT } from './exit';
 import { reportFailure } from './failure';
-import { preflight, topLevelHelp, type CommandEntry } from './help';
+import { preflight, subcommandOf, topLevelHelp, type CommandEntry } from './help';
 import type { CliIO } from './io';
 import { assertReachable } from './reach';
 import { withSettingsFiles } from './settings-file';
@@ -65,7 +65,10 @@ export async function dispatch(
     if (early && 'err' in early) io.err(`cloudops ${name}: ${early.err}`);
     if (early) return early.code;
     const asksHelp = rest.some((a) => a === '--help' || a === '-h');
-    if (!asksHelp) await assertReachable(io.env, entry.reaches?.(rest, io.env) ?? [], { signal });
+    // The subcommand as preflight found it: flags may come before it (`keys --json list`).
+    const subcommand = help ? subcommandOf(rest, help) : rest[0];
+    if (!asksHelp)
+      await assertReachable(io.env, entry.reaches?.(subcommand, io.env) ?? [], { signal });
     const command = await entry.load();
     const code = await command.run(rest, io, signal);
     // A command that reported the interrupt as its own failure (a pass cut short) still exits 130.

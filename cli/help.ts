@@ -30,7 +30,7 @@ export interface CommandEntry {
   /** Its subcommands and flags; without it, `--help` is left to the command itself. */
   help?(): Promise<CommandHelp>;
   /** The services a run with these arguments talks to: checked reachable before it starts. */
-  reaches?(argv: string[], env: CliIO['env']): ServiceUrlSetting[];
+  reaches?(subcommand: string | undefined, env: CliIO['env']): ServiceUrlSetting[];
 }
 
 /** Flags every command takes (cli.ts takes them out of argv before the command sees them). */

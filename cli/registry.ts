@@ -34,25 +34,23 @@ export const SERVICE_COMMANDS: readonly CommandEntry[] = [
     summary: 'dashboards as code: validate | plan | apply | pull | schema',
     load: async () => (await import('./commands/dashboards')).dashboardsCommand,
     help: async () => (await import('./commands/dashboards-help')).dashboardsHelp,
-    reaches: (argv, env) =>
-      ['plan', 'apply', 'pull'].includes(argv[0]) ? observabilityUrls(env) : [],
+    reaches: (sub, env) =>
+      sub === 'plan' || sub === 'apply' || sub === 'pull' ? observabilityUrls(env) : [],
   },
   {
     name: 'alerts',
     summary: 'alerts from events: provision',
     load: async () => (await import('./commands/alerts')).alertsCommand,
     help: async () => (await import('./commands/alerts')).alertsHelp,
-    reaches: (argv, env) => (argv[0] === 'provision' ? observabilityUrls(env) : []),
+    reaches: (sub, env) => (sub === 'provision' ? observabilityUrls(env) : []),
   },
   {
     name: 'pipes',
     summary: 'pipe watchdog and on-call: check | list | get | start | stop | resync',
     load: async () => (await import('./commands/pipes')).pipesCommand,
     help: async () => (await import('./commands/pipes-help')).pipesHelp,
-    reaches: (argv, env) =>
-      ['check', 'list', 'get', 'start', 'stop', 'resync'].includes(argv[0])
-        ? ['CLOUDOPS_API_URL', ...secretsIfUsed(env)]
-        : [],
+    // Every subcommand (preflight has refused unknown ones) calls the management API.
+    reaches: (sub, env) => (sub ? ['CLOUDOPS_API_URL', ...secretsIfUsed(env)] : []),
   },
   {
     name: 'keys',
@@ -60,10 +58,7 @@ export const SERVICE_COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/keys')).keysCommand,
     help: async () => (await import('./commands/keys-help')).keysHelp,
     // Every subcommand reads the key list and our key secrets' tags (or rotates through them).
-    reaches: (argv) =>
-      ['list', 'audit', 'adopt', 'revoke', 'rotate'].includes(argv[0])
-        ? ['AWS_ENDPOINT_URL_SECRETS_MANAGER', 'CLOUDOPS_API_URL']
-        : [],
+    reaches: (sub) => (sub ? ['AWS_ENDPOINT_URL_SECRETS_MANAGER', 'CLOUDOPS_API_URL'] : []),
   },
   {
     name: 'doctor',

@@ -56,6 +56,15 @@ describe('an unreachable service', () => {
     expect(elapsed).toBeLessThan(5_000);
   });
 
+  it('is checked for the subcommand however the flags come before it (`keys --json list`)', async () => {
+    const url = await closedPortUrl();
+    const run = await runCapture(['keys', '--json', 'list'], {
+      env: { ...env, CLOUDOPS_API_URL: url },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`cloudops keys: cannot reach the management API at ${url}`);
+  });
+
   it('names the observability API for dashboards in open-source mode, and lets --help through', async () => {
     const url = await closedPortUrl();
     const broken = {
