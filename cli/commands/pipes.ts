@@ -6,28 +6,15 @@ import { forTerminal } from '../../lib/text/terminal';
 import { describeChange } from '../../lib/watch/notice';
 import { createNotifiers } from '../../lib/watch/notifiers/registry';
 import { LocalWatchStore } from '../../lib/watch/store';
-import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
+import { formatHelp, parseCommand, UsageError } from '../args';
 import { cliLogger, connectFromEnv, secretsManagerClientFromEnv } from '../connect';
 import { refusedCredentialHint } from '../failure';
 import type { CliIO, Command } from '../io';
 import { DEFAULT_STATE_FILE, pipesHelp } from './pipes-help';
 import { runPipesCommand, runPipesGet, runPipesList, terminalAsk, type Ask } from './pipes-oncall';
 
-const spec = {
-  usage: 'cloudops pipes check [--json] [--state-file FILE]',
-  summary:
-    'One pipe-watchdog pass over the services in CLOUDOPS_SERVICE_ID: compare each pipe with the\n' +
-    'state file, print what changed and send it to the notifiers configured in CLOUDOPS_WATCHDOG_*.\n' +
-    'Exit code 1 when a service could not be checked or a notification could not be delivered.',
-  options: {
-    json: { type: 'boolean' },
-    'state-file': { type: 'string' },
-  },
-  help: {
-    json: 'print one JSON object: { checked, notifications, errors }',
-    'state-file': `where the last states are kept (default ${DEFAULT_STATE_FILE})`,
-  },
-} satisfies CommandSpec<Record<string, { type: 'string' | 'boolean' }>>;
+/** `pipes check`: its flags and help live in the help registry, once. */
+const spec = pipesHelp.subcommands.check;
 
 /** For people: every value from the service is made safe for a terminal (`t`), one per line. */
 function render(result: WatchdogResult, env: CliIO['env']): string {
