@@ -255,7 +255,7 @@ async function pull(
   });
   for (const warning of warnings) io.err(`warning: ${forTerminal(warning)}`);
   if (format === 'json') {
-    const listed = files.map(({ file, key, name }) => ({ file, key, name }));
+    const listed = files.map(({ file, key, name, alerts }) => ({ file, key, name, alerts }));
     io.out(
       JSON.stringify({ service: serviceId, dir: values.dir, files: listed, warnings }, null, 2),
     );

@@ -31,6 +31,8 @@ export interface AlertChange {
   want?: TileAlertDeclaration;
   /** Update: a hand-made alert taken over with its dashboard (--adopt); it gets the marker. */
   adopt?: boolean;
+  /** Update, delete: the alert's state on the service (ALERT, OK, PENDING, ...); read-only. */
+  state?: string;
 }
 
 /** A tile as the planner needs it: identity, name, current id (none yet: a new tile), alerts. */
@@ -98,6 +100,7 @@ export function planTileAlerts(input: TileAlertsInput): AlertChange[] {
       tileIdentity: marker.owner.kind === 'dashboard' ? marker.owner.tileName : '',
       id: m.id,
       changes: [],
+      ...stateOf(m),
     });
   }
   return out;
@@ -142,7 +145,13 @@ function updateChange(
     changes,
     want: a,
     ...(adopt ? { adopt } : {}),
+    ...stateOf(have),
   };
+}
+
+/** A state is shown as the service says it (PENDING included), never checked or written. */
+function stateOf(a: Alert): { state?: string } {
+  return a.state ? { state: a.state } : {};
 }
 
 function tileOf(a: Alert): string | undefined {

@@ -14,6 +14,7 @@ import {
   ALERT_INTERVALS,
   DASHBOARD_LIMITS,
   DISPLAY_TYPES,
+  isoDateTime,
   SERIES_TYPES,
   tileOnClick,
 } from '../schemas';
@@ -158,9 +159,15 @@ export type FileTileConfig = z.infer<typeof fileTileConfig>;
 
 export { THRESHOLD_TYPES, type ThresholdType } from '../schemas/alert';
 
+/** Recipients of one email channel (cloudops' bound: a channel, not a mailing list). */
+const EMAIL_RECIPIENTS_MAX = 50;
+
 const fileAlertChannel = z
   .strictObject({
-    type: z.string().min(1).describe('Channel type; webhook is the documented one'),
+    type: z
+      .string()
+      .min(1)
+      .describe('Channel type: webhook (a webhook of the service) or email (management API)'),
     webhookId: z
       .string()
       .min(1)
@@ -171,24 +178,60 @@ const fileAlertChannel = z
       .min(1)
       .optional()
       .describe('Name of a webhook of the service, resolved to its id once per run'),
+    emailRecipients: z
+      .array(z.email({ error: 'not an email address' }))
+      .min(1)
+      .max(EMAIL_RECIPIENTS_MAX)
+      .optional()
+      .describe(`Addresses an email channel notifies (1–${EMAIL_RECIPIENTS_MAX}, with type email)`),
   })
-  .describe('Where the alert notifies');
+  .describe('Where the alert notifies: a webhook (by name or id) or email recipients, one of them');
 
-/** An alert declared on a tile; the alert provisioner creates it once the tile has an id. */
+/**
+ * Thresholds stay where a float64 still counts in ones: beyond that a typo'd value is sent as
+ * something else than written.
+ */
+const THRESHOLD_BOUND = Number.MAX_SAFE_INTEGER;
+const threshold = z.number().min(-THRESHOLD_BOUND).max(THRESHOLD_BOUND);
+/** cloudops' bound: more windows in a row than this is a different alert (a longer interval). */
+const CONSECUTIVE_WINDOWS_MAX = 100;
+
+/**
+ * An alert declared in a file (on a tile, or on a saved search); the alert engine writes it once
+ * what it watches has an id. Rules across fields live in validate.ts.
+ */
 export const fileAlert = z
   .strictObject({
     name: z.string().min(1).describe('Unique on its tile; identifies the alert across syncs'),
-    threshold: z.number().describe('Threshold (the lower bound for between / not_between)'),
-    thresholdMax: z
-      .number()
+    threshold: threshold.describe('Threshold (the lower bound for between / not_between)'),
+    thresholdMax: threshold
       .optional()
       .describe('Upper bound, with between / not_between only; >= threshold'),
     thresholdType: z.enum(THRESHOLD_TYPES).describe('How the value is compared with the threshold'),
     interval: z.enum(ALERT_INTERVALS).describe('Evaluation window'),
+    numConsecutiveWindows: z
+      .int()
+      .min(1)
+      .max(CONSECUTIVE_WINDOWS_MAX)
+      .optional()
+      .describe(
+        `Fire only after this many windows in a row (1–${CONSECUTIVE_WINDOWS_MAX}); the alert is PENDING until then`,
+      ),
+    scheduleOffsetMinutes: z
+      .int()
+      .min(0)
+      .max(1439)
+      .optional()
+      .describe(
+        'Shift each window by this many minutes (below the interval); not with scheduleStartAt',
+      ),
+    scheduleStartAt: isoDateTime
+      .optional()
+      .describe('Align the windows to this ISO date-time; not with scheduleOffsetMinutes'),
     channel: fileAlertChannel,
     message: z.string().optional().describe('Text sent with the notification'),
   })
-  .describe('An alert on this tile (line, stacked_bar and number tiles)');
+  .describe('An alert (on line, stacked_bar and number tiles)');
 export type FileAlert = z.infer<typeof fileAlert>;
 
 const tileKey = z

@@ -60,12 +60,22 @@ function uniqueNames(
   return out;
 }
 
+/** An alert of a pulled dashboard as `pull --json` lists it: its state is shown, not written. */
+export interface PulledAlert {
+  id: string;
+  name: string;
+  tile: string;
+  /** ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING, or what else the service says. */
+  state: string | null;
+}
+
 interface PulledFile {
   /** Relative path: the file that declares the dashboard, else `<key>.yaml`. */
   file: string;
   key: string;
   name: string;
   text: string;
+  alerts: PulledAlert[];
 }
 
 export interface PullResult {
@@ -174,7 +184,7 @@ export function pullFiles(
         `"${d.name}" pulled into ${file} is already declared by ${twin.file} (key "${twin.key}"): the next plan would see both`,
       );
     const text = render(fileOf(d, key, file, alerts, ids), file, home?.header, owned);
-    result.files.push({ file, key, name: d.name, text });
+    result.files.push({ file, key, name: d.name, text, alerts: alertsOf(d, alerts) });
   }
   for (const key of filter.keys ?? [])
     if (!used.has(key))
@@ -182,6 +192,18 @@ export function pullFiles(
         `--target "${key}": no dashboard of owner "${filter.owner}" has this key`,
       );
   return result;
+}
+
+function alertsOf(d: Dashboard, alerts: readonly Alert[]): PulledAlert[] {
+  const tileNames = new Map(d.tiles.map((t) => [t.id, t.name]));
+  return alerts
+    .filter((a) => dashboardOf(a) === d.id)
+    .map((a) => ({
+      id: a.id,
+      name: a.name ?? '',
+      tile: tileNames.get(tileOf(a) ?? '') ?? tileOf(a) ?? '',
+      state: a.state ?? null,
+    }));
 }
 
 interface Ids {
@@ -291,23 +313,37 @@ function query(t: Tile, ids: Ids): Partial<FileTile> {
   return {};
 }
 
+/**
+ * An alert as its file says it: the fields the file format has, defaults left out (1 window in
+ * a row, offset 0), the webhook by its name when that is unique. The state is never written.
+ */
 function fileAlertOf(a: Alert, ids: Ids): FileAlert {
   const message = stripMarker(a.message ?? undefined);
-  const hook = a.channel?.webhookId ?? undefined;
+  const windows = a.numConsecutiveWindows ?? 1;
   return {
     name: a.name ?? '',
     threshold: a.threshold ?? 0,
     thresholdType: (a.thresholdType ?? 'above') as FileAlert['thresholdType'],
     interval: (a.interval ?? '5m') as FileAlert['interval'],
-    channel: {
-      type: a.channel?.type ?? 'webhook',
-      ...(hook && ids.webhooks.has(hook)
-        ? { webhook: ids.webhooks.get(hook)! }
-        : hook
-          ? { webhookId: hook }
-          : {}),
-    },
+    ...(windows > 1 ? { numConsecutiveWindows: windows } : {}),
+    ...(a.scheduleOffsetMinutes ? { scheduleOffsetMinutes: a.scheduleOffsetMinutes } : {}),
+    ...(a.scheduleStartAt ? { scheduleStartAt: a.scheduleStartAt } : {}),
+    channel: fileChannelOf(a.channel, ids),
     ...(a.thresholdMax != null ? { thresholdMax: a.thresholdMax } : {}),
     ...(message !== '' ? { message } : {}),
+  };
+}
+
+function fileChannelOf(channel: Alert['channel'], ids: Ids): FileAlert['channel'] {
+  const hook = channel?.webhookId ?? undefined;
+  const recipients = channel?.emailRecipients ?? [];
+  return {
+    type: channel?.type ?? 'webhook',
+    ...(hook && ids.webhooks.has(hook)
+      ? { webhook: ids.webhooks.get(hook)! }
+      : hook
+        ? { webhookId: hook }
+        : {}),
+    ...(recipients.length > 0 ? { emailRecipients: recipients } : {}),
   };
 }

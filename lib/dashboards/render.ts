@@ -166,7 +166,8 @@ function renderTile(t: TileChange, paint: Paint): { head: string; children: stri
 
 function renderAlert(a: AlertChange, paint: Paint): { head: string; children: string[] } {
   const sign = ALERT_SIGN[a.action];
-  const id = a.id ? ` (${a.id})` : '';
+  const state = a.state ? `, state ${a.state}` : '';
+  const id = a.id ? ` (${a.id}${state})` : '';
   const adopted = a.adopt ? ' adopted (marker added; no field changes)' : '';
   const head = paint(sign, `${sign} alert "${a.name}" on tile "${a.tile}"${id}${adopted}`);
   const children =

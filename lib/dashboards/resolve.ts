@@ -20,13 +20,16 @@ export interface NamedEntry {
 export interface NameDirectory {
   listSources?(opts?: CallOptions): Promise<NamedEntry[]>;
   listWebhooks?(opts?: CallOptions): Promise<NamedEntry[]>;
+  /** `/api/v2` (open-source) takes webhook channels only; email is the management API's. */
+  readonly mode?: 'managed' | 'open-source';
 }
 
 interface Ref {
   dashboard: number;
   tile: number;
   path: PropertyKey[];
-  kind: 'source' | 'webhook' | 'webhookId';
+  /** `email`: an email channel, which only some services take (no name to resolve). */
+  kind: 'source' | 'webhook' | 'webhookId' | 'email';
   value: string;
   apply: (id: string) => void;
 }
@@ -65,6 +68,8 @@ function collectRefs(dashboards: DesiredDashboard[]): Ref[] {
           });
         } else if (ch.webhookId !== undefined) {
           push(['alerts', ai, 'channel', 'webhookId'], 'webhookId', ch.webhookId);
+        } else if (ch.type === 'email') {
+          push(['alerts', ai, 'channel', 'type'], 'email', ch.type);
         }
       });
     });
@@ -115,7 +120,7 @@ export async function resolveNames(
 
   const lists = typeof directory === 'function' ? directory() : directory;
   const needSources = refs.some((r) => r.kind === 'source');
-  const needWebhooks = refs.some((r) => r.kind !== 'source');
+  const needWebhooks = refs.some((r) => r.kind === 'webhook' || r.kind === 'webhookId');
   const [sources, webhooks] = await Promise.all([
     needSources ? orAbsent(lists.listSources?.(call)) : undefined,
     needWebhooks ? orAbsent(lists.listWebhooks?.(call)) : undefined,
@@ -135,6 +140,11 @@ export async function resolveNames(
   };
 
   for (const ref of refs) {
+    if (ref.kind === 'email') {
+      if (lists.mode === 'open-source')
+        issue(ref, 'email channels are for managed observability; /api/v2 takes webhooks only');
+      continue;
+    }
     if (ref.kind === 'webhookId') {
       // No list to check against (a backend without it): the service checks at write time.
       if (webhooks && !webhooks.some((w) => w.id === ref.value))
@@ -172,6 +182,6 @@ export async function resolveNames(
 /** True when any dashboard names a source or webhook (so a run needs the lists). */
 export function usesNames(dashboards: readonly DesiredDashboard[]): boolean {
   return collectRefs(dashboards.map((d) => ({ ...d, tiles: [...d.tiles] }))).some(
-    (r) => r.kind !== 'webhookId',
+    (r) => r.kind === 'source' || r.kind === 'webhook',
   );
 }

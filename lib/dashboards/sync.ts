@@ -378,6 +378,7 @@ async function loadResolvingNamesOnly(
   );
   const { backend } = options;
   const directory: NameDirectory = {
+    mode: backend.mode,
     ...(backend.listSources ? { listSources: (c) => backend.listSources!(c) } : {}),
     // Without the list, webhook ids are skipped here (resolve.ts): they are checked after planning.
     ...(named ? { listWebhooks: async () => (await webhooks()) ?? [] } : {}),

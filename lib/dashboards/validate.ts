@@ -7,7 +7,7 @@
  * resolved against the service afterwards (resolve.ts).
  */
 import type * as z from 'zod';
-import { DASHBOARD_LIMITS } from '../schemas';
+import { DASHBOARD_LIMITS, INTERVAL_MINUTES } from '../schemas';
 import { formatPath } from '../format-issues';
 import {
   dashboardFile,
@@ -321,19 +321,52 @@ function alertRules(alerts: unknown[], kind: string | undefined, base: PropertyK
       report(sink, here, ['thresholdMax'], 'only with thresholdType between or not_between');
     if (ranged && isNum(a.thresholdMax) && isNum(a.threshold) && a.thresholdMax < a.threshold)
       report(sink, here, ['thresholdMax'], `must be >= threshold (${a.threshold})`);
-    const ch = a.channel;
-    if (isRecord(ch)) {
-      if (ch.webhookId !== undefined && ch.webhook !== undefined)
-        report(sink, here, ['channel', 'webhook'], 'give webhookId or webhook (a name), not both');
-      else if (ch.type === 'webhook' && ch.webhookId === undefined && ch.webhook === undefined)
-        report(
-          sink,
-          here,
-          ['channel', 'webhookId'],
-          'webhookId (or webhook: <name>) is required when type is webhook',
-        );
-    }
+    if (isRecord(a.channel)) channelRules(a.channel, [...here, 'channel'], sink);
+    scheduleRules(a, here, sink);
   }
+}
+
+/** A channel is a webhook (by id or by name) or email recipients: exactly one, as its type says. */
+function channelRules(ch: Record<string, unknown>, base: PropertyKey[], sink: Sink) {
+  const hook = ch.webhookId !== undefined || ch.webhook !== undefined;
+  const email = ch.emailRecipients !== undefined;
+  if (ch.webhookId !== undefined && ch.webhook !== undefined)
+    report(sink, base, ['webhook'], 'give webhookId or webhook (a name), not both');
+  if (hook && email) {
+    report(sink, base, ['emailRecipients'], 'a channel is a webhook or email recipients, not both');
+    return;
+  }
+  if (ch.type === 'webhook' && !hook)
+    report(
+      sink,
+      base,
+      ['webhookId'],
+      'webhookId (or webhook: <name>) is required when type is webhook',
+    );
+  if (ch.type === 'email' && !email)
+    report(sink, base, ['emailRecipients'], 'required when type is email');
+  if (typeof ch.type === 'string' && ch.type !== 'email' && email)
+    report(sink, base, ['emailRecipients'], `only when type is email (this is ${ch.type})`);
+}
+
+/** The provider's rules: an offset below the interval, and an offset or a start time, not both. */
+function scheduleRules(a: Record<string, unknown>, base: PropertyKey[], sink: Sink) {
+  const offset = a.scheduleOffsetMinutes;
+  if (offset !== undefined && a.scheduleStartAt !== undefined)
+    report(
+      sink,
+      base,
+      ['scheduleStartAt'],
+      'set scheduleOffsetMinutes or scheduleStartAt, not both',
+    );
+  const minutes = INTERVAL_MINUTES[a.interval as keyof typeof INTERVAL_MINUTES];
+  if (isNum(offset) && minutes !== undefined && offset >= minutes && offset < 1440)
+    report(
+      sink,
+      base,
+      ['scheduleOffsetMinutes'],
+      `must be less than the interval (${String(a.interval)} = ${minutes} minutes)`,
+    );
 }
 
 /** Fields a series may carry only for some series types. */

@@ -28,6 +28,9 @@ export const declaredAlert = z.looseObject({
   interval: z.enum(ALERT_INTERVALS),
   channel: alertChannel,
   message: z.string().optional(),
+  numConsecutiveWindows: z.number().int().min(1).optional(),
+  scheduleOffsetMinutes: z.number().int().min(0).optional(),
+  scheduleStartAt: z.string().optional(),
 });
 export type DeclaredAlertDetail = z.infer<typeof declaredAlert>;
 

@@ -118,7 +118,12 @@ describe('pull into the folder that declares the dashboards', () => {
     );
     expect(pulled.code, pulled.err).toBe(0);
     expect((JSON.parse(pulled.out) as { files: unknown }).files).toEqual([
-      { file: 'platform-overview.json', key: 'platform/overview', name: 'Platform overview' },
+      {
+        file: 'platform-overview.json',
+        key: 'platform/overview',
+        name: 'Platform overview',
+        alerts: [],
+      },
     ]);
   });
 
