@@ -266,6 +266,23 @@ const fileTile = z
   .describe('A tile: exactly one of series, config or markdown');
 export type FileTile = z.infer<typeof fileTile>;
 
+/** A dashboard filter: a picker of values of `expression` in one source (and the others listed). */
+export const fileDashboardFilter = z
+  .strictObject({
+    name: z.string().min(1).describe('Label of the filter'),
+    expression: z.string().min(1).describe('Column or expression whose values the filter offers'),
+    type: z.string().min(1).optional().describe('Filter type, as the service names it'),
+    source: sourceName.optional(),
+    sourceId: sourceIdField.optional(),
+    appliesToSourceIds: z
+      .array(objectIdString)
+      .max(20)
+      .optional()
+      .describe('Other sources the filter also applies to, by id (August 2026)'),
+  })
+  .describe('A dashboard filter; its source by `source: <name>` or `sourceId`');
+export type FileDashboardFilter = z.infer<typeof fileDashboardFilter>;
+
 /** User tags: the marker tags cloudops adds count against the service's 50-tag limit. */
 const USER_TAGS_MAX = DASHBOARD_LIMITS.tagsMax - MARKER_TAG_COUNT;
 
@@ -291,6 +308,11 @@ export const dashboardFile = z
       .optional()
       .describe(`Tags (at most ${USER_TAGS_MAX}, 32 characters each; "cloudops*" is reserved)`),
     tiles: z.array(fileTile).max(DASHBOARD_LIMITS.tilesMax).optional().describe('Tiles'),
+    filters: z
+      .array(fileDashboardFilter)
+      .max(20)
+      .optional()
+      .describe('Dashboard filters; absent: the service keeps the ones it has'),
   })
   .describe('One dashboard');
 export type DashboardFile = z.infer<typeof dashboardFile>;

@@ -299,3 +299,32 @@ export function fingerprint(d: Dashboard): string {
     tiles: d.tiles.map((t) => ({ id: t.id, ...normalizeTile(t) })),
   });
 }
+
+/** A filter as compared: what a file can say, `appliesToSourceIds` as a set (empty = absent). */
+function comparableFilter(f: Record<string, unknown>): Record<string, unknown> {
+  const applies = Array.isArray(f.appliesToSourceIds)
+    ? [...(f.appliesToSourceIds as string[])].sort()
+    : [];
+  return compact({
+    name: f.name,
+    expression: f.expression,
+    type: f.type ?? undefined,
+    sourceId: f.sourceId,
+    appliesToSourceIds: applies.length > 0 ? applies : undefined,
+  });
+}
+
+/**
+ * Dashboard filters, old -> new; none when the file leaves them out (the service keeps its own,
+ * so they are neither sent nor drift).
+ */
+export function filterChanges(
+  want: readonly Record<string, unknown>[] | undefined,
+  have: readonly Record<string, unknown>[] | undefined,
+): FieldChange[] {
+  if (want === undefined) return [];
+  return diffValues(
+    { filters: (have ?? []).map(comparableFilter) },
+    { filters: want.map(comparableFilter) },
+  );
+}

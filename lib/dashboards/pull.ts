@@ -11,11 +11,13 @@ import type { Alert, Dashboard, DataSource, Tile, Webhook } from '../schemas';
 import {
   dashboardFile,
   dashboardKey,
+  fileDashboardFilter,
   fileSelectItem,
   fileSeries,
   fileTileConfig,
   type DashboardFile,
   type FileAlert,
+  type FileDashboardFilter,
   type FileTile,
 } from './file-schema';
 import { ALERTS_TAG, identityTag, isReservedTag, ownerOf, ownerTag, taggedKey } from './ownership';
@@ -233,6 +235,13 @@ function fileOf(
     ...(deriveKey(file) === key ? {} : { key }),
     name: d.name,
     ...(tags.length > 0 ? { tags: [...new Set(tags)].sort() } : {}),
+    ...(d.filters?.length
+      ? {
+          filters: d.filters.map(
+            (f) => named(pick(f, fileDashboardFilter.shape), ids) as FileDashboardFilter,
+          ),
+        }
+      : {}),
     tiles: d.tiles.map((t) => {
       const onTile = onDashboard.filter((a) => tileOf(a) === t.id);
       const tileKey = keyOfTile(t, key, onTile);

@@ -108,6 +108,7 @@ function renderChange(c: DashboardChange, paint: Paint): string[] {
       `    ~ tags: ${[...added.map((t) => `+${t}`), ...removed.map((t) => `-${t}`)].join(' ')}`,
     );
   }
+  for (const f of c.fields.filters ?? []) lines.push(`    ~ ${f.path}: ${arrow(f)}`);
   if (c.fields.marker && c.action === 'update')
     lines.push(
       `    ~ ownership marker tags${c.adopted ? ' (adopted; no field changes unless listed)' : ''}`,
@@ -166,7 +167,8 @@ function renderTile(t: TileChange, paint: Paint): { head: string; children: stri
 
 function renderAlert(a: AlertChange, paint: Paint): { head: string; children: string[] } {
   const sign = ALERT_SIGN[a.action];
-  const state = a.state ? `, state ${a.state}` : '';
+  // OK goes without saying; any other state (PENDING, ALERT, ...) is worth a look before a write.
+  const state = a.state && a.state !== 'OK' ? `, state ${a.state}` : '';
   const id = a.id ? ` (${a.id}${state})` : '';
   const adopted = a.adopt ? ' adopted (marker added; no field changes)' : '';
   const head = paint(sign, `${sign} alert "${a.name}" on tile "${a.tile}"${id}${adopted}`);

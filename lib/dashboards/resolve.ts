@@ -26,7 +26,6 @@ export interface NameDirectory {
 
 interface Ref {
   dashboard: number;
-  tile: number;
   path: PropertyKey[];
   /** `email`: an email channel, which only some services take (no name to resolve). */
   kind: 'source' | 'webhook' | 'webhookId' | 'email';
@@ -38,13 +37,27 @@ interface Ref {
 function collectRefs(dashboards: DesiredDashboard[]): Ref[] {
   const refs: Ref[] = [];
   dashboards.forEach((d, di) => {
+    d.filters?.forEach((f, fi) => {
+      if (f.source === undefined) return;
+      const apply = (id: string) => {
+        const { source: _name, ...rest } = f;
+        d.filters![fi] = { ...rest, sourceId: id };
+      };
+      refs.push({
+        dashboard: di,
+        path: ['filters', fi, 'source'],
+        kind: 'source',
+        value: f.source,
+        apply,
+      });
+    });
     d.tiles.forEach((t, ti) => {
       const push = (
         path: PropertyKey[],
         kind: Ref['kind'],
         value: string,
         apply: Ref['apply'] = () => {},
-      ) => refs.push({ dashboard: di, tile: ti, path: ['tiles', ti, ...path], kind, value, apply });
+      ) => refs.push({ dashboard: di, path: ['tiles', ti, ...path], kind, value, apply });
       t.series.forEach((s, si) => {
         if (s.source === undefined) return;
         push(['series', si, 'source'], 'source', s.source, (id) => {
@@ -109,6 +122,7 @@ export async function resolveNames(
 ): Promise<{ dashboards: DesiredDashboard[]; issues: FileIssue[] }> {
   const copies = dashboards.map((d) => ({
     ...d,
+    ...(d.filters ? { filters: [...d.filters] } : {}),
     tiles: d.tiles.map((t): DesiredTile => ({
       ...t,
       series: [...t.series],
@@ -181,7 +195,10 @@ export async function resolveNames(
 
 /** True when any dashboard names a source or webhook (so a run needs the lists). */
 export function usesNames(dashboards: readonly DesiredDashboard[]): boolean {
-  return collectRefs(dashboards.map((d) => ({ ...d, tiles: [...d.tiles] }))).some(
-    (r) => r.kind === 'source' || r.kind === 'webhook',
-  );
+  const copies = dashboards.map((d) => ({
+    ...d,
+    tiles: [...d.tiles],
+    ...(d.filters ? { filters: [...d.filters] } : {}),
+  }));
+  return collectRefs(copies).some((r) => r.kind === 'source' || r.kind === 'webhook');
 }

@@ -1,4 +1,4 @@
-import type { FileAlert, FileSeries, FileTileConfig } from './file-schema';
+import type { FileAlert, FileDashboardFilter, FileSeries, FileTileConfig } from './file-schema';
 
 /**
  * A tile as the files want it, defaults applied. Exactly one query form is set: `series`
@@ -27,6 +27,8 @@ export interface DesiredDashboard {
   name: string;
   tags: string[];
   tiles: DesiredTile[];
+  /** Dashboard filters; absent: the file leaves them to the service (never sent, never diffed). */
+  filters?: FileDashboardFilter[];
   /** The services the file names (`services:`); absent: the configured/--service service. */
   services?: string[];
 }

@@ -112,6 +112,7 @@ function toDesired(data: DashboardFile, key: string, sourceFile: string): Desire
     name: data.name,
     tags: [...new Set(data.tags ?? [])].sort(),
     tiles: (data.tiles ?? []).map((t) => desiredTile(t)),
+    ...(data.filters ? { filters: data.filters } : {}),
     ...(data.services ? { services: data.services } : {}),
   };
 }
@@ -166,6 +167,14 @@ function semanticIssues(value: unknown, at: At): FileIssue[] {
       tags.add(tag);
     });
   }
+  if (Array.isArray(value.filters))
+    value.filters.forEach((f: unknown, i) => {
+      if (!isRecord(f)) return;
+      if (f.source !== undefined && f.sourceId !== undefined)
+        out.push(at(['filters', i, 'source'], 'give sourceId or source (a name), not both'));
+      else if (f.source === undefined && f.sourceId === undefined)
+        out.push(at(['filters', i], 'sourceId (or source: <name>) is required'));
+    });
   if (!Array.isArray(value.tiles)) return out;
   const names = new Map<string, number>();
   const keys = new Map<string, number>();

@@ -3,7 +3,8 @@
  * the management API (managed) and on `/api/v2` (open-source): apply writes them, the next plan
  * shows no changes (an unset field is no drift), a change is planned old -> new and sent in full,
  * state PENDING is shown as a state, a promql source with no table and a field cloudops does not
- * know is resolved by name, and pull into an empty folder plans back to no changes.
+ * know is resolved by name, a dashboard filter with `appliesToSourceIds` is written and compared,
+ * and pull into an empty folder plans back to no changes.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -61,6 +62,11 @@ function dashboard(opts: { windows: number; offset?: number; email: boolean }): 
   return [
     'key: team/august',
     'name: August alerts',
+    'filters:',
+    '  - name: Service',
+    '    expression: ServiceName',
+    '    source: Logs',
+    "    appliesToSourceIds: ['${PROMETHEUS_ID}']",
     'tiles:',
     '  - key: rate',
     '    name: Error rate',
@@ -150,6 +156,7 @@ describe.each([
       },
     );
     expect(created.status, created.text).toBe(200);
+    ds.env.CLOUDOPS_VAR_PROMETHEUS_ID = (created.json as { result: { id: string } }).result.id;
     dir = await mkdtemp(path.join(root, `${mode}-`));
   });
   afterAll(() => ds.sb.close());
@@ -169,6 +176,18 @@ describe.each([
       expect(hour.channels).toEqual([
         { type: 'email', emailRecipients: ['oncall@example.com', 'team@example.com'] },
       ]);
+    const stored = ds.sb.store.state.dashboards.find((d) => d.name === 'August alerts');
+    const logs = ds.sb.store.state.sources.find(
+      (s) => s.name === 'Logs' && s.serviceId === ds.sb.info.serviceId,
+    )!;
+    expect((stored as unknown as { filters: unknown }).filters).toEqual([
+      {
+        name: 'Service',
+        expression: 'ServiceName',
+        sourceId: logs.id,
+        appliesToSourceIds: [ds.env.CLOUDOPS_VAR_PROMETHEUS_ID],
+      },
+    ]);
     const plan = await ds.cli('plan', '--dir', dir, '--detailed-exitcode');
     expect(plan.out).toContain('No changes.');
     expect(plan.code).toBe(0);
@@ -176,9 +195,12 @@ describe.each([
 
   it('a changed or dropped field is planned old -> new with the state, and sent in full', async () => {
     byName('Errors keep coming').state = 'PENDING';
-    await write(dashboard({ windows: 2, email }));
+    await write(
+      dashboard({ windows: 2, email }).replace('expression: ServiceName', 'expression: Service'),
+    );
     const plan = await ds.cli('plan', '--dir', dir, '--detailed-exitcode');
     expect(plan.code, plan.err).toBe(2);
+    expect(plan.out).toContain('    ~ filters[0].expression: "ServiceName" → "Service"\n');
     const id = byName('Errors keep coming').id;
     expect(plan.out).toContain(
       `~ alert "Errors keep coming" on tile "Error rate" (${id}, state PENDING)`,
@@ -210,7 +232,7 @@ describe.each([
       const plan = await ds.cli('plan', '--dir', other);
       expect(plan.code).toBe(1);
       expect(plan.err).toContain(
-        '\n  august.yaml:37:26 tiles[1].alerts[0].channel.type: email channels are for managed observability; /api/v2 takes webhooks only\n',
+        '\n  august.yaml:42:26 tiles[1].alerts[0].channel.type: email channels are for managed observability; /api/v2 takes webhooks only\n',
       );
       expect(ds.writes().length).toBe(writes);
     },
@@ -264,6 +286,14 @@ describe.each([
       select: 'Body',
     });
     expect(tile('Share').config).toMatchObject({ limit: 5, orderBy: 'count desc' });
+    expect((parse(text) as { filters: unknown }).filters).toEqual([
+      {
+        name: 'Service',
+        expression: 'Service',
+        source: 'Logs',
+        appliesToSourceIds: [ds.env.CLOUDOPS_VAR_PROMETHEUS_ID],
+      },
+    ]);
     const plan = await ds.cli('plan', '--dir', empty, '--detailed-exitcode');
     expect([plan.code, plan.out]).toEqual([0, expect.stringContaining('No changes.')]);
   });
