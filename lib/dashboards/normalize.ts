@@ -297,6 +297,8 @@ export function fingerprint(d: Dashboard): string {
     name: d.name,
     tags: normalizeTags(d.tags),
     tiles: d.tiles.map((t) => ({ id: t.id, ...normalizeTile(t) })),
+    // Only when there are some: a dashboard without filters keeps the fingerprint it had.
+    ...(d.filters?.length ? { filters: d.filters.map(comparableFilter) } : {}),
   });
 }
 
