@@ -6,11 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   bodyOfAlert,
+  desiredFromEvent,
   markedBody,
   planTileAlerts,
   tileAlert,
   type TileAlertDeclaration,
 } from '../../../lib/alerts';
+import { alertEvent } from '../../../lib/events';
 import { alert, createAlertBody, type Alert } from '../../../lib/schemas';
 
 const link = { dashboardId: 'd1', tileId: 't1' };
@@ -62,6 +64,37 @@ describe('tile alert bodies with the August 2026 fields', () => {
     const withEmail = body({ channel: email });
     expect(withEmail.channel).toEqual(email);
     expect(createAlertBody.safeParse(withEmail).success).toBe(true);
+  });
+
+  it('a Dashboard Synced event carries them to the alert function, which sends them', () => {
+    const time = '2026-08-01T00:00:00Z';
+    const event = alertEvent.parse({
+      source: 'cloudops',
+      'detail-type': 'Dashboard Synced',
+      time,
+      detail: {
+        dashboardKey: 'team/a',
+        dashboardId: 'd1',
+        name: 'A',
+        sourceFile: 'a.yaml',
+        syncedAt: time,
+        tiles: [{ name: 'rate', id: 't1' }],
+        alerts: [
+          {
+            ...declared,
+            tileName: 'rate',
+            numConsecutiveWindows: 2,
+            scheduleOffsetMinutes: 5,
+            channel: { type: 'email', emailRecipients: ['a@example.com'] },
+          },
+        ],
+      },
+    });
+    expect(desiredFromEvent(event).alerts[0].body).toMatchObject({
+      numConsecutiveWindows: 2,
+      scheduleOffsetMinutes: 5,
+      channel: { type: 'email', emailRecipients: ['a@example.com'] },
+    });
   });
 
   it('a body rebuilt from an alert read back keeps the new fields and the email channel', () => {
