@@ -325,8 +325,12 @@ export function filterChanges(
   have: readonly Record<string, unknown>[] | undefined,
 ): FieldChange[] {
   if (want === undefined) return [];
+  // A type the file leaves out is the service's default, whatever it answers.
+  const seen = (have ?? []).map((f, i) =>
+    want[i] !== undefined && want[i].type === undefined ? { ...f, type: undefined } : f,
+  );
   return diffValues(
-    { filters: (have ?? []).map(comparableFilter) },
+    { filters: seen.map(comparableFilter) },
     { filters: want.map(comparableFilter) },
   );
 }

@@ -1,12 +1,14 @@
 /**
- * Names in files become ids: `source: <name>` (series or config) → `sourceId`, and
+ * Names in files become ids: `source: <name>` (series, config, dashboard filter) → `sourceId`, and
  * `webhook: <name>` on an alert channel → `webhookId`; a `webhookId` written as an id is
  * checked to exist. Each list is read at most once per run, and only when a file needs it.
  * Source and webhook names are not documented as unique, so a name two entries share is an
- * error, as is an unknown one (naming file, line and the names that exist).
+ * error, as is an unknown one (naming file, line and the names that exist). An email channel
+ * on a service that takes webhooks only (`/api/v2`) is an error here too, before any write.
  */
 import { ApiError } from '../api/errors';
 import type { CallOptions } from '../api/http';
+import type { ObservabilityMode } from '../api/observability-backend';
 import { formatPath } from '../format-issues';
 import { locateIn } from './parse';
 import type { DesiredDashboard, DesiredTile, FileIssue, SourceFile } from './types';
@@ -21,7 +23,7 @@ export interface NameDirectory {
   listSources?(opts?: CallOptions): Promise<NamedEntry[]>;
   listWebhooks?(opts?: CallOptions): Promise<NamedEntry[]>;
   /** `/api/v2` (open-source) takes webhook channels only; email is the management API's. */
-  readonly mode?: 'managed' | 'open-source';
+  readonly mode?: ObservabilityMode;
 }
 
 interface Ref {

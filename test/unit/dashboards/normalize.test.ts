@@ -165,8 +165,17 @@ describe('dashboard filters in comparisons', () => {
   const filter = { name: 'Service', expression: 'ServiceName', sourceId: 's1' };
   it('are compared only when declared; applied sources compare as a set', () => {
     expect(filterChanges(undefined, [filter])).toEqual([]);
-    const read = { ...filter, id: 'f1', type: null, appliesToSourceIds: ['s3', 's2'] };
+    const read = {
+      ...filter,
+      id: 'f1',
+      type: 'QUERY_EXPRESSION',
+      appliesToSourceIds: ['s3', 's2'],
+    };
     expect(filterChanges([{ ...filter, appliesToSourceIds: ['s2', 's3'] }], [read])).toEqual([]);
+    expect(filterChanges([{ ...filter, type: 'sql' }], [read])).toEqual([
+      { path: 'filters[0].appliesToSourceIds', from: ['s2', 's3'] },
+      { path: 'filters[0].type', from: 'QUERY_EXPRESSION', to: 'sql' },
+    ]);
     expect(filterChanges([{ ...filter, expression: 'Service' }], [filter])).toEqual([
       { path: 'filters[0].expression', from: 'ServiceName', to: 'Service' },
     ]);
