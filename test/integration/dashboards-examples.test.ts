@@ -7,8 +7,11 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index';
-import { startDashboardsSandbox, type DashboardsSandbox } from '../support/dashboards-sandbox';
-import { examplesFor } from '../support/examples';
+import {
+  exampleFolder,
+  startDashboardsSandbox,
+  type DashboardsSandbox,
+} from '../support/dashboards-sandbox';
 
 describe.each(['current', 'spec'] as const)('example dashboards on the %s profile', (profile) => {
   let ds: DashboardsSandbox;
@@ -16,7 +19,7 @@ describe.each(['current', 'spec'] as const)('example dashboards on the %s profil
   let EXAMPLES: string;
 
   beforeAll(async () => {
-    EXAMPLES = await examplesFor(profile);
+    EXAMPLES = await exampleFolder(profile);
     ds = await startDashboardsSandbox(profile, (s) => ({
       CLOUDOPS_VAR_WEBHOOK_ID: s.store.state.seed.webhookId,
     }));

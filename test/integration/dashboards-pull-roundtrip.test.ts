@@ -8,9 +8,13 @@ import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDashboardsSandbox, type DashboardsSandbox } from '../support/dashboards-sandbox';
-import { EXAMPLES, examplesFor } from '../support/examples';
+import {
+  exampleFolder,
+  startDashboardsSandbox,
+  type DashboardsSandbox,
+} from '../support/dashboards-sandbox';
 
+const EXAMPLES = path.join(import.meta.dirname, '../../dashboards');
 let ds: DashboardsSandbox;
 let root: string;
 
@@ -55,9 +59,8 @@ describe.each(['current', 'spec'] as const)(
       own = await startDashboardsSandbox(profile, (sb) => ({
         CLOUDOPS_VAR_WEBHOOK_ID: sb.store.state.seed.webhookId,
       }));
-      expect(
-        (await own.cli('apply', '--dir', await examplesFor(profile), '--auto-approve')).code,
-      ).toBe(0);
+      const examples = await exampleFolder(profile);
+      expect((await own.cli('apply', '--dir', examples, '--auto-approve')).code).toBe(0);
       const state = own.sb.store.state;
       state.dashboards = state.dashboards.filter((d) => d.tags.includes('cloudops'));
     });

@@ -2,6 +2,9 @@
  * A sandbox for the dashboards tests: managed mode, rate limits nobody hits, and
  * `dashboards` run in-process through the CLI with its output captured.
  */
+import { cp, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { dashboardsCommand } from '../../cli/commands/dashboards';
 import { sandboxEnv } from '../../cli/connect';
 import type { CliIO } from '../../cli/io';
@@ -54,4 +57,25 @@ export async function startDashboardsSandbox(
       return { code, out, err };
     },
   };
+}
+
+const EXAMPLES = path.join(import.meta.dirname, '../../dashboards');
+const AUGUST_ALERT_FIELD =
+  /^\s*(numConsecutiveWindows|scheduleOffsetMinutes|scheduleStartAt):.*\n/gm;
+
+/**
+ * The example folder as a profile can apply it. The spec snapshot's service has none of the
+ * August 2026 alert fields (it drops them, so every plan would send them again): for it, a copy
+ * without them.
+ */
+export async function exampleFolder(profile: SandboxProfile): Promise<string> {
+  if (profile !== 'spec') return EXAMPLES;
+  const dir = await mkdtemp(path.join(tmpdir(), 'dash-spec-'));
+  await cp(EXAMPLES, dir, { recursive: true });
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.ya?ml$/.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    await writeFile(file, (await readFile(file, 'utf8')).replace(AUGUST_ALERT_FIELD, ''));
+  }
+  return dir;
 }
