@@ -6,7 +6,7 @@
  * ReportBatchItemFailures).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { ObservabilityBackend } from '../api/observability-backend';
 import { ConfigError } from '../errors';
 import { readEventTrust, trustedRecords } from '../events/trust';
@@ -44,9 +44,9 @@ export interface ProvisionEntry {
 const sqsEvent = z.object({
   Records: z.array(
     z.looseObject({
-      messageId: z.string().min(1),
+      messageId: z.string().check(z.minLength(1)),
       body: z.string(),
-      attributes: z.looseObject({ ApproximateReceiveCount: z.string().optional() }).optional(),
+      attributes: z.optional(z.looseObject({ ApproximateReceiveCount: z.optional(z.string()) })),
     }),
   ),
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lenient } from '../schemas';
 
 /** The service's page size: default and maximum `limit` of every list described as paginated. */
@@ -19,10 +19,10 @@ const listMeta = lenient(
  * A list answered either as a plain array or as `{ data, meta }` (the management document
  * describes paging yet declares an array: accept both). Read as `{ data, meta? }`.
  */
-export function pagedList<T extends z.ZodType>(item: T) {
-  return z.preprocess(
-    (raw) => (Array.isArray(raw) ? { data: raw } : raw),
-    z.looseObject({ data: z.array(item), meta: z.unknown().optional() }),
+export function pagedList<T extends z.ZodMiniType>(item: T) {
+  return z.pipe(
+    z.transform((raw) => (Array.isArray(raw) ? { data: raw } : raw)),
+    z.looseObject({ data: z.array(item), meta: z.optional(z.unknown()) }),
   );
 }
 

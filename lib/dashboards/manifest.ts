@@ -20,7 +20,7 @@
  * Planning, matching and the next manifest are pure; manifest-store.ts reads and writes it.
  */
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Dashboard } from '../schemas';
 import { fingerprint } from './normalize';
 import { identityTag, ownerOf, ownerTag } from './ownership';
@@ -30,18 +30,18 @@ const MANIFEST_FORMAT = 1;
 
 const manifestEntry = z.object({
   /** The object's version when recorded (S3 ETag). */
-  version: z.string().optional(),
+  version: z.optional(z.string()),
   /** sha256 of the file's text (hex, 32 chars). */
   digest: z.string(),
   /** The key of the dashboard the file declares. */
   key: z.string(),
   /** The file is for other services (its `services:` leave this one out). */
-  elsewhere: z.boolean().optional(),
-  id: z.string().optional(),
+  elsewhere: z.optional(z.boolean()),
+  id: z.optional(z.string()),
   /** printOf the dashboard as seen in sync with this file. */
-  print: z.string().optional(),
+  print: z.optional(z.string()),
   /** The file declares alerts. */
-  alerts: z.boolean().optional(),
+  alerts: z.optional(z.boolean()),
 });
 
 export const manifestSchema = z.object({

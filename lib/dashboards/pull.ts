@@ -22,7 +22,7 @@ import { ALERTS_TAG, identityTag, isReservedTag, ownerOf, ownerTag, taggedKey } 
 import { deriveKey } from './validate';
 
 /** The file format's tile key. */
-const tileKey = dashboardFile.shape.tiles.unwrap().element.shape.key;
+const tileKey = dashboardFile.shape.tiles.def.innerType.def.element.shape.key;
 import { dashboardOf, tileOf } from './plan';
 
 export interface PullFilter {

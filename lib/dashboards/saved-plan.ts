@@ -4,7 +4,7 @@
  * can refuse, before any write, when the service changed in between (checkSavedPlan).
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ValidationError } from '../errors';
 import type { Plan } from './plan';
 
@@ -37,7 +37,7 @@ const savedPlanV2 = z.object({
   version: z.literal(2),
   createdAt: z.string(),
   owner: z.string(),
-  plans: z.array(z.object({ service: z.string(), plan: planShape })).min(1),
+  plans: z.array(z.object({ service: z.string(), plan: planShape })).check(z.minLength(1)),
 });
 
 const savedPlanFile = z.discriminatedUnion('version', [savedPlanV1, savedPlanV2]);

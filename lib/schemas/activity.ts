@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isoDateTime, lenient } from './common';
 
 /** The activity types that concern keys; the list holds many others, which are read as they are. */

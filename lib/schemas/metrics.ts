@@ -3,7 +3,7 @@
  * the vendor's metric and label names, matched verbatim, and the typed reading of one service that
  * the client returns. Every metric is optional: a reading holds what the answer carried.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Label names every sample or a group of samples carries. */
 export const METRIC_LABELS = {
@@ -68,7 +68,7 @@ export const CDC_METRICS = {
 } as const;
 
 /** A finite number: NaN and ±Inf on the wire read as "no reading". */
-const reading = z.number().optional();
+const reading = z.optional(z.number());
 
 function optionalReadings<K extends string>(fields: Readonly<Record<K, unknown>>) {
   const shape = Object.fromEntries(Object.keys(fields).map((field) => [field, reading]));
@@ -83,15 +83,15 @@ export const tableEvents = z.object({
 
 /** One pipe as the metrics describe it. `state` is any string (API-FACTS: never a parse failure). */
 export const pipeReading = z.object({
-  pipeId: z.string().min(1),
-  name: z.string().optional(),
+  pipeId: z.string().check(z.minLength(1)),
+  name: z.optional(z.string()),
   /** `clickpipe_source`: kafka, confluent, s3, postgres, ... */
-  source: z.string().optional(),
+  source: z.optional(z.string()),
   /** `clickpipe_state` of ClickPipes_Info (or the older `clickpipe_status`). */
-  state: z.string().optional(),
+  state: z.optional(z.string()),
   ...optionalReadings(PIPE_METRICS),
   /** ClickPipes_FetchedEvents_PerTable (database pipes), one entry per table and event type. */
-  eventsPerTable: z.array(tableEvents).optional(),
+  eventsPerTable: z.optional(z.array(tableEvents)),
 });
 export type PipeReading = z.infer<typeof pipeReading>;
 
@@ -101,14 +101,14 @@ export type PipeReading = z.infer<typeof pipeReading>;
  * never "no pipes" or "stopped".
  */
 export const serviceReading = z.object({
-  serviceId: z.string().min(1),
-  serviceName: z.string().optional(),
-  organizationId: z.string().optional(),
+  serviceId: z.string().check(z.minLength(1)),
+  serviceName: z.optional(z.string()),
+  organizationId: z.optional(z.string()),
   /** awaking | running | degraded | idle | stopped; any other string is kept as sent. */
-  clusterStatus: z.string().optional(),
+  clusterStatus: z.optional(z.string()),
   /** full | partial. */
-  scrape: z.string().optional(),
-  version: z.string().optional(),
+  scrape: z.optional(z.string()),
+  version: z.optional(z.string()),
   observed: z.boolean(),
   pipes: z.array(pipeReading),
   cdc: z.object(optionalReadings(CDC_METRICS)),

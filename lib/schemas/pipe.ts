@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lenient, lenientNullable } from './common';
 
 /** Every state string the real service is known to send (API-FACTS). Others stay valid. */
@@ -23,7 +23,7 @@ export type KnownPipeState = (typeof KNOWN_PIPE_STATES)[number];
 
 // Pipe records are read for id, name, state and which source they have; every other field is
 // display only, so it is lenient (a surprising value reads as absent, never fails the list).
-const int = z.number().int();
+const int = z.number().check(z.int());
 const nullableInt = lenientNullable(int);
 const optInt = lenient(int);
 const str = lenient(z.string());
@@ -60,14 +60,16 @@ export const kafkaSource = z.looseObject({
   consumerGroup: str,
   iamRole: str,
   offset: lenient(z.looseObject({ timestamp: str })),
-  schemaRegistry: z
-    .looseObject({
-      url: str,
-      authentication: str,
-      caCertificate: str,
-    })
-    .optional()
-    .catch(undefined),
+  schemaRegistry: z.catch(
+    z.optional(
+      z.looseObject({
+        url: str,
+        authentication: str,
+        caCertificate: str,
+      }),
+    ),
+    undefined,
+  ),
   caCertificate: str,
   reversePrivateEndpointIds: lenient(z.array(z.string())),
 });
@@ -97,33 +99,37 @@ export const postgresSource = z.looseObject({
   host: str,
   port: optInt,
   database: str,
-  settings: z
-    .looseObject({
-      syncIntervalSeconds: num,
-      pullBatchSize: num,
-      publicationName: str,
-      replicationSlotName: str,
-      allowNullableColumns: bool,
-      initialLoadParallelism: num,
-      snapshotNumRowsPerPartition: num,
-      snapshotNumberOfParallelTables: num,
-      enableFailoverSlots: bool,
-    })
-    .optional()
-    .catch(undefined),
-  tableMappings: z
-    .array(
+  settings: z.catch(
+    z.optional(
       z.looseObject({
-        sourceSchemaName: str,
-        sourceTable: str,
-        targetTable: str,
-        excludedColumns: lenient(z.array(z.string())),
-        useCustomSortingKey: bool,
-        sortingKeys: lenient(z.array(z.string())),
+        syncIntervalSeconds: num,
+        pullBatchSize: num,
+        publicationName: str,
+        replicationSlotName: str,
+        allowNullableColumns: bool,
+        initialLoadParallelism: num,
+        snapshotNumRowsPerPartition: num,
+        snapshotNumberOfParallelTables: num,
+        enableFailoverSlots: bool,
       }),
-    )
-    .optional()
-    .catch(undefined),
+    ),
+    undefined,
+  ),
+  tableMappings: z.catch(
+    z.optional(
+      z.array(
+        z.looseObject({
+          sourceSchemaName: str,
+          sourceTable: str,
+          targetTable: str,
+          excludedColumns: lenient(z.array(z.string())),
+          useCustomSortingKey: bool,
+          sortingKeys: lenient(z.array(z.string())),
+        }),
+      ),
+    ),
+    undefined,
+  ),
 });
 
 /** Up to four members, one per kind of source; which one is present is not specified. */
@@ -138,20 +144,22 @@ export const pipeDestination = z.looseObject({
   database: str,
   table: str,
   managedTable: bool,
-  tableDefinition: z
-    .looseObject({
-      engine: z
-        .looseObject({
-          versionColumnId: str,
-          columnIds: lenient(z.array(z.string())),
-        })
-        .optional(),
-      sortingKey: lenient(z.array(z.string())),
-      partitionBy: str,
-      primaryKey: str,
-    })
-    .optional()
-    .catch(undefined),
+  tableDefinition: z.catch(
+    z.optional(
+      z.looseObject({
+        engine: z.optional(
+          z.looseObject({
+            versionColumnId: str,
+            columnIds: lenient(z.array(z.string())),
+          }),
+        ),
+        sortingKey: lenient(z.array(z.string())),
+        partitionBy: str,
+        primaryKey: str,
+      }),
+    ),
+    undefined,
+  ),
   columns: lenient(z.array(z.looseObject({ name: str, type: str }))),
 });
 
@@ -162,15 +170,15 @@ export const fieldMapping = z.looseObject({ sourceField: str, destinationField: 
  * reads as the id and a missing state as `Unknown`, so one odd record never fails the list and
  * the watchdog still reports it.
  */
-export const pipe = z
-  .looseObject({
-    id: z.string().min(1),
+export const pipe = z.pipe(
+  z.looseObject({
+    id: z.string().check(z.minLength(1)),
     serviceId: str,
     name: str,
-    state: z
-      .string()
-      .nullish()
-      .transform((state) => state || 'Unknown'),
+    state: z.pipe(
+      z.nullish(z.string()),
+      z.transform((state) => state || 'Unknown'),
+    ),
     scaling: lenient(pipeScaling),
     source: lenient(pipeSource),
     destination: lenient(pipeDestination),
@@ -178,8 +186,9 @@ export const pipe = z
     settings: lenient(pipeSettings),
     createdAt: str,
     updatedAt: str,
-  })
-  .transform((p) => ({ ...p, name: p.name ?? p.id }));
+  }),
+  z.transform((p) => ({ ...p, name: p.name ?? p.id })),
+);
 export type Pipe = z.output<typeof pipe>;
 
 export const pipeStateCommand = z.enum(['start', 'stop', 'resync']);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lenient } from './common';
 
 /** `promql` is new in August 2026 on the management API (`/api/v2` had it before). */
@@ -6,7 +6,7 @@ const SOURCE_KINDS = ['log', 'trace', 'metric', 'session', 'promql'] as const;
 
 const from = z.looseObject({
   databaseName: lenient(z.string()),
-  tableName: z.string().nullish(),
+  tableName: z.nullish(z.string()),
 });
 
 /**
@@ -14,12 +14,12 @@ const from = z.looseObject({
  * (expressions, metricTables, ...), which pass through. `id` is no longer declared required.
  */
 export const dataSource = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().nullish(),
-  kind: z.string().nullish(),
+  id: z.optional(z.string()),
+  name: z.nullish(z.string()),
+  kind: z.nullish(z.string()),
   connection: lenient(z.string()),
   from: lenient(from),
-  defaultTableSelectExpression: z.string().nullish(),
+  defaultTableSelectExpression: z.nullish(z.string()),
 });
 export type DataSource = z.infer<typeof dataSource>;
 
@@ -29,18 +29,23 @@ export type DataSource = z.infer<typeof dataSource>;
  */
 export const sourceWrite = z
   .looseObject({
-    name: z.string().trim().min(1),
+    name: z.string().check(z.trim(), z.minLength(1)),
     kind: z.enum(SOURCE_KINDS),
-    connection: z.string().min(1),
-    from: z.looseObject({ databaseName: z.string().min(1), tableName: z.string().nullish() }),
-    defaultTableSelectExpression: z.string().nullish(),
+    connection: z.string().check(z.minLength(1)),
+    from: z.looseObject({
+      databaseName: z.string().check(z.minLength(1)),
+      tableName: z.nullish(z.string()),
+    }),
+    defaultTableSelectExpression: z.nullish(z.string()),
   })
-  .superRefine((body, ctx) => {
-    if (body.kind === 'trace' && !body.defaultTableSelectExpression)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['defaultTableSelectExpression'],
-        message: 'required for a trace source',
-      });
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.kind === 'trace' && !body.defaultTableSelectExpression)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['defaultTableSelectExpression'],
+          message: 'required for a trace source',
+        });
+    }),
+  );
 export type SourceWrite = z.input<typeof sourceWrite>;

@@ -1,5 +1,5 @@
 /** A pipe's notice: its state changes, reminders, recovery, and the watchdog's acts on it. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   PIPE_STATE_CHANGED,
   pipeStateChangedDetail,
@@ -34,9 +34,9 @@ const progress = z.object({
   metric: z.string(),
   readings: z.array(z.object({ at: z.string(), value: z.number() })),
   /** Per minute between the two readings; a counter that went down restarted from zero. */
-  ratePerMinute: z.number().optional(),
+  ratePerMinute: z.optional(z.number()),
   /** Fetched per minute over the same readings (what piles up while nothing is sent). */
-  fetchedPerMinute: z.number().optional(),
+  fetchedPerMinute: z.optional(z.number()),
 });
 
 /** DESIGN.md: the `Pipe State Changed` detail plus the notice's own fields. */
@@ -49,10 +49,10 @@ export const pipeNotice = z.object({
   pipeId: z.string(),
   pipeName: z.string(),
   /** The condition told (`health`, `progress`, `errors`, ...): a reminder or recovery names it. */
-  condition: z.string().optional(),
+  condition: z.optional(z.string()),
   /** `clickpipe_source` or the listing's source member (kafka, s3, postgres, ...). */
-  sourceKind: z.string().optional(),
-  progress: progress.optional(),
+  sourceKind: z.optional(z.string()),
+  progress: z.optional(progress),
 });
 export type PipeNotice = z.infer<typeof pipeNotice>;
 
@@ -82,10 +82,10 @@ export function pipeConditionKey(
  */
 const eventDetail = z.object({
   ...pipeStateChangedDetail.shape,
-  since: z.string().optional(),
-  condition: z.string().optional(),
-  sourceKind: z.string().optional(),
-  progress: progress.optional(),
+  since: z.optional(z.string()),
+  condition: z.optional(z.string()),
+  sourceKind: z.optional(z.string()),
+  progress: z.optional(progress),
 });
 
 export function pipeEventDetail(
