@@ -1,18 +1,20 @@
 import * as z from 'zod/mini';
 
 /** RFC 4122 UUID of any version (ids in paths and records). */
-export const uuid = z.uuid({ version: undefined });
+export const uuid = z.lazy(() => z.uuid({ version: undefined }));
 
 /** ISO-8601 date-time as the service writes it (offset or `Z`). */
-export const isoDateTime = z.iso.datetime({ offset: true });
+export const isoDateTime = z.lazy(() => z.iso.datetime({ offset: true }));
 
 /**
  * `expireAt` on the wire: absent, null or empty all mean "never expires" (API-FACTS).
  * Parsed to `string | null` so callers test one value.
  */
-export const expiry = z.pipe(
-  z.optional(z.union([isoDateTime, z.literal(''), z.null()])),
-  z.transform((value) => (value ? value : null)),
+export const expiry = z.lazy(() =>
+  z.pipe(
+    z.optional(z.union([isoDateTime, z.literal(''), z.null()])),
+    z.transform((value) => (value ? value : null)),
+  ),
 );
 
 /*
