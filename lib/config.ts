@@ -9,35 +9,45 @@ import { parseOrThrow } from './format-issues';
 import { uuid } from './schemas/common';
 
 /** "10/10s", "100/1m", "100/60s": at most `limit` requests in any `windowMs`. */
-export const rateLimitSetting = z.pipe(
-  z
-    .string()
-    .check(z.regex(/^\d+\/\d+(ms|s|m)$/, 'expected <count>/<window> such as 10/10s or 100/1m')),
-  z.transform((text) => {
-    const [count, window] = text.split('/') as [string, string];
-    const [, amount, unit] = /^(\d+)(ms|s|m)$/.exec(window) as unknown as [string, string, string];
-    const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000;
-    return { limit: Number(count), windowMs: Number(amount) * factor };
-  }),
+export const rateLimitSetting = z.lazy(() =>
+  z.pipe(
+    z
+      .string()
+      .check(z.regex(/^\d+\/\d+(ms|s|m)$/, 'expected <count>/<window> such as 10/10s or 100/1m')),
+    z.transform((text) => {
+      const [count, window] = text.split('/') as [string, string];
+      const [, amount, unit] = /^(\d+)(ms|s|m)$/.exec(window) as unknown as [
+        string,
+        string,
+        string,
+      ];
+      const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000;
+      return { limit: Number(count), windowMs: Number(amount) * factor };
+    }),
+  ),
 );
 
 /** An env list: `a, b,c` is `['a', 'b', 'c']` (blank parts dropped). */
-export const envList = z.pipe(
-  z.string(),
-  z.transform((text) =>
-    text
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
+export const envList = z.lazy(() =>
+  z.pipe(
+    z.string(),
+    z.transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
   ),
 );
 /** An env switch: `true`/`1` or `false`/`0`. */
-export const envFlag = z.pipe(
-  z.enum(['true', 'false', '1', '0']),
-  z.transform((v) => v === 'true' || v === '1'),
+export const envFlag = z.lazy(() =>
+  z.pipe(
+    z.enum(['true', 'false', '1', '0']),
+    z.transform((v) => v === 'true' || v === '1'),
+  ),
 );
 
-const uuidList = z.pipe(envList, z.array(uuid).check(z.minLength(1)));
+const uuidList = z.lazy(() => z.pipe(envList, z.array(uuid).check(z.minLength(1))));
 
 /**
  * A base URL as the clients want it: the clients add the API's own prefix (`/v1`, `/api/v2`) to
@@ -54,13 +64,13 @@ function baseUrl(apiPrefix: string) {
   );
 }
 /** The management API's base URL (`https://api.example.com`, with or without `/v1`). */
-export const managementBaseUrl = baseUrl(SEGMENTS.managementPrefix);
+export const managementBaseUrl = z.lazy(() => baseUrl(SEGMENTS.managementPrefix));
 /** The observability API's base URL (the stack URL, with or without `/api/v2`). */
-export const observabilityBaseUrl = baseUrl(SEGMENTS.observabilityPrefix);
+export const observabilityBaseUrl = z.lazy(() => baseUrl(SEGMENTS.observabilityPrefix));
 
 /** The deployment modes, declared once (the CDK context, env and the clients use this). */
 export const OBSERVABILITY_MODES = ['managed', 'open-source'] as const;
-export const observabilityMode = z.enum(OBSERVABILITY_MODES);
+export const observabilityMode = z.lazy(() => z.enum(OBSERVABILITY_MODES));
 export type ObservabilityMode = z.infer<typeof observabilityMode>;
 
 /** Log levels a deployment may choose (`silent` is for tests and the CLI). */

@@ -41,15 +41,17 @@ export interface ProvisionEntry {
   ): Promise<Pick<BatchOutcome, 'batchItemFailures'>>;
 }
 
-const sqsEvent = z.object({
-  Records: z.array(
-    z.looseObject({
-      messageId: z.string().check(z.minLength(1)),
-      body: z.string(),
-      attributes: z.optional(z.looseObject({ ApproximateReceiveCount: z.optional(z.string()) })),
-    }),
-  ),
-});
+const sqsEvent = z.lazy(() =>
+  z.object({
+    Records: z.array(
+      z.looseObject({
+        messageId: z.string().check(z.minLength(1)),
+        body: z.string(),
+        attributes: z.optional(z.looseObject({ ApproximateReceiveCount: z.optional(z.string()) })),
+      }),
+    ),
+  }),
+);
 
 export function provisionAlertsEntry(options: ProvisionEntryOptions = {}): ProvisionEntry {
   const home = readObservabilityHome(options.env, {

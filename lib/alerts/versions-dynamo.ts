@@ -25,14 +25,18 @@ import {
 } from './versions';
 
 const storedItem = z.looseObject({ version: z.iso.datetime({ offset: true }) });
-const newestItem = z.extend(storedItem, {
-  declaredDigest: z.optional(z.string()),
-  declaredOwners: z.optional(z.array(z.string()).check(z.maxLength(MAX_DECLARED_OWNERS))),
-});
-const settledItem = z.looseObject({
-  settledVersion: z.optional(z.string()),
-  settledDigest: z.optional(z.string()),
-});
+const newestItem = z.lazy(() =>
+  z.extend(storedItem, {
+    declaredDigest: z.optional(z.string()),
+    declaredOwners: z.optional(z.array(z.string()).check(z.maxLength(MAX_DECLARED_OWNERS))),
+  }),
+);
+const settledItem = z.lazy(() =>
+  z.looseObject({
+    settledVersion: z.optional(z.string()),
+    settledDigest: z.optional(z.string()),
+  }),
+);
 
 export interface DynamoVersionStoreOptions {
   client: DynamoDBClient;

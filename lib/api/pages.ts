@@ -7,12 +7,14 @@ export const PAGE_LIMIT = 1000;
 const MAX_PAGES = 1000;
 
 /** `meta` of a paged list; read leniently (it only steers paging). */
-const listMeta = lenient(
-  z.looseObject({
-    total: lenient(z.number()),
-    limit: lenient(z.number()),
-    offset: lenient(z.number()),
-  }),
+const listMeta = z.lazy(() =>
+  lenient(
+    z.looseObject({
+      total: lenient(z.number()),
+      limit: lenient(z.number()),
+      offset: lenient(z.number()),
+    }),
+  ),
 );
 
 /**

@@ -36,23 +36,25 @@ export const syncDashboardsEnvShape = z.object({
   CLOUDOPS_DASHBOARDS_MANIFEST_KEY: z.optional(z.string().check(z.minLength(1))),
 });
 
-const syncDashboardsEnv = z.pipe(
-  z.looseObject(syncDashboardsEnvShape.shape),
-  z.transform((env) => ({
-    bucket: env.CLOUDOPS_DASHBOARDS_BUCKET,
-    prefix: env.CLOUDOPS_DASHBOARDS_PREFIX,
-    /** On the schedule: `repair` applies drift away, `report` only logs (and tells) the plan. */
-    scheduleMode: env.CLOUDOPS_DASHBOARDS_SCHEDULE_MODE,
-    prune: env.CLOUDOPS_DASHBOARDS_PRUNE,
-    adopt: env.CLOUDOPS_DASHBOARDS_ADOPT,
-    allowDeleteAll: env.CLOUDOPS_DASHBOARDS_ALLOW_DELETE_ALL,
-    owner: env.CLOUDOPS_DASHBOARDS_OWNER,
-    eventBusName: env.CLOUDOPS_EVENT_BUS_NAME,
-    alertVersionTable: env.CLOUDOPS_ALERTS_VERSION_TABLE,
-    manifestKey: env.CLOUDOPS_DASHBOARDS_MANIFEST_KEY,
-    // `${NAME}` in dashboard files comes from CLOUDOPS_VAR_NAME (e.g. the webhook id).
-    vars: varsFromEnv(env),
-  })),
+const syncDashboardsEnv = z.lazy(() =>
+  z.pipe(
+    z.looseObject(syncDashboardsEnvShape.shape),
+    z.transform((env) => ({
+      bucket: env.CLOUDOPS_DASHBOARDS_BUCKET,
+      prefix: env.CLOUDOPS_DASHBOARDS_PREFIX,
+      /** On the schedule: `repair` applies drift away, `report` only logs (and tells) the plan. */
+      scheduleMode: env.CLOUDOPS_DASHBOARDS_SCHEDULE_MODE,
+      prune: env.CLOUDOPS_DASHBOARDS_PRUNE,
+      adopt: env.CLOUDOPS_DASHBOARDS_ADOPT,
+      allowDeleteAll: env.CLOUDOPS_DASHBOARDS_ALLOW_DELETE_ALL,
+      owner: env.CLOUDOPS_DASHBOARDS_OWNER,
+      eventBusName: env.CLOUDOPS_EVENT_BUS_NAME,
+      alertVersionTable: env.CLOUDOPS_ALERTS_VERSION_TABLE,
+      manifestKey: env.CLOUDOPS_DASHBOARDS_MANIFEST_KEY,
+      // `${NAME}` in dashboard files comes from CLOUDOPS_VAR_NAME (e.g. the webhook id).
+      vars: varsFromEnv(env),
+    })),
+  ),
 );
 
 /** The function's settings (the CDK writes the env that yields them). */

@@ -38,11 +38,13 @@ const MARKDOWN_CHARS = 16_000;
  * The drift record: `dashboards#<owner>` / `drift` in the watch store, where the sync kept it
  * when it posed as a pipe (the fields it had then are read and dropped).
  */
-const driftRecord = z.object({
-  ...watchedCondition,
-  pending: z._default(z.array(pendingDelivery), []),
-  version: z.number().check(z.int(), z.nonnegative()),
-});
+const driftRecord = z.lazy(() =>
+  z.object({
+    ...watchedCondition,
+    pending: z._default(z.array(pendingDelivery), []),
+    version: z.number().check(z.int(), z.nonnegative()),
+  }),
+);
 type DriftRecord = z.output<typeof driftRecord>;
 
 export interface DriftNoticeDeps {

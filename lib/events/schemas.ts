@@ -15,42 +15,51 @@ export const DASHBOARDS_DRIFTED = 'Dashboards Drifted';
 /** The dashboard sync stopped at its deadline and asks for its next run (it alone consumes it). */
 export const DASHBOARD_SYNC_CONTINUED = 'Dashboard Sync Continued';
 
-const isoTime = z.iso.datetime({ offset: true });
+const isoTime = z.lazy(() => z.iso.datetime({ offset: true }));
 
 /** An alert declared on a dashboard tile (the file's alert plus the tile it sits on). */
-export const declaredAlert = z.looseObject({
-  tileName: z.string().check(z.minLength(1)),
-  name: z.string().check(z.minLength(1)),
-  threshold: z.number(),
-  /** Upper bound of a `between` / `not_between` threshold. */
-  thresholdMax: z.optional(z.number()),
-  thresholdType,
-  interval: z.enum(ALERT_INTERVALS),
-  channel: alertChannel,
-  message: z.optional(z.string()),
-});
+export const declaredAlert = z.lazy(() =>
+  z.looseObject({
+    tileName: z.string().check(z.minLength(1)),
+    name: z.string().check(z.minLength(1)),
+    threshold: z.number(),
+    /** Upper bound of a `between` / `not_between` threshold. */
+    thresholdMax: z.optional(z.number()),
+    thresholdType,
+    interval: z.enum(ALERT_INTERVALS),
+    channel: alertChannel,
+    message: z.optional(z.string()),
+  }),
+);
 export type DeclaredAlertDetail = z.infer<typeof declaredAlert>;
 
-export const dashboardSyncedDetail = z.looseObject({
-  /** Stable identity of the dashboard in the repo (owner of its alerts). */
-  dashboardKey: z.string().check(z.minLength(1)),
-  dashboardId: z.string().check(z.minLength(1)),
-  name: z.string(),
-  sourceFile: z.string(),
-  syncedAt: isoTime,
-  tiles: z.array(
-    z.looseObject({ name: z.string().check(z.minLength(1)), id: z.string().check(z.minLength(1)) }),
-  ),
-  alerts: z.array(declaredAlert),
-});
+export const dashboardSyncedDetail = z.lazy(() =>
+  z.looseObject({
+    /** Stable identity of the dashboard in the repo (owner of its alerts). */
+    dashboardKey: z.string().check(z.minLength(1)),
+    dashboardId: z.string().check(z.minLength(1)),
+    name: z.string(),
+    sourceFile: z.string(),
+    syncedAt: isoTime,
+    tiles: z.array(
+      z.looseObject({
+        name: z.string().check(z.minLength(1)),
+        id: z.string().check(z.minLength(1)),
+      }),
+    ),
+    alerts: z.array(declaredAlert),
+  }),
+);
 export type DashboardSyncedDetail = z.infer<typeof dashboardSyncedDetail>;
 
-export const alertProvisionRequestedDetail = z.looseObject({
-  /** The requester's unique id for this alert: the idempotency key. */
-  key: z.string().check(z.minLength(1)),
-  /** The create-alert body of spec 2.4. */
-  alert: createAlertBody,
-});
+export const alertProvisionRequestedDetail = z.lazy(() =>
+  z.looseObject({
+    /** The requester's unique id for this alert: the idempotency key. */
+    key: z.string().check(z.minLength(1)),
+    /** The create-alert body of spec 2.4. */
+    alert: createAlertBody,
+  }),
+);
 
 export const pipeStateChangedDetail = z.looseObject({
   organizationId: z.string(),
@@ -78,25 +87,27 @@ function envelope<T extends string, D extends z.ZodMiniType>(detailType: T, deta
   });
 }
 
-export const dashboardSyncedEvent = envelope(DASHBOARD_SYNCED, dashboardSyncedDetail);
+export const dashboardSyncedEvent = z.lazy(() => envelope(DASHBOARD_SYNCED, dashboardSyncedDetail));
 export type DashboardSyncedEvent = z.infer<typeof dashboardSyncedEvent>;
-export const alertProvisionRequestedEvent = envelope(
-  ALERT_PROVISION_REQUESTED,
-  alertProvisionRequestedDetail,
+export const alertProvisionRequestedEvent = z.lazy(() =>
+  envelope(ALERT_PROVISION_REQUESTED, alertProvisionRequestedDetail),
 );
 export type AlertProvisionRequestedEvent = z.infer<typeof alertProvisionRequestedEvent>;
-export const pipeStateChangedEvent = envelope(PIPE_STATE_CHANGED, pipeStateChangedDetail);
+export const pipeStateChangedEvent = z.lazy(() =>
+  envelope(PIPE_STATE_CHANGED, pipeStateChangedDetail),
+);
 
 /** Any of the three, discriminated by `detail-type`. */
-export const cloudopsEvent = z.discriminatedUnion('detail-type', [
-  dashboardSyncedEvent,
-  alertProvisionRequestedEvent,
-  pipeStateChangedEvent,
-]);
+export const cloudopsEvent = z.lazy(() =>
+  z.discriminatedUnion('detail-type', [
+    dashboardSyncedEvent,
+    alertProvisionRequestedEvent,
+    pipeStateChangedEvent,
+  ]),
+);
 
 /** The events the alert provisioner consumes. */
-export const alertEvent = z.discriminatedUnion('detail-type', [
-  dashboardSyncedEvent,
-  alertProvisionRequestedEvent,
-]);
+export const alertEvent = z.lazy(() =>
+  z.discriminatedUnion('detail-type', [dashboardSyncedEvent, alertProvisionRequestedEvent]),
+);
 export type AlertEvent = z.infer<typeof alertEvent>;

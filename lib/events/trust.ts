@@ -36,14 +36,16 @@ export const EMITTED_DETAIL_TYPES = {
 } as const;
 
 /** An event source a requester may use: EventBridge's characters, never an `aws.` source. */
-export const requestSource = z
-  .string()
-  .check(
-    z.regex(
-      /^(?!aws\.)[A-Za-z0-9._/-]{1,256}$/,
-      'expected event sources such as com.example.ci (letters, digits, . _ / -; not aws.*)',
+export const requestSource = z.lazy(() =>
+  z
+    .string()
+    .check(
+      z.regex(
+        /^(?!aws\.)[A-Za-z0-9._/-]{1,256}$/,
+        'expected event sources such as com.example.ci (letters, digits, . _ / -; not aws.*)',
+      ),
     ),
-  );
+);
 
 export const eventTrustEnv = z.object({
   /** Sources whose `Alert Provision Requested` events are provisioned (comma separated). */

@@ -9,37 +9,39 @@ import { durationUpTo } from './duration';
  * list, the pipes of one service, or `authenticate` (the key list, where a 403 still proves
  * the service accepted the key).
  */
-const testCall = z.union([
-  z.pipe(
-    z.literal('auto'),
-    z.transform(() => ({ kind: 'auto' as const })),
-  ),
-  z.pipe(
-    z.literal('list-keys'),
-    z.transform(() => ({ kind: 'list-keys' as const })),
-  ),
-  z.pipe(
-    z.literal('authenticate'),
-    z.transform(() => ({ kind: 'authenticate' as const })),
-  ),
-  z.pipe(
+const testCall = z.lazy(() =>
+  z.union([
+    z.pipe(
+      z.literal('auto'),
+      z.transform(() => ({ kind: 'auto' as const })),
+    ),
+    z.pipe(
+      z.literal('list-keys'),
+      z.transform(() => ({ kind: 'list-keys' as const })),
+    ),
+    z.pipe(
+      z.literal('authenticate'),
+      z.transform(() => ({ kind: 'authenticate' as const })),
+    ),
     z.pipe(
       z.pipe(
-        z
-          .string()
-          .check(
-            z.regex(
-              /^list-pipes:/,
-              'expected auto, list-keys, authenticate or list-pipes:<serviceId>',
+        z.pipe(
+          z
+            .string()
+            .check(
+              z.regex(
+                /^list-pipes:/,
+                'expected auto, list-keys, authenticate or list-pipes:<serviceId>',
+              ),
             ),
-          ),
-        z.transform((text) => text.slice('list-pipes:'.length)),
+          z.transform((text) => text.slice('list-pipes:'.length)),
+        ),
+        uuid,
       ),
-      uuid,
+      z.transform((serviceId) => ({ kind: 'list-pipes' as const, serviceId })),
     ),
-    z.transform((serviceId) => ({ kind: 'list-pipes' as const, serviceId })),
-  ),
-]);
+  ]),
+);
 export type TestCall = z.output<typeof testCall>;
 
 /**
@@ -47,7 +49,7 @@ export type TestCall = z.output<typeof testCall>;
  * outlives a year without rotation defeats the point of rotating it.
  */
 export const MAX_KEY_LIFETIME_MS = 365 * 86_400_000;
-const keyDuration = durationUpTo(MAX_KEY_LIFETIME_MS);
+const keyDuration = z.lazy(() => durationUpTo(MAX_KEY_LIFETIME_MS));
 
 /** The rotator's settings (env names are the deployment contract; values are validated). */
 export const rotationEnv = z.object({

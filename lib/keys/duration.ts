@@ -37,4 +37,4 @@ export function durationUpTo(maxMs: number) {
 }
 
 /** A duration setting with only the general bound (see MAX_DURATION_MS). */
-export const duration = durationUpTo(MAX_DURATION_MS);
+export const duration = z.lazy(() => durationUpTo(MAX_DURATION_MS));

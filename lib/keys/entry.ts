@@ -13,13 +13,15 @@ import { ROTATION_STEPS, runRotationStep, type RotationDeps } from './rotation';
 export type { RotationDeps } from './rotation';
 
 /** The event Secrets Manager sends a rotation function. */
-export const rotationEvent = z.object({
-  SecretId: z.string().check(z.minLength(1)),
-  ClientRequestToken: z.string().check(z.minLength(1)),
-  Step: z.enum(ROTATION_STEPS),
-  /** Sent for rotations that use a separate token for cross-account access; not needed here. */
-  RotationToken: z.optional(z.string()),
-});
+export const rotationEvent = z.lazy(() =>
+  z.object({
+    SecretId: z.string().check(z.minLength(1)),
+    ClientRequestToken: z.string().check(z.minLength(1)),
+    Step: z.enum(ROTATION_STEPS),
+    /** Sent for rotations that use a separate token for cross-account access; not needed here. */
+    RotationToken: z.optional(z.string()),
+  }),
+);
 type RotationEvent = z.infer<typeof rotationEvent>;
 
 /**

@@ -22,13 +22,15 @@ import { pipeDedupKey, type PipeNotice, type PipeNoticeKind } from '../watch/sub
 import { classifyOptionsSchema, classifyState, type Classification } from './classify';
 import type { ObservedPipe, PipeRecord } from './types';
 
-export const policySchema = z.extend(classifyOptionsSchema, {
-  ...conditionPolicySchema.shape,
-  /** Announce pipes seen for the first time. */
-  announceNew: z._default(z.boolean(), true),
-  /** A gone pipe's record is kept this long (DynamoDB TTL), then forgotten. */
-  goneRetentionMs: z._default(z.number().check(z.int(), z.positive()), 30 * 86_400_000),
-});
+export const policySchema = z.lazy(() =>
+  z.extend(classifyOptionsSchema, {
+    ...conditionPolicySchema.shape,
+    /** Announce pipes seen for the first time. */
+    announceNew: z._default(z.boolean(), true),
+    /** A gone pipe's record is kept this long (DynamoDB TTL), then forgotten. */
+    goneRetentionMs: z._default(z.number().check(z.int(), z.positive()), 30 * 86_400_000),
+  }),
+);
 type WatchdogPolicyInput = z.input<typeof policySchema>;
 type WatchdogPolicy = z.output<typeof policySchema>;
 

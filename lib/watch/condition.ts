@@ -23,13 +23,15 @@ export type ConditionPolicyInput = z.input<typeof conditionPolicySchema>;
 export type ConditionPolicy = z.output<typeof conditionPolicySchema>;
 
 /** The problem last announced (drives reminders and the recovery). */
-const announcedProblem = z.object({
-  kind: z.string(),
-  state: z.string(),
-  severity: z.enum(SEVERITIES),
-  /** When the problem began (ms epoch). */
-  since: z.number(),
-});
+const announcedProblem = z.lazy(() =>
+  z.object({
+    kind: z.string(),
+    state: z.string(),
+    severity: z.enum(SEVERITIES),
+    /** When the problem began (ms epoch). */
+    since: z.number(),
+  }),
+);
 type AnnouncedProblem = z.infer<typeof announcedProblem>;
 
 /** What a subject's stored record keeps of its condition. Times are ms since the epoch. */

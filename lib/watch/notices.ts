@@ -65,4 +65,4 @@ function fromPipeShaped(value: unknown): unknown {
 }
 
 /** A stored notice, of any subject (and any age). */
-export const notice = z.pipe(z.transform(fromPipeShaped), anyNotice);
+export const notice = z.lazy(() => z.pipe(z.transform(fromPipeShaped), anyNotice));

@@ -17,10 +17,12 @@ import {
 } from './notifiers/registry';
 import type { NotifierClients } from './notifiers/types';
 
-export const envCount = z.coerce.number().check(z.int(), z.positive());
-export const envMinutes = z.pipe(
-  z.coerce.number().check(z.positive()),
-  z.transform((m) => Math.round(m * 60_000)),
+export const envCount = z.lazy(() => z.coerce.number().check(z.int(), z.positive()));
+export const envMinutes = z.lazy(() =>
+  z.pipe(
+    z.coerce.number().check(z.positive()),
+    z.transform((m) => Math.round(m * 60_000)),
+  ),
 );
 
 export const WATCH_TABLE_VARIABLE = 'CLOUDOPS_WATCHDOG_TABLE';

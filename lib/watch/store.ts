@@ -59,10 +59,14 @@ export function recordIo<S extends z.ZodMiniType<{ version: number }>>(
   };
 }
 
-const versioned = z.looseObject({ version: z.number().check(z.int(), z.nonnegative()) });
-const fileShape = z.object({
-  records: z._default(z.record(z.string(), z.record(z.string(), versioned)), {}),
-});
+const versioned = z.lazy(() =>
+  z.looseObject({ version: z.number().check(z.int(), z.nonnegative()) }),
+);
+const fileShape = z.lazy(() =>
+  z.object({
+    records: z._default(z.record(z.string(), z.record(z.string(), versioned)), {}),
+  }),
+);
 type FileShape = z.output<typeof fileShape>;
 
 /**
@@ -70,16 +74,18 @@ type FileShape = z.output<typeof fileShape>;
  * `services` by `<org>#<service>`. Read into the scopes the watchdog uses now (a service's
  * scope `<org>#<service>`, its own record `#service`), so an existing file carries on.
  */
-const pipeShapedFile = z.object({
-  pipes: z.record(
-    z.string(),
-    z.looseObject({ organizationId: z.string(), serviceId: z.string(), pipeId: z.string() }),
-  ),
-  services: z._default(
-    z.record(z.string(), z.looseObject({ organizationId: z.string(), serviceId: z.string() })),
-    {},
-  ),
-});
+const pipeShapedFile = z.lazy(() =>
+  z.object({
+    pipes: z.record(
+      z.string(),
+      z.looseObject({ organizationId: z.string(), serviceId: z.string(), pipeId: z.string() }),
+    ),
+    services: z._default(
+      z.record(z.string(), z.looseObject({ organizationId: z.string(), serviceId: z.string() })),
+      {},
+    ),
+  }),
+);
 
 function fromPipeShapedFile(old: z.output<typeof pipeShapedFile>): unknown {
   const records: Record<string, Record<string, unknown>> = {};

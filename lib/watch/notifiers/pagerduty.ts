@@ -32,15 +32,17 @@ const DEDUP_KEY_CHARS = 255;
 /** Longer details (a drift's plan) are cut: an event is at most 512 KB. */
 const DETAILS_CHARS = 16_000;
 
-const routingKey = z
-  .string()
-  .check(
-    z.regex(
-      /^[A-Za-z0-9]{32}$/,
-      'expected the 32-character integration key of an Events API v2 integration',
+const routingKey = z.lazy(() =>
+  z
+    .string()
+    .check(
+      z.regex(
+        /^[A-Za-z0-9]{32}$/,
+        'expected the 32-character integration key of an Events API v2 integration',
+      ),
     ),
-  );
-const pagerDutySecret = z.looseObject({ routingKey });
+);
+const pagerDutySecret = z.lazy(() => z.looseObject({ routingKey }));
 type PagerDutySecret = z.infer<typeof pagerDutySecret>;
 
 const env = z.object({

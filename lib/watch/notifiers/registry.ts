@@ -49,17 +49,19 @@ export const ROUTABLE_DESTINATIONS = NOTIFIERS.filter((n) => 'secretSchema' in n
 /** The machine channel every notice goes to, routed or not, unless the table says otherwise. */
 const ALWAYS_BY_DEFAULT: NotifierName = 'eventbridge';
 
-const linkTemplate = z.string().check(
-  z.minLength(1),
-  z.refine(
-    (template) => {
-      try {
-        return /^https?:$/.test(new URL(template.replace(/\{\w+\}/g, 'x')).protocol);
-      } catch {
-        return false;
-      }
-    },
-    { message: 'expected an http(s) URL with {organizationId}, {serviceId} or {pipeId} in it' },
+const linkTemplate = z.lazy(() =>
+  z.string().check(
+    z.minLength(1),
+    z.refine(
+      (template) => {
+        try {
+          return /^https?:$/.test(new URL(template.replace(/\{\w+\}/g, 'x')).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { message: 'expected an http(s) URL with {organizationId}, {serviceId} or {pipeId} in it' },
+    ),
   ),
 );
 

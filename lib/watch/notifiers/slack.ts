@@ -14,7 +14,7 @@ import { mrkdwn, mrkdwnCode, slackPlain } from './slack-text';
 import { secretProvider, secretSource, sendToTarget } from './secrets';
 import { defineNotifier, type HttpPostOptions, type Notifier, type SecretSource } from './types';
 
-const slackWebhookSecret = z.looseObject({ url: z.url() });
+const slackWebhookSecret = z.lazy(() => z.looseObject({ url: z.url() }));
 type SlackWebhookSecret = z.infer<typeof slackWebhookSecret>;
 
 const env = z.object({

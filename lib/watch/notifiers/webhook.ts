@@ -16,12 +16,16 @@ import { defineNotifier, type HttpPostOptions, type Notifier, type SecretSource 
 
 const SIGNATURE_HEADER = 'X-Cloudops-Signature';
 
-const signingSecret = z.string().check(z.minLength(16, 'expected at least 16 characters'));
+const signingSecret = z.lazy(() =>
+  z.string().check(z.minLength(16, 'expected at least 16 characters')),
+);
 
-const webhookSecret = z.looseObject({
-  url: z.url(),
-  signingSecret: z.optional(signingSecret),
-});
+const webhookSecret = z.lazy(() =>
+  z.looseObject({
+    url: z.url(),
+    signingSecret: z.optional(signingSecret),
+  }),
+);
 type WebhookSecret = z.infer<typeof webhookSecret>;
 
 const env = z.object({
