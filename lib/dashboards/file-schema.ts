@@ -22,13 +22,18 @@ import { MARKER_TAG_COUNT } from './ownership';
 const COLS = DASHBOARD_LIMITS.gridColumns;
 
 /** A key is a path-like identity: letters, digits, `.`, `_`, `-`, `/`. */
-export const dashboardKey = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.maxLength(200),
-    z.regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'letters, digits, ".", "_", "-" and "/" only'),
-  );
+export const dashboardKey = z.lazy(() =>
+  z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(200),
+      z.regex(
+        /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/,
+        'letters, digits, ".", "_", "-" and "/" only',
+      ),
+    ),
+);
 
 /** A service of the management API: its UUID (the same form CLOUDOPS_SERVICE_ID takes). */
 export const serviceId = z.uuid({
@@ -41,19 +46,23 @@ export const objectIdString = z
   .string()
   .check(z.regex(/^[0-9a-fA-F]{24}$/, 'expected a 24-hex-character id'));
 
-const sourceName = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.describe('Name of a source of the service, resolved to its sourceId once per run'),
-  );
+const sourceName = z.lazy(() =>
+  z
+    .string()
+    .check(
+      z.minLength(1),
+      z.describe('Name of a source of the service, resolved to its sourceId once per run'),
+    ),
+);
 const sourceIdField = objectIdString.check(
   z.describe('Id of a source of the service (24 hex characters); or name it with `source:`'),
 );
 export const WHERE_LANGUAGES = ['sql', 'lucene'] as const;
-const whereLanguage = z
-  .enum(WHERE_LANGUAGES)
-  .check(z.describe('Language of `where`: sql or lucene (required by the current service)'));
+const whereLanguage = z.lazy(() =>
+  z
+    .enum(WHERE_LANGUAGES)
+    .check(z.describe('Language of `where`: sql or lucene (required by the current service)')),
+);
 export const QUANTILE_LEVELS = [0.5, 0.9, 0.95, 0.99] as const;
 
 export const fileSeries = z
@@ -178,112 +187,124 @@ export type FileTileConfig = z.infer<typeof fileTileConfig>;
 
 export { THRESHOLD_TYPES, type ThresholdType } from '../schemas/alert';
 
-const fileAlertChannel = z
-  .strictObject({
-    type: z
-      .string()
-      .check(z.minLength(1), z.describe('Channel type; webhook is the documented one')),
-    webhookId: z
-      .optional(z.string().check(z.minLength(1)))
-      .check(z.describe('Id of a webhook of the service (checked against the webhooks list)')),
-    webhook: z
-      .optional(z.string().check(z.minLength(1)))
-      .check(z.describe('Name of a webhook of the service, resolved to its id once per run')),
-  })
-  .check(z.describe('Where the alert notifies'));
+const fileAlertChannel = z.lazy(() =>
+  z
+    .strictObject({
+      type: z
+        .string()
+        .check(z.minLength(1), z.describe('Channel type; webhook is the documented one')),
+      webhookId: z
+        .optional(z.string().check(z.minLength(1)))
+        .check(z.describe('Id of a webhook of the service (checked against the webhooks list)')),
+      webhook: z
+        .optional(z.string().check(z.minLength(1)))
+        .check(z.describe('Name of a webhook of the service, resolved to its id once per run')),
+    })
+    .check(z.describe('Where the alert notifies')),
+);
 
 /** An alert declared on a tile; the alert provisioner creates it once the tile has an id. */
-export const fileAlert = z
-  .strictObject({
-    name: z
-      .string()
-      .check(z.minLength(1), z.describe('Unique on its tile; identifies the alert across syncs')),
-    threshold: z
-      .number()
-      .check(z.describe('Threshold (the lower bound for between / not_between)')),
-    thresholdMax: z
-      .optional(z.number())
-      .check(z.describe('Upper bound, with between / not_between only; >= threshold')),
-    thresholdType: z
-      .enum(THRESHOLD_TYPES)
-      .check(z.describe('How the value is compared with the threshold')),
-    interval: z.enum(ALERT_INTERVALS).check(z.describe('Evaluation window')),
-    channel: fileAlertChannel,
-    message: z.optional(z.string()).check(z.describe('Text sent with the notification')),
-  })
-  .check(z.describe('An alert on this tile (line, stacked_bar and number tiles)'));
+export const fileAlert = z.lazy(() =>
+  z
+    .strictObject({
+      name: z
+        .string()
+        .check(z.minLength(1), z.describe('Unique on its tile; identifies the alert across syncs')),
+      threshold: z
+        .number()
+        .check(z.describe('Threshold (the lower bound for between / not_between)')),
+      thresholdMax: z
+        .optional(z.number())
+        .check(z.describe('Upper bound, with between / not_between only; >= threshold')),
+      thresholdType: z
+        .enum(THRESHOLD_TYPES)
+        .check(z.describe('How the value is compared with the threshold')),
+      interval: z.enum(ALERT_INTERVALS).check(z.describe('Evaluation window')),
+      channel: fileAlertChannel,
+      message: z.optional(z.string()).check(z.describe('Text sent with the notification')),
+    })
+    .check(z.describe('An alert on this tile (line, stacked_bar and number tiles)')),
+);
 export type FileAlert = z.infer<typeof fileAlert>;
 
-const tileKey = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.maxLength(100),
-    z.regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only'),
-  );
+export const tileKey = z.lazy(() =>
+  z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(100),
+      z.regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only'),
+    ),
+);
 
-const fileTile = z
-  .strictObject({
-    key: z
-      .optional(tileKey)
-      .check(
-        z.describe(
-          'Stable identity of the tile: with it, renaming the tile keeps its id and alerts',
+const fileTile = z.lazy(() =>
+  z
+    .strictObject({
+      key: z
+        .optional(tileKey)
+        .check(
+          z.describe(
+            'Stable identity of the tile: with it, renaming the tile keeps its id and alerts',
+          ),
         ),
-      ),
-    name: z.string().check(z.minLength(1), z.describe('Title; unique within the dashboard')),
-    x: z.int().check(z.gte(0), z.lte(COLS - 1), z.describe('Column, 0–23')),
-    y: z.int().check(z.gte(0), z.describe('Row, >= 0')),
-    w: z.int().check(z.gte(1), z.lte(COLS), z.describe('Width in columns, 1–24; x + w <= 24')),
-    h: z.int().check(z.gte(1), z.describe('Height in rows, >= 1')),
-    asRatio: z
-      .optional(z.boolean())
-      .check(z.describe('Series form: show the first series over the second')),
-    series: z.optional(z.array(fileSeries)).check(z.describe('The query, spec form')),
-    config: z.optional(fileTileConfig),
-    markdown: z
-      .optional(z.string())
-      .check(z.describe('A markdown tile: its text (instead of series/config)')),
-    alerts: z.optional(z.array(fileAlert)).check(z.describe('Alerts watching this tile')),
-  })
-  .check(z.describe('A tile: exactly one of series, config or markdown'));
+      name: z.string().check(z.minLength(1), z.describe('Title; unique within the dashboard')),
+      x: z.int().check(z.gte(0), z.lte(COLS - 1), z.describe('Column, 0–23')),
+      y: z.int().check(z.gte(0), z.describe('Row, >= 0')),
+      w: z.int().check(z.gte(1), z.lte(COLS), z.describe('Width in columns, 1–24; x + w <= 24')),
+      h: z.int().check(z.gte(1), z.describe('Height in rows, >= 1')),
+      asRatio: z
+        .optional(z.boolean())
+        .check(z.describe('Series form: show the first series over the second')),
+      series: z.optional(z.array(fileSeries)).check(z.describe('The query, spec form')),
+      config: z.optional(fileTileConfig),
+      markdown: z
+        .optional(z.string())
+        .check(z.describe('A markdown tile: its text (instead of series/config)')),
+      alerts: z.optional(z.array(fileAlert)).check(z.describe('Alerts watching this tile')),
+    })
+    .check(z.describe('A tile: exactly one of series, config or markdown')),
+);
 export type FileTile = z.infer<typeof fileTile>;
 
 /** User tags: the marker tags cloudops adds count against the service's 50-tag limit. */
 const USER_TAGS_MAX = DASHBOARD_LIMITS.tagsMax - MARKER_TAG_COUNT;
 
-export const dashboardFile = z
-  .strictObject({
-    /** Lets editors find the JSON Schema; ignored otherwise. */
-    $schema: z.optional(z.string()).check(z.describe('Where editors find this schema; ignored')),
-    key: z
-      .optional(dashboardKey)
-      .check(z.describe('Identity of the dashboard; default: the file path without extension')),
-    name: z
-      .string()
-      .check(z.minLength(1), z.maxLength(DASHBOARD_LIMITS.nameMax), z.describe('Dashboard name')),
-    services: z
-      .optional(z.array(serviceId).check(z.minLength(1)))
-      .check(
-        z.describe(
-          'Services this dashboard is applied to (ids from CLOUDOPS_SERVICE_ID; write a name as a ' +
-            '`${VARIABLE}`); default: the configured service (--service, else the first)',
+export const dashboardFile = z.lazy(() =>
+  z
+    .strictObject({
+      /** Lets editors find the JSON Schema; ignored otherwise. */
+      $schema: z.optional(z.string()).check(z.describe('Where editors find this schema; ignored')),
+      key: z
+        .optional(dashboardKey)
+        .check(z.describe('Identity of the dashboard; default: the file path without extension')),
+      name: z
+        .string()
+        .check(z.minLength(1), z.maxLength(DASHBOARD_LIMITS.nameMax), z.describe('Dashboard name')),
+      services: z
+        .optional(z.array(serviceId).check(z.minLength(1)))
+        .check(
+          z.describe(
+            'Services this dashboard is applied to (ids from CLOUDOPS_SERVICE_ID; write a name as a ' +
+              '`${VARIABLE}`); default: the configured service (--service, else the first)',
+          ),
         ),
-      ),
-    tags: z
-      .optional(
-        z
-          .array(z.string().check(z.minLength(1), z.maxLength(DASHBOARD_LIMITS.tagLengthMax)))
-          .check(z.maxLength(USER_TAGS_MAX)),
-      )
-      .check(
-        z.describe(`Tags (at most ${USER_TAGS_MAX}, 32 characters each; "cloudops*" is reserved)`),
-      ),
-    tiles: z
-      .optional(z.array(fileTile).check(z.maxLength(DASHBOARD_LIMITS.tilesMax)))
-      .check(z.describe('Tiles')),
-  })
-  .check(z.describe('One dashboard'));
+      tags: z
+        .optional(
+          z
+            .array(z.string().check(z.minLength(1), z.maxLength(DASHBOARD_LIMITS.tagLengthMax)))
+            .check(z.maxLength(USER_TAGS_MAX)),
+        )
+        .check(
+          z.describe(
+            `Tags (at most ${USER_TAGS_MAX}, 32 characters each; "cloudops*" is reserved)`,
+          ),
+        ),
+      tiles: z
+        .optional(z.array(fileTile).check(z.maxLength(DASHBOARD_LIMITS.tilesMax)))
+        .check(z.describe('Tiles')),
+    })
+    .check(z.describe('One dashboard')),
+);
 export type DashboardFile = z.infer<typeof dashboardFile>;
 
 /** JSON Schema of a dashboard file, for editors (`cloudops dashboards schema`). */
