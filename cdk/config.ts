@@ -25,8 +25,7 @@ import { durationUpTo, formatDuration } from '../lib/keys/duration';
 import { uuid } from '../lib/schemas/common';
 import { ROUTABLE_DESTINATIONS } from '../lib/watch/notifiers/registry';
 import { pathText, routeTable, unknownNames, type RouteTable } from '../lib/watch/routes';
-
-const DAY_MS = 86_400_000;
+import { UNIT_MS } from '../lib/duration';
 
 const flag = z.union([
   z.boolean(),
@@ -237,8 +236,8 @@ export const stackConfigSchema = z
       .optional(),
     'cloudops:reservedConcurrency': flag.default(true),
     'cloudops:rotationDays': int(1, 365).default(30),
-    'cloudops:keyLifetime': keyDuration.default(90 * DAY_MS),
-    'cloudops:keyGracePeriod': keyDuration.default(DAY_MS),
+    'cloudops:keyLifetime': keyDuration.default(90 * UNIT_MS.d),
+    'cloudops:keyGracePeriod': keyDuration.default(UNIT_MS.d),
     'cloudops:keyExpiryWarnDays': int(1, 365).default(7),
     'cloudops:adminSecret': flag.default(false),
     'cloudops:slackWebhookSecretName': secretName.optional(),
@@ -274,7 +273,7 @@ export const stackConfigSchema = z
         ctx.addIssue({ code: 'custom', path: ['cloudops:watchdogRoutes'], message });
     }
     const lifetime = c['cloudops:keyLifetime'];
-    const rotation = c['cloudops:rotationDays'] * DAY_MS;
+    const rotation = c['cloudops:rotationDays'] * UNIT_MS.d;
     // The current key must outlive the next rotation plus the grace its successor gives it.
     const needed = rotation + c['cloudops:keyGracePeriod'];
     if (lifetime <= needed) {
@@ -287,7 +286,7 @@ export const stackConfigSchema = z
       });
     }
     // A key has lifetime - rotation left at its oldest: a wider warning window warns every cycle.
-    const quietDays = Math.ceil((lifetime - rotation) / DAY_MS);
+    const quietDays = Math.ceil((lifetime - rotation) / UNIT_MS.d);
     if (lifetime > needed && c['cloudops:keyExpiryWarnDays'] >= quietDays) {
       ctx.addIssue({
         code: 'custom',

@@ -11,8 +11,7 @@ import { noteStdinFromTerminal, type CliIO } from '../io';
 import { ourKeySecrets } from './keys-audit';
 import { daysFlag, durationFlag } from './keys-flags';
 import { adoptSpec, revokeSpec } from './keys-help';
-
-const DAY_MS = 86_400_000;
+import { UNIT_MS } from '../../lib/duration';
 
 /** The key secret from a file or stdin (`-`): never from a flag, which `ps` would show. */
 async function readKeySecret(io: CliIO, file: string): Promise<string> {
@@ -93,7 +92,7 @@ export async function runKeysRevoke(argv: string[], io: CliIO): Promise<number> 
   const { values, positionals } = parseCommand(revokeSpec, argv);
   const keyRecordId = positionals[1];
   if (!keyRecordId) throw new UsageError('give the record id of the key to revoke');
-  const graceMs = durationFlag('grace', values.grace, 7 * DAY_MS, true);
+  const graceMs = durationFlag('grace', values.grace, 7 * UNIT_MS.d, true);
   readConnectionEnv(io.env, ['CLOUDOPS_API_URL']);
   const rotation = readRotationConfig(io.env);
   const warnings: string[] = [];

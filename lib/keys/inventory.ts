@@ -18,8 +18,7 @@ import {
   type KeyListing,
 } from './audit';
 import { KEY_TAGS, managedSecretFrom, type ManagedSecret } from './managed';
-
-const DAY_MS = 86_400_000;
+import { UNIT_MS } from '../duration';
 
 /** Our key secrets by id (the sentinel's list): one DescribeSecret each. */
 export async function describeKeySecrets(
@@ -102,7 +101,7 @@ export async function runKeyAudit(options: KeyAuditOptions): Promise<KeyAuditRep
       );
       return undefined;
     });
-    const from = new Date(now - Math.max(policy.unusedDays, 90) * DAY_MS).toISOString();
+    const from = new Date(now - Math.max(policy.unusedDays, 90) * UNIT_MS.d).toISOString();
     activities = await api
       .listActivities({ from, to: new Date(now).toISOString() })
       .catch((error: unknown) => {

@@ -28,8 +28,7 @@ import { DEFAULT_AUDIT_POLICY, type AuditPolicy, type KeyFinding } from './audit
 import { readRotationConfig } from './config';
 import { describeKeySecrets, runKeyAudit, type AuditApi, type KeyAuditReport } from './inventory';
 import { auditRecord, decideFindingNotices, type ReminderPolicy } from './sentinel';
-
-const DAY_MS = 86_400_000;
+import { UNIT_MS } from '../duration';
 
 export const sentinelEnv = watchEnv.extend({
   /** Every key secret of the stack, comma separated: described (tags), never read. */
@@ -100,7 +99,7 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
     rotationWarnDays: rotation.warnDays,
     namePrefix: rotation.namePrefix,
   };
-  const every = env.CLOUDOPS_KEY_AUDIT_REMINDER_DAYS * DAY_MS;
+  const every = env.CLOUDOPS_KEY_AUDIT_REMINDER_DAYS * UNIT_MS.d;
   const reminders: ReminderPolicy = { reminderMs: { high: every, medium: every } };
   const ownKey = env.CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID;
   const clients =
