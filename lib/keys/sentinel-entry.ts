@@ -10,7 +10,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
-import { isUnauthorized } from '../api';
 import { clientSettings, createClients } from '../clients';
 import { envList, NotConfiguredError, readConnectionEnv, readEnv } from '../config';
 import { secretsManagerCredentials } from '../credentials';
@@ -26,7 +25,13 @@ import { recordIo } from '../watch/store';
 import type { KeyNotice } from '../watch/subjects/key';
 import { DEFAULT_AUDIT_POLICY, type AuditPolicy, type KeyFinding } from './audit';
 import { readRotationConfig } from './config';
-import { describeKeySecrets, runKeyAudit, type AuditApi, type KeyAuditReport } from './inventory';
+import {
+  describeKeySecrets,
+  runKeyAudit,
+  TAGS_ONLY,
+  type AuditApi,
+  type KeyAuditReport,
+} from './inventory';
 import { auditRecord, decideFindingNotices, type ReminderPolicy } from './sentinel';
 import { UNIT_MS } from '../duration';
 
@@ -120,7 +125,6 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
       : undefined;
 
   let toldNotConfigured = false;
-  const tagsOnly = "only our key secrets' tags were checked";
 
   /** The audit with the sentinel's own key; with our secrets' tags alone when it has none that works. */
   async function audit(): Promise<KeyAuditReport> {
@@ -131,16 +135,16 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
       const report = await runKeyAudit({ api: undefined, secrets: secretsNow, now: at, policy });
       return { ...report, warnings: warning ? [warning, ...report.warnings] : report.warnings };
     };
-    if (!api) return tagsAlone(`the sentinel has no key of its own to list keys with: ${tagsOnly}`);
+    if (!api)
+      return tagsAlone(`the sentinel has no key of its own to list keys with: ${TAGS_ONLY}`);
     try {
-      return await runKeyAudit({ api, secrets: secretsNow, now: at, policy });
+      const refusedKeyFallback = "the sentinel's own key";
+      return await runKeyAudit({ api, secrets: secretsNow, now: at, policy, refusedKeyFallback });
     } catch (error) {
-      if (isUnauthorized(error))
-        return tagsAlone(`the service refuses the sentinel's own key (401): ${tagsOnly}`);
       if (!(error instanceof NotConfiguredError)) throw error;
       // A fresh deployment: one line per instance, as every function says it (not a warning).
       if (!toldNotConfigured)
-        logger.info(`not configured yet: the sentinel's own key; ${tagsOnly}`);
+        logger.info(`not configured yet: the sentinel's own key; ${TAGS_ONLY}`);
       toldNotConfigured = true;
       return tagsAlone();
     }
