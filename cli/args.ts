@@ -89,12 +89,22 @@ export function formatHelp<O extends OptionSpec>(spec: CommandSpec<O>): string {
   return lines.join('\n');
 }
 
-/** Parse an integer flag, or raise a usage error naming it. */
-export function intFlag(name: string, value: string | undefined, fallback: number): number {
+/** Whole days a day-count flag may hold: at least one, at most 100 years. */
+export const DAY_COUNT = { min: 1, max: 36_500, unit: 'days' } as const;
+
+/** Parse a whole-number flag within [min, max], or raise a usage error naming it. */
+export function intFlag(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  range: { min?: number; max?: number; unit?: string } = {},
+): number {
   if (value === undefined) return fallback;
+  const { min = 0, max = Number.MAX_SAFE_INTEGER, unit } = range;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) {
-    throw new UsageError(`--${name} expects a whole number, got "${value}"`);
+  if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
+    const what = `a whole number${unit ? ` of ${unit}` : ''}${min > 0 ? ` (${min} or more)` : ''}`;
+    throw new UsageError(`--${name} expects ${what}, got "${value}"`);
   }
   return parsed;
 }

@@ -4,12 +4,12 @@ import { readConnectionEnv } from '../../lib/config';
 import { ConfigError } from '../../lib/errors';
 import { adoptKey, planRevoke, readRotationConfig, revokeKey, rotationDeps } from '../../lib/keys';
 import { registerSecret } from '../../lib/redact';
-import { parseCommand, UsageError } from '../args';
+import { DAY_COUNT, intFlag, parseCommand, UsageError } from '../args';
 import { cliLogger, connectFromEnv, secretsManagerClientFromEnv } from '../connect';
 import { EXIT } from '../exit';
 import { noteStdinFromTerminal, type CliIO } from '../io';
 import { ourKeySecrets } from './keys-audit';
-import { daysFlag, durationFlag } from './keys-flags';
+import { durationFlag } from './keys-flags';
 import { adoptSpec, revokeSpec } from './keys-help';
 import { UNIT_MS } from '../../lib/duration';
 
@@ -44,7 +44,7 @@ export async function runKeysAdopt(argv: string[], io: CliIO): Promise<number> {
   const secretId = values['secret-id'];
   if (!keyId || !secretId) throw new UsageError('give --key-id and --secret-id');
   if (keyId.length < 4) throw new UsageError(`--key-id expects a key ID, got "${keyId}"`);
-  const rotationDays = daysFlag('rotation-days', values['rotation-days'], 30);
+  const rotationDays = intFlag('rotation-days', values['rotation-days'], 30, DAY_COUNT);
   const config = readConnectionEnv(io.env, ['CLOUDOPS_API_URL']);
   const keySecret = await readKeySecret(io, values['key-secret-file'] ?? '-');
   const logger = cliLogger(io.env, { command: 'keys adopt' });
