@@ -32,9 +32,22 @@ export function renameAliases(argv: readonly string[], aliases: Record<string, s
   });
 }
 
-/** Every spelling a flag of `spec` accepts, without the dashes (for suggestions and completion). */
-export function flagNames<O extends OptionSpec>(spec: CommandSpec<O>): string[] {
-  return [...Object.keys(spec.options), 'help'];
+/** One spelling a flag accepts: `--name` or an old `--alias`, and whether a value follows it. */
+export interface FlagSpelling {
+  flag: string;
+  takesValue: boolean;
+}
+
+/**
+ * Every spelling the flags of `spec` accept, current names first: what suggestions, the
+ * subcommand finder (cli/help.ts) and completion all go by.
+ */
+export function flagSpellings<O extends OptionSpec>(spec: CommandSpec<O>): FlagSpelling[] {
+  const aliases = spec.aliases ?? {};
+  return [...Object.keys(spec.options), ...Object.keys(aliases)].map((name) => ({
+    flag: `--${name}`,
+    takesValue: spec.options[aliases[name] ?? name]?.type === 'string',
+  }));
 }
 
 /** parseArgs' own messages, rewritten to name the flag and what was meant or expected. */
@@ -69,7 +82,8 @@ export function parseCommand<O extends OptionSpec>(spec: CommandSpec<O>, argv: s
     return parsed;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw usageErrorFrom(error, [...flagNames(spec), ...Object.keys(spec.aliases ?? {})]);
+    const known = [...flagSpellings(spec).map((s) => s.flag.slice(2)), 'help'];
+    throw usageErrorFrom(error, known);
   }
 }
 
