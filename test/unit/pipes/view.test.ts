@@ -40,15 +40,18 @@ function listed(record: PipeRecord, state: string) {
   return { view: service.pipes[0], text: formatServices([service]) };
 }
 
+/** Sent rises at 09:05, then the pipe is `after` for two runs with sent flat. */
+const roseThen = (after: string) =>
+  watched([
+    ['Running', 100],
+    ['Running', 150],
+    [after, 150],
+    [after, 150],
+  ]);
+
 describe('pipes list: LAST PROGRESS', () => {
   it('a Stopped pipe shows when sent last rose, not the time of the last watchdog run', () => {
-    const record = watched([
-      ['Running', 100],
-      ['Running', 150],
-      ['Stopped', 150],
-      ['Stopped', 150],
-    ]);
-    const { view, text } = listed(record, 'Stopped');
+    const { view, text } = listed(roseThen('Stopped'), 'Stopped');
     expect(view.lastProgressAt).toBe('2026-08-03T09:05:00.000Z');
     expect(text).toMatch(/orders +Stopped +\S+ \S+ +2026-08-03 09:05Z/);
   });
@@ -65,12 +68,8 @@ describe('pipes list: LAST PROGRESS', () => {
   });
 
   it('a Running pipe flat since its last rise shows that rise', () => {
-    const record = watched([
-      ['Running', 100],
-      ['Running', 150],
-      ['Running', 150],
-      ['Running', 150],
-    ]);
-    expect(listed(record, 'Running').view.lastProgressAt).toBe('2026-08-03T09:05:00.000Z');
+    expect(listed(roseThen('Running'), 'Running').view.lastProgressAt).toBe(
+      '2026-08-03T09:05:00.000Z',
+    );
   });
 });
