@@ -227,7 +227,7 @@ export const stackConfigSchema = z
   .object({
     'cloudops:apiUrl': managementBaseUrl,
     'cloudops:observabilityUrl': observabilityBaseUrl,
-    'cloudops:observabilityMode': observabilityMode.default('managed'),
+    'cloudops:observabilityMode': z._default(observabilityMode, 'managed'),
     'cloudops:organizationId': uuid,
     'cloudops:serviceIds': uuidList,
     'cloudops:dashboardsOwner': z
@@ -236,8 +236,8 @@ export const stackConfigSchema = z
       .optional(),
     'cloudops:reservedConcurrency': flag.default(true),
     'cloudops:rotationDays': int(1, 365).default(30),
-    'cloudops:keyLifetime': keyDuration.default(90 * UNIT_MS.d),
-    'cloudops:keyGracePeriod': keyDuration.default(UNIT_MS.d),
+    'cloudops:keyLifetime': z._default(keyDuration, 90 * UNIT_MS.d),
+    'cloudops:keyGracePeriod': z._default(keyDuration, UNIT_MS.d),
     'cloudops:keyExpiryWarnDays': int(1, 365).default(7),
     'cloudops:adminSecret': flag.default(false),
     'cloudops:slackWebhookSecretName': secretName.optional(),
