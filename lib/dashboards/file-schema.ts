@@ -230,6 +230,10 @@ export const dashboardFile = z
   .strictObject({
     /** Lets editors find the JSON Schema; ignored otherwise. */
     $schema: z.string().optional().describe('Where editors find this schema; ignored'),
+    kind: z
+      .literal('dashboard')
+      .optional()
+      .describe('What the file declares: dashboard (the default), webhook or savedSearch'),
     key: dashboardKey
       .optional()
       .describe('Identity of the dashboard; default: the file path without extension'),

@@ -50,7 +50,7 @@ export interface DeclaredFile {
 }
 
 /** id -> name, for names exactly one entry has (an ambiguous name would not resolve back). */
-function uniqueNames(
+export function uniqueNames(
   list: readonly { id?: string; name?: string | null }[] = [],
 ): Map<string, string> {
   const count = new Map<string, number>();
@@ -60,7 +60,7 @@ function uniqueNames(
   return out;
 }
 
-interface PulledFile {
+export interface PulledFile {
   /** Relative path: the file that declares the dashboard, else `<key>.yaml`. */
   file: string;
   key: string;
@@ -137,10 +137,10 @@ function carriedKey(
 }
 
 /** `<key>.yaml` when the path is safe and the loader reads it (no `.`-segments), else by id. */
-function fileFor(key: string, id: string): string {
+export function fileFor(key: string, id: string, kind = 'dashboard'): string {
   const safe =
     dashboardKey.safeParse(key).success && !key.split('/').some((p) => p.startsWith('.'));
-  return safe ? `${key}.yaml` : `dashboard-${id}.yaml`;
+  return safe ? `${key}.yaml` : `${kind}-${id}.yaml`;
 }
 
 export function pullFiles(
@@ -184,7 +184,7 @@ export function pullFiles(
   return result;
 }
 
-interface Ids {
+export interface Ids {
   sources: Map<string, string>;
   webhooks: Map<string, string>;
 }
@@ -291,7 +291,7 @@ function query(t: Tile, ids: Ids): Partial<FileTile> {
   return {};
 }
 
-function fileAlertOf(a: Alert, ids: Ids): FileAlert {
+export function fileAlertOf(a: Alert, ids: Ids): FileAlert {
   const message = stripMarker(a.message ?? undefined);
   const hook = a.channel?.webhookId ?? undefined;
   return {

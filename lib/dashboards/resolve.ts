@@ -9,7 +9,13 @@ import { ApiError } from '../api/errors';
 import type { CallOptions } from '../api/http';
 import { formatPath } from '../format-issues';
 import { locateIn } from './parse';
-import type { DesiredDashboard, DesiredTile, FileIssue, SourceFile } from './types';
+import type {
+  DesiredDashboard,
+  DesiredSavedSearch,
+  DesiredTile,
+  FileIssue,
+  SourceFile,
+} from './types';
 
 export interface NamedEntry {
   id?: string;
@@ -20,11 +26,12 @@ export interface NamedEntry {
 export interface NameDirectory {
   listSources?(opts?: CallOptions): Promise<NamedEntry[]>;
   listWebhooks?(opts?: CallOptions): Promise<NamedEntry[]>;
+  /** Webhook names known without the list (the folder's own webhooks): name -> id. */
+  knownWebhooks?: ReadonlyMap<string, string>;
 }
 
 interface Ref {
-  dashboard: number;
-  tile: number;
+  file: string;
   path: PropertyKey[];
   kind: 'source' | 'webhook' | 'webhookId';
   value: string;
@@ -34,14 +41,14 @@ interface Ref {
 /** Every name (and webhook id) the dashboards refer to, with a setter for the resolved id. */
 function collectRefs(dashboards: DesiredDashboard[]): Ref[] {
   const refs: Ref[] = [];
-  dashboards.forEach((d, di) => {
+  dashboards.forEach((d) => {
     d.tiles.forEach((t, ti) => {
       const push = (
         path: PropertyKey[],
         kind: Ref['kind'],
         value: string,
         apply: Ref['apply'] = () => {},
-      ) => refs.push({ dashboard: di, tile: ti, path: ['tiles', ti, ...path], kind, value, apply });
+      ) => refs.push({ file: d.sourceFile, path: ['tiles', ti, ...path], kind, value, apply });
       t.series.forEach((s, si) => {
         if (s.source === undefined) return;
         push(['series', si, 'source'], 'source', s.source, (id) => {
@@ -56,19 +63,42 @@ function collectRefs(dashboards: DesiredDashboard[]): Ref[] {
           t.config = { ...rest, sourceId: id };
         });
       }
-      t.alerts.forEach((a, ai) => {
-        const ch = a.channel;
-        if (ch.webhook !== undefined) {
-          push(['alerts', ai, 'channel', 'webhook'], 'webhook', ch.webhook, (id) => {
-            const { webhook: _name, ...rest } = ch;
-            t.alerts[ai] = { ...a, channel: { ...rest, webhookId: id } };
-          });
-        } else if (ch.webhookId !== undefined) {
-          push(['alerts', ai, 'channel', 'webhookId'], 'webhookId', ch.webhookId);
-        }
-      });
+      alertRefs(t.alerts, (path, kind, value, apply) => push(path, kind, value, apply));
     });
   });
+  return refs;
+}
+
+type Push = (path: PropertyKey[], kind: Ref['kind'], value: string, apply?: Ref['apply']) => void;
+
+/** The webhook names and ids of alerts (on a tile or a saved search); `alerts` is a copy. */
+function alertRefs(alerts: DesiredTile['alerts'], push: Push): void {
+  alerts.forEach((a, ai) => {
+    const ch = a.channel;
+    if (ch.webhook !== undefined) {
+      push(['alerts', ai, 'channel', 'webhook'], 'webhook', ch.webhook, (id) => {
+        const { webhook: _name, ...rest } = ch;
+        alerts[ai] = { ...a, channel: { ...rest, webhookId: id } };
+      });
+    } else if (ch.webhookId !== undefined) {
+      push(['alerts', ai, 'channel', 'webhookId'], 'webhookId', ch.webhookId);
+    }
+  });
+}
+
+/** A saved search names its source and its alerts' webhooks like a tile does. */
+function searchRefs(searches: DesiredSavedSearch[]): Ref[] {
+  const refs: Ref[] = [];
+  for (const s of searches) {
+    const push: Push = (path, kind, value, apply = () => {}) =>
+      refs.push({ file: s.sourceFile, path, kind, value, apply });
+    if (s.source !== undefined)
+      push(['source'], 'source', s.source, (id) => {
+        delete s.source;
+        s.sourceId = id;
+      });
+    alertRefs(s.alerts, push);
+  }
   return refs;
 }
 
@@ -101,7 +131,12 @@ export async function resolveNames(
   directory: NameDirectory | (() => NameDirectory),
   files: readonly SourceFile[],
   call: CallOptions = {},
-): Promise<{ dashboards: DesiredDashboard[]; issues: FileIssue[] }> {
+  savedSearches: readonly DesiredSavedSearch[] = [],
+): Promise<{
+  dashboards: DesiredDashboard[];
+  savedSearches: DesiredSavedSearch[];
+  issues: FileIssue[];
+}> {
   const copies = dashboards.map((d) => ({
     ...d,
     tiles: d.tiles.map((t): DesiredTile => ({
@@ -110,12 +145,16 @@ export async function resolveNames(
       alerts: [...t.alerts],
     })),
   }));
-  const refs = collectRefs(copies);
-  if (refs.length === 0) return { dashboards: copies, issues: [] };
+  const searches = savedSearches.map((s) => ({ ...s, alerts: [...s.alerts] }));
+  const refs = [...collectRefs(copies), ...searchRefs(searches)];
+  if (refs.length === 0) return { dashboards: copies, savedSearches: searches, issues: [] };
 
   const lists = typeof directory === 'function' ? directory() : directory;
+  const known = lists.knownWebhooks ?? new Map<string, string>();
   const needSources = refs.some((r) => r.kind === 'source');
-  const needWebhooks = refs.some((r) => r.kind !== 'source');
+  const needWebhooks = refs.some(
+    (r) => r.kind === 'webhookId' || (r.kind === 'webhook' && !known.has(r.value)),
+  );
   const [sources, webhooks] = await Promise.all([
     needSources ? orAbsent(lists.listSources?.(call)) : undefined,
     needWebhooks ? orAbsent(lists.listWebhooks?.(call)) : undefined,
@@ -124,7 +163,7 @@ export async function resolveNames(
   const texts = new Map(files.map((f) => [f.file, f.text]));
   const issues: FileIssue[] = [];
   const issue = (ref: Ref, message: string) => {
-    const file = copies[ref.dashboard].sourceFile;
+    const file = ref.file;
     const text = texts.get(file);
     issues.push({
       file,
@@ -142,6 +181,10 @@ export async function resolveNames(
           ref,
           `webhook id "${ref.value}" not found; ${existing(webhooks, (w) => `"${w.name ?? ''}" (${w.id})`)}`,
         );
+      continue;
+    }
+    if (ref.kind === 'webhook' && known.has(ref.value)) {
+      ref.apply(known.get(ref.value)!);
       continue;
     }
     const list = ref.kind === 'source' ? sources : webhooks;
@@ -166,7 +209,7 @@ export async function resolveNames(
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.column ?? 0) - (b.column ?? 0),
   );
-  return { dashboards: copies, issues };
+  return { dashboards: copies, savedSearches: searches, issues };
 }
 
 /** True when any dashboard names a source or webhook (so a run needs the lists). */
