@@ -1,8 +1,9 @@
 /**
  * The webhooks and saved searches of one service's sync, around the dashboards' plan and apply
- * (sync.ts). Planning reads one list per kind the folder declares (with --prune, every kind, to
- * find orphans), and the alert list only when an alert of a saved search matters or a delete
- * must say what it takes; the alert list is shared with the dashboards' plan (read once).
+ * (sync.ts). Planning reads one list per kind the folder declares, and no other: a folder of
+ * dashboards costs what it did (so --prune finds orphans of a kind only while the folder still
+ * declares one of that kind), and the alert list only when an alert of a saved search matters
+ * or a delete must say what it takes; every list is shared with the dashboards' plan.
  *
  * Files refer to each other by name: a folder webhook's id is bound into the declarations once
  * known (planning for an existing webhook, apply for a new one).
@@ -77,8 +78,7 @@ export async function planFolderObjects(
 ): Promise<PlannedObjects> {
   const readAlerts = () => backend.listAlerts(call);
   const objects = input.objects ?? NONE;
-  const wants = (declared: number, list: unknown) =>
-    list !== undefined && (declared > 0 || input.prune === true);
+  const wants = (declared: number, list: unknown) => list !== undefined && declared > 0;
   const [webhooks, savedSearches] = await Promise.all([
     wants(objects.webhooks.length, backend.listWebhooks) ? backend.listWebhooks!(call) : undefined,
     wants(objects.savedSearches.length, backend.listSavedSearches)
