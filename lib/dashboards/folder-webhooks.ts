@@ -75,8 +75,3 @@ export function bindPlanned(
     if ('search' in c && c.search) c.search = bindDeclared(ids, [], [c.search]).searches[0];
   }
 }
-
-/** A placeholder left unbound: its webhook was not written. */
-export function unboundWebhook(id: string | undefined): string | undefined {
-  return id?.startsWith(PLACEHOLDER) ? id.slice(PLACEHOLDER.length) : undefined;
-}

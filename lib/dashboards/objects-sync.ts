@@ -117,6 +117,7 @@ export async function refuseWebhooksInUse(
   if (deletes.length === 0) return;
   const alerts = await readAlerts();
 
+  // Alerts this plan deletes (with a tile, a dashboard or a search), or deletes itself.
   const gone = new Set([
     ...plan.changes.flatMap((c) => c.alertsDeleted.map((a) => a.id)),
     ...[...plan.changes, ...objects].flatMap((c) =>
@@ -124,8 +125,21 @@ export async function refuseWebhooksInUse(
     ),
     ...objects.flatMap((c) => c.alertsDeleted.map((a) => a.id)),
   ]);
+  // Alerts this plan points elsewhere (written before the webhooks are deleted).
+  const moved = new Map(
+    [...plan.changes, ...objects].flatMap((c) =>
+      c.alerts.flatMap((a) =>
+        a.action === 'update' && a.id ? [[a.id, a.want?.channel.webhookId]] : [],
+      ),
+    ),
+  );
   const lines = deletes.flatMap((w) => {
-    const users = alerts.filter((a) => a.channel?.webhookId === w.id && !gone.has(a.id));
+    const users = alerts.filter(
+      (a) =>
+        a.channel?.webhookId === w.id &&
+        !gone.has(a.id) &&
+        (!moved.has(a.id) || moved.get(a.id) === w.id),
+    );
     if (users.length === 0) return [];
     const named = users.map((a) => `"${a.name ?? ''}" (${a.id})`).join(', ');
     return [
