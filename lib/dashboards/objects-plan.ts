@@ -67,6 +67,41 @@ export interface ObjectPlan {
 
 const HIDDEN = '(not shown)';
 
+/**
+ * Whether the service changed what a saved plan saw: for each touched object, its fingerprint
+ * now (by id), or, for a create, whether the key was created since. One line per difference.
+ */
+export function staleObjects(
+  changes: readonly ObjectChange[],
+  lists: { webhooks?: readonly Webhook[]; savedSearches?: readonly SavedSearch[] },
+  owner: string,
+): string[] {
+  const stale: string[] = [];
+  for (const c of changes) {
+    if (c.action === 'unchanged' && c.alerts.length === 0) continue;
+    if (c.action === 'conflict') continue;
+    const rules: KindRules<never, Webhook | SavedSearch> =
+      c.kind === 'webhook'
+        ? (webhookKind({}) as KindRules<never, Webhook | SavedSearch>)
+        : (searchKind({}) as KindRules<never, Webhook | SavedSearch>);
+    const list = (c.kind === 'webhook' ? lists.webhooks : lists.savedSearches) ?? [];
+    const noun = `${rules.noun} "${c.name}"`;
+    if (c.action === 'create') {
+      const made = list.find((a) => {
+        const o = rules.ownedAs(a);
+        return o?.owner === owner && o.identity === rules.identityOf(c.key!);
+      });
+      if (made) stale.push(`${noun}: created since the plan (${rules.idOf(made)})`);
+      continue;
+    }
+    const now = list.find((a) => rules.idOf(a) === c.id);
+    if (!now) stale.push(`${noun} (${c.id}): deleted since the plan`);
+    else if (rules.print(now) !== c.seenPrint)
+      stale.push(`${noun} (${c.id}): edited since the plan`);
+  }
+  return stale;
+}
+
 export function planObjects(
   desired: FolderObjects,
   lists: ObjectLists,

@@ -21,7 +21,8 @@ import {
   type ObjectResult,
   type ObjectsContext,
 } from './objects-apply';
-import { planObjects, type ObjectChange, type ObjectPlan } from './objects-plan';
+import { planObjects, staleObjects, type ObjectChange, type ObjectPlan } from './objects-plan';
+import { StalePlanError } from './apply';
 import { ALERTS_TAG } from './ownership';
 import type { Plan } from './plan';
 import type { DesiredDashboard, DesiredWebhook, FolderObjects } from './types';
@@ -177,4 +178,38 @@ export function objectsApply(
       return [...written, ...(await deleteObjects(changes, ctx))];
     },
   };
+}
+
+/**
+ * Before a saved plan writes anything: it holds no webhook values (they are secrets), so a
+ * webhook write is refused; and a webhook or saved search it touches that changed since makes
+ * it stale (StalePlanError), as for dashboards.
+ */
+export async function checkSavedObjects(
+  plan: Plan,
+  backend: ObservabilityBackend,
+  call: CallOptions,
+): Promise<void> {
+  const touched = (plan.objects ?? []).filter(
+    (c) => c.action !== 'unchanged' || c.alerts.length > 0,
+  );
+  if (touched.length === 0) return;
+  const writes = touched.filter(
+    (c) => c.kind === 'webhook' && (c.action === 'create' || c.action === 'update'),
+  );
+  if (writes.length > 0)
+    throw new ValidationError(
+      `the saved plan writes webhook(s) ${writes.map((c) => `"${c.name}"`).join(', ')}, whose URL and headers a saved plan never holds; nothing was applied. Apply the folder instead: dashboards apply --dir DIR`,
+    );
+  const has = (kind: ObjectChange['kind']) => touched.some((c) => c.kind === kind);
+  const [webhooks, savedSearches] = await Promise.all([
+    has('webhook') ? backend.listWebhooks?.(call) : undefined,
+    has('savedSearch') ? backend.listSavedSearches?.(call) : undefined,
+  ]);
+  const stale = staleObjects(touched, { webhooks, savedSearches }, plan.owner);
+  if (stale.length > 0)
+    throw new StalePlanError(
+      `the service changed since the plan was made; nothing was applied. Run plan again.\n  ${stale.join('\n  ')}`,
+      { stale },
+    );
 }

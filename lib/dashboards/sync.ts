@@ -40,7 +40,13 @@ import { AlertWriter } from '../alerts/write';
 import { planCost } from './cost';
 import type { ObjectResult } from './objects-apply';
 import type { ObjectPlan } from './objects-plan';
-import { listsOnce, objectsApply, planFolderObjects, refuseWebhooksInUse } from './objects-sync';
+import {
+  checkSavedObjects,
+  listsOnce,
+  objectsApply,
+  planFolderObjects,
+  refuseWebhooksInUse,
+} from './objects-sync';
 import type {
   DesiredDashboard,
   DesiredWebhook,
@@ -169,7 +175,9 @@ export async function savedServiceSync(
   plan: Plan,
   options: ServiceSyncOptions,
 ): Promise<ServiceSync> {
-  await checkSavedPlan(plan, options.backend, options.signal ? { signal: options.signal } : {});
+  const call = options.signal ? { signal: options.signal } : {};
+  await checkSavedObjects(plan, options.backend, call);
+  await checkSavedPlan(plan, options.backend, call);
   return serviceSync(plan, options, new Set(), new Map());
 }
 

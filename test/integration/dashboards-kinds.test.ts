@@ -5,7 +5,7 @@
  * alert still uses is refused at plan time naming it; deleting a saved search lists the alerts
  * it takes with it.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -175,5 +175,31 @@ describe('webhook and saved-search files', () => {
     expect((await cli('apply', '--dir', dir, '--prune', '--auto-approve')).code).toBe(0);
     const left = (ds.sb.store.state.savedSearches ?? []).map((s) => s.name);
     expect(left).not.toContain('Kinds errors');
+  });
+
+  it('a saved plan holds no webhook values (its webhook writes are refused) and goes stale like dashboards', async () => {
+    const planFile = path.join(dir, '..', `kinds-plan-${Date.now()}.json`);
+    await write('hook3.yaml', webhookFile('Kinds third'));
+    const saved = await cli('plan', '--dir', dir, '--out', planFile);
+    expect(saved.code).toBe(0);
+    const text = await readFile(planFile, 'utf8');
+    expect(text).not.toContain(HOOK_URL);
+    ds.sb.requestLog.clear();
+    const refused = await cli('apply', planFile);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('whose URL and headers a saved plan never holds');
+    expect(ds.writes()).toEqual([]);
+    await remove('hook3.yaml');
+
+    // A saved search created by another apply after the plan: the saved plan is stale.
+    await write('search4.yaml', searchFile('Kinds fourth', 'Kinds other'));
+    expect((await cli('plan', '--dir', dir, '--out', planFile)).code).toBe(0);
+    expect((await cli('apply', '--dir', dir, '--auto-approve')).code).toBe(0);
+    ds.sb.requestLog.clear();
+    const stale = await cli('apply', planFile);
+    expect(stale.code).toBe(1);
+    expect(stale.err).toMatch(/saved search "Kinds fourth": created since the plan/);
+    expect(ds.writes()).toEqual([]);
+    await rm(planFile, { force: true });
   });
 });
