@@ -81,9 +81,7 @@ export function staleObjects(
     if (c.action === 'unchanged' && c.alerts.length === 0) continue;
     if (c.action === 'conflict') continue;
     const rules: KindRules<never, Webhook | SavedSearch> =
-      c.kind === 'webhook'
-        ? (webhookKind({}) as KindRules<never, Webhook | SavedSearch>)
-        : (searchKind({}) as KindRules<never, Webhook | SavedSearch>);
+      c.kind === 'webhook' ? webhookKind({}) : searchKind({});
     const list = (c.kind === 'webhook' ? lists.webhooks : lists.savedSearches) ?? [];
     const noun = `${rules.noun} "${c.name}"`;
     if (c.action === 'create') {
