@@ -199,7 +199,9 @@ function webhookRules(value: Record<string, unknown>, at: At): FileIssue[] {
     for (const field of ['body', 'headers', 'queryParams'])
       if (value[field] !== undefined)
         out.push(at([field], 'not supported for the slack webhook service'));
-  if (typeof value.url === 'string' && !/^https?:\/\/[^\s/]+/.test(value.url))
+  // A variable left unreplaced is reported as undefined already.
+  const url = value.url;
+  if (typeof url === 'string' && !VARIABLE.test(url) && !/^https?:\/\/[^\s/]+/.test(url))
     out.push(at(['url'], 'expected an http(s) URL'));
   return out;
 }

@@ -110,7 +110,7 @@ describe('dashboards/ README and example files', () => {
     const bad = await runCapture(['dashboards', 'validate', '--dir', DIR]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(
-      'checkout-service.yaml:30:22 tiles[0].alerts[0].channel.webhookId: ${WEBHOOK_ID} is not defined',
+      'checkout-service.yaml:31:22 tiles[0].alerts[0].channel.webhookId: ${WEBHOOK_ID} is not defined',
     );
     expect(bad.stderr).not.toMatch(/\n\s+at /);
     const usage = await runCapture(['dashboards', 'validate']);
