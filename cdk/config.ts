@@ -228,7 +228,7 @@ export const stackConfigSchema = z
   .object({
     'cloudops:apiUrl': managementBaseUrl,
     'cloudops:observabilityUrl': observabilityBaseUrl,
-    'cloudops:observabilityMode': observabilityMode.default('managed'),
+    'cloudops:observabilityMode': z._default(observabilityMode, 'managed'),
     'cloudops:organizationId': uuid,
     'cloudops:serviceIds': uuidList,
     'cloudops:dashboardsOwner': z
@@ -237,8 +237,8 @@ export const stackConfigSchema = z
       .optional(),
     'cloudops:reservedConcurrency': flag.default(true),
     'cloudops:rotationDays': int(1, 365).default(30),
-    'cloudops:keyLifetime': keyDuration.default(90 * DAY_MS),
-    'cloudops:keyGracePeriod': keyDuration.default(DAY_MS),
+    'cloudops:keyLifetime': z._default(keyDuration, 90 * DAY_MS),
+    'cloudops:keyGracePeriod': z._default(keyDuration, DAY_MS),
     'cloudops:keyExpiryWarnDays': int(1, 365).default(7),
     'cloudops:adminSecret': flag.default(false),
     'cloudops:slackWebhookSecretName': secretName.optional(),

@@ -12,7 +12,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseOrThrow } from '../format-issues';
 import {
   MAX_DECLARED_OWNERS,
@@ -25,14 +25,18 @@ import {
 } from './versions';
 
 const storedItem = z.looseObject({ version: z.iso.datetime({ offset: true }) });
-const newestItem = storedItem.extend({
-  declaredDigest: z.string().optional(),
-  declaredOwners: z.array(z.string()).max(MAX_DECLARED_OWNERS).optional(),
-});
-const settledItem = z.looseObject({
-  settledVersion: z.string().optional(),
-  settledDigest: z.string().optional(),
-});
+const newestItem = z.lazy(() =>
+  z.extend(storedItem, {
+    declaredDigest: z.optional(z.string()),
+    declaredOwners: z.optional(z.array(z.string()).check(z.maxLength(MAX_DECLARED_OWNERS))),
+  }),
+);
+const settledItem = z.lazy(() =>
+  z.looseObject({
+    settledVersion: z.optional(z.string()),
+    settledDigest: z.optional(z.string()),
+  }),
+);
 
 export interface DynamoVersionStoreOptions {
   client: DynamoDBClient;
@@ -69,7 +73,7 @@ export class DynamoVersionStore implements VersionStore {
 
   private async read<T>(
     key: string,
-    shape: z.ZodType<T>,
+    shape: z.ZodMiniType<T>,
     projection: string,
   ): Promise<T | undefined> {
     const out = await this.doc.send(

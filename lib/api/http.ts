@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import nodeFetch from 'node-fetch';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { formatIssues } from '../format-issues';
 import { silentLogger, type Logger } from '../log';
 import { managementEnvelope, observabilityEnvelope, splitErrorText } from '../schemas/common';
@@ -137,7 +137,7 @@ export interface ApiRequest<T> {
   readonly path: ApiPath;
   readonly body?: unknown;
   /** Payload schema (inside the envelope); null when the answer carries nothing we need. */
-  readonly schema: z.ZodType<T> | null;
+  readonly schema: z.ZodMiniType<T> | null;
   /** Default: POST is `unsafe`, every other method `idempotent`. */
   readonly idempotency?: Idempotency;
   readonly signal?: AbortSignal;
@@ -426,7 +426,7 @@ export class HttpCore {
   }
 
   private readJsonAnswer<T>(
-    schema: z.ZodType<T>,
+    schema: z.ZodMiniType<T>,
     keepEnvelope: boolean | undefined,
     ref: RequestRef,
     response: FetchResponseLike,
@@ -470,7 +470,7 @@ export class HttpCore {
  * HTML page, a JSON envelope) is an UnexpectedResponseError, never text read as data.
  */
 function readTextAnswer<T>(
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   ref: RequestRef,
   response: FetchResponseLike,
   text: string,

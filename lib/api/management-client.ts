@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { CredentialProvider } from '../credentials/types';
 import { registerSecret } from '../redact';
 import {
@@ -50,10 +50,14 @@ export interface ManagementClientOptions extends HttpClientOptions {
 }
 
 /** What a state command returns is undocumented: the pipe record or nothing. */
-const pipeStateResult = z
-  .union([pipe, z.null(), z.strictObject({})])
-  .transform((value): Pipe | undefined => (value && 'id' in value ? (value as Pipe) : undefined))
-  .optional();
+const pipeStateResult = z.optional(
+  z.pipe(
+    z.union([pipe, z.null(), z.strictObject({})]),
+    z.transform((value): Pipe | undefined =>
+      value && 'id' in value ? (value as Pipe) : undefined,
+    ),
+  ),
+);
 
 /** The 400 texts that mean "already there": `pipe is already running`, `Current state: Stopped`. */
 const ALREADY: Partial<Record<PipeStateCommand, RegExp>> = {

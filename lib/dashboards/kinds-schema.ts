@@ -23,72 +23,90 @@ const stringMap = (what: string) =>
     )
     .check(d(`${what}s, each value a \${VARIABLE}; write-only: resent when their digest changes`));
 
-export const webhookFile = z.strictObject({
-  $schema: z.optional(z.string().check(d('Where editors find this schema; ignored'))),
-  kind: z.literal('webhook').check(d('This file declares a webhook')),
-  key: z.optional(
-    dashboardKey.describe('Identity of the webhook; default: the file path without extension'),
-  ),
-  name: z
-    .string()
-    .check(z.trim(), z.minLength(1), z.maxLength(1024), d('Name; alerts name it with `webhook:`')),
-  service: z
-    .enum(WEBHOOK_FILE_SERVICES)
-    .check(d('slack, incidentio or generic (slack takes no body, headers or queryParams)')),
-  url: z
-    .string()
-    .check(z.minLength(1), d('Where it posts, as a `${VARIABLE}` (a URL is often a credential)')),
-  description: z.optional(z.string().check(d('Description shown by the service'))),
-  body: z.optional(z.string().check(d('Body template (not with slack)'))),
-  headers: z.optional(stringMap('header')),
-  queryParams: z.optional(stringMap('query parameter')),
-});
+export const webhookFile = z.lazy(() =>
+  z.strictObject({
+    $schema: z.optional(z.string().check(d('Where editors find this schema; ignored'))),
+    kind: z.literal('webhook').check(d('This file declares a webhook')),
+    key: z
+      .optional(dashboardKey)
+      .check(d('Identity of the webhook; default: the file path without extension')),
+    name: z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1),
+        z.maxLength(1024),
+        d('Name; alerts name it with `webhook:`'),
+      ),
+    service: z
+      .enum(WEBHOOK_FILE_SERVICES)
+      .check(d('slack, incidentio or generic (slack takes no body, headers or queryParams)')),
+    url: z
+      .string()
+      .check(z.minLength(1), d('Where it posts, as a `${VARIABLE}` (a URL is often a credential)')),
+    description: z.optional(z.string().check(d('Description shown by the service'))),
+    body: z.optional(z.string().check(d('Body template (not with slack)'))),
+    headers: z.optional(stringMap('header')),
+    queryParams: z.optional(stringMap('query parameter')),
+  }),
+);
+
 export type WebhookFile = z.infer<typeof webhookFile>;
 
 /** `<column> IN (...)`: the one filter form a saved-search write takes. */
 const IN_CONDITION = /^\s*\S.*?\s+IN\s*\(.*\)\s*$/is;
 
-const searchFilter = z
-  .strictObject({
-    type: z.optional(z.literal('sql').check(d('Filter language: sql (the default)'))),
-    condition: z
-      .string()
-      .check(z.regex(IN_CONDITION, 'must have the form <column> IN (...)'), d('<column> IN (...)')),
-  })
-  .check(d('A filter of the search'));
+const searchFilter = z.lazy(() =>
+  z
+    .strictObject({
+      type: z.optional(z.literal('sql').check(d('Filter language: sql (the default)'))),
+      condition: z
+        .string()
+        .check(
+          z.regex(IN_CONDITION, 'must have the form <column> IN (...)'),
+          d('<column> IN (...)'),
+        ),
+    })
+    .check(d('A filter of the search')),
+);
 
 /** The marker tags cloudops adds count against the service's 50-tag limit. */
 const USER_TAGS_MAX = DASHBOARD_LIMITS.tagsMax - MARKER_TAG_COUNT;
 
-export const savedSearchFile = z.strictObject({
-  $schema: z.optional(z.string().check(d('Where editors find this schema; ignored'))),
-  kind: z.literal('savedSearch').check(d('This file declares a saved search')),
-  key: z.optional(
-    dashboardKey.describe('Identity of the saved search; default: the file path without extension'),
-  ),
-  name: z.string().check(z.trim(), z.minLength(1), d('Name of the saved search')),
-  source: z
-    .string()
-    .check(z.minLength(1), d('Name of a source of the service, resolved to its sourceId')),
-  select: z.optional(z.string().check(d('Columns shown'))),
-  where: z.optional(z.string().check(d('Filter'))),
-  whereLanguage: z.optional(z.enum(WHERE_LANGUAGES).check(d('Language of `where`: sql or lucene'))),
-  orderBy: z.optional(z.string().check(d('Ordering expression'))),
-  tags: z.optional(
-    z
-      .array(z.string().check(z.minLength(1), z.maxLength(DASHBOARD_LIMITS.tagLengthMax)))
-      .check(
-        z.maxLength(USER_TAGS_MAX),
-        d(`Tags (at most ${USER_TAGS_MAX}; "cloudops*" is reserved)`),
-      ),
-  ),
-  filters: z.optional(z.array(searchFilter).check(d('Filters, each `{ condition }`'))),
-  alerts: z.optional(
-    z
-      .array(fileAlert)
-      .check(d('Alerts on this search, written like tile alerts (`webhook: <name>`)')),
-  ),
-});
+export const savedSearchFile = z.lazy(() =>
+  z.strictObject({
+    $schema: z.optional(z.string().check(d('Where editors find this schema; ignored'))),
+    kind: z.literal('savedSearch').check(d('This file declares a saved search')),
+    key: z
+      .optional(dashboardKey)
+      .check(d('Identity of the saved search; default: the file path without extension')),
+    name: z.string().check(z.trim(), z.minLength(1), d('Name of the saved search')),
+    source: z
+      .string()
+      .check(z.minLength(1), d('Name of a source of the service, resolved to its sourceId')),
+    select: z.optional(z.string().check(d('Columns shown'))),
+    where: z.optional(z.string().check(d('Filter'))),
+    whereLanguage: z.optional(
+      z.enum(WHERE_LANGUAGES).check(d('Language of `where`: sql or lucene')),
+    ),
+    orderBy: z.optional(z.string().check(d('Ordering expression'))),
+    tags: z.optional(
+      z
+        .array(z.string().check(z.minLength(1), z.maxLength(DASHBOARD_LIMITS.tagLengthMax)))
+        .check(
+          z.maxLength(USER_TAGS_MAX),
+          d(`Tags (at most ${USER_TAGS_MAX}; "cloudops*" is reserved)`),
+        ),
+    ),
+    filters: z.optional(z.array(searchFilter).check(d('Filters, each `{ condition }`'))),
+    alerts: z.optional(
+      z
+        .array(fileAlert)
+        .check(d('Alerts on this search, written like tile alerts (`webhook: <name>`)')),
+    ),
+  }),
+);
+
 export type SavedSearchFile = z.infer<typeof savedSearchFile>;
 
 /** The kind a parsed file declares: `dashboard` when `kind` is absent; undefined when unknown. */

@@ -9,7 +9,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isUnauthorized } from '../api';
 import { clientSettings, createClients } from '../clients';
 import { envList, NotConfiguredError, readConnectionEnv, readEnv } from '../config';
@@ -31,16 +31,27 @@ import { auditRecord, decideFindingNotices, type ReminderPolicy } from './sentin
 
 const DAY_MS = 86_400_000;
 
-export const sentinelEnv = watchEnv.extend({
+export const sentinelEnv = z.extend(watchEnv, {
   /** Every key secret of the stack, comma separated: described (tags), never read. */
-  CLOUDOPS_KEY_SENTINEL_SECRET_IDS: envList
-    .pipe(z.array(z.string().min(1)).min(1, 'expected at least one secret id'))
-    .optional(),
+  CLOUDOPS_KEY_SENTINEL_SECRET_IDS: z.optional(
+    z.pipe(
+      envList,
+      z
+        .array(z.string().check(z.minLength(1)))
+        .check(z.minLength(1, 'expected at least one secret id')),
+    ),
+  ),
   /** The sentinel's own key (it lists keys and activities): the one key secret value it reads. */
-  CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: z.string().min(1).optional(),
+  CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   /** High and medium findings are reminded after this many days; low ones are told once. */
-  CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: z.coerce.number().positive().max(365).default(7),
-  CLOUDOPS_KEY_AUDIT_UNUSED_DAYS: z.coerce.number().int().positive().max(3650).default(90),
+  CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: z._default(
+    z.coerce.number().check(z.positive(), z.lte(365)),
+    7,
+  ),
+  CLOUDOPS_KEY_AUDIT_UNUSED_DAYS: z._default(
+    z.coerce.number().check(z.int(), z.positive(), z.lte(3650)),
+    90,
+  ),
 });
 
 export interface SentinelEntryOptions {

@@ -2,7 +2,7 @@
  * The watchdog queue's settings from env, apart from lib/pipes/config.ts so the scheduled
  * function (which only enqueues) reads them without bundling the watch engine's settings.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
 import { ConfigError } from '../errors';
 
@@ -19,9 +19,11 @@ export const WATCHDOG_ENV = {
 
 export const watchdogQueueEnv = z.object({
   /** SQS queue of service batches: the scheduled function enqueues, the consumer checks. */
-  [WATCHDOG_ENV.queueUrl]: z.url().optional(),
+  [WATCHDOG_ENV.queueUrl]: z.optional(z.url()),
   /** Services per message; default: the management rate limit's requests per window. */
-  [WATCHDOG_ENV.servicesPerMessage]: z.coerce.number().int().positive().max(1000).optional(),
+  [WATCHDOG_ENV.servicesPerMessage]: z.optional(
+    z.coerce.number().check(z.int(), z.positive(), z.lte(1000)),
+  ),
 });
 
 export interface EnqueueSettings {
