@@ -21,6 +21,7 @@ import {
   type Declaration,
   type Newest,
   type Settled,
+  type SettledRecord,
   type VersionStore,
 } from './versions';
 
@@ -130,20 +131,16 @@ export class DynamoVersionStore implements VersionStore {
     }
   }
 
-  async settled(key: string): Promise<Settled | undefined> {
-    const out = await this.doc.send(
-      new GetCommand({
-        TableName: this.table,
-        Key: { [VERSION_TABLE_KEY]: key },
-        ConsistentRead: true,
-        ProjectionExpression: 'settledVersion, settledDigest',
-      }),
-    );
-    const parsed = settledItem.safeParse(out.Item ?? {});
-    if (!parsed.success || !parsed.data.settledVersion || !parsed.data.settledDigest) {
-      return undefined;
-    }
-    return { version: parsed.data.settledVersion, digest: parsed.data.settledDigest };
+  /** One GetItem: the settled pair and the newest version live in the same item. */
+  async settled(key: string): Promise<SettledRecord | undefined> {
+    const item = await this.read(key, settledItem, '#version, settledVersion, settledDigest');
+    const newest = storedItem.safeParse(item ?? {});
+    if (!item?.settledVersion || !item.settledDigest || !newest.success) return undefined;
+    return {
+      version: item.settledVersion,
+      digest: item.settledDigest,
+      newest: newest.data.version,
+    };
   }
 
   /** Conditional on the stored version: a newer claim since then keeps its own state. */

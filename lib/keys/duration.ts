@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { UNIT_MS } from '../duration';
 
-const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000, ms: 1 } as const;
 type Unit = keyof typeof UNIT_MS;
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
 

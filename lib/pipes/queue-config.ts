@@ -12,7 +12,6 @@ import { ConfigError } from '../errors';
  * consumer the same `queueUrl` (SendMessage: it sends back what its deadline cut off).
  */
 export const WATCHDOG_ENV = {
-  table: 'CLOUDOPS_WATCHDOG_TABLE',
   queueUrl: 'CLOUDOPS_WATCHDOG_QUEUE_URL',
   servicesPerMessage: 'CLOUDOPS_WATCHDOG_SERVICES_PER_MESSAGE',
 } as const;

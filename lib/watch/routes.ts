@@ -7,6 +7,7 @@
  * `cloudops:watchdogRoutes` context key for the stack (which grants exactly the secrets named).
  */
 import * as z from 'zod/mini';
+import { globMatches } from '../text/glob';
 import { SEVERITIES, type RenderedNotice, type Severity } from './notice';
 import { SUBJECTS, type Notice } from './notices';
 
@@ -145,16 +146,6 @@ export function unknownNames(
 }
 
 const RANK: Record<Severity, number> = { info: 0, warning: 1, critical: 2 };
-
-function globMatches(glob: string, name: string): boolean {
-  const pattern = glob
-    .split(/([*?])/)
-    .map((part) =>
-      part === '*' ? '.*' : part === '?' ? '.' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&'),
-    )
-    .join('');
-  return new RegExp(`^${pattern}$`, 's').test(name);
-}
 
 /** Every matcher the route sets holds (any of its values); pipe matchers need a pipe's notice. */
 function matches(r: Route, n: Notice, routing: RenderedNotice['routing']): boolean {
