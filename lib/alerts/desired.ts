@@ -89,15 +89,36 @@ export function tileAlert(
       source: 'tile',
       dashboardId: link.dashboardId,
       tileId: link.tileId,
-      name: declared.name,
-      threshold: declared.threshold,
-      ...(declared.thresholdMax !== undefined ? { thresholdMax: declared.thresholdMax } : {}),
-      thresholdType: declared.thresholdType,
-      interval: declared.interval,
-      channel: declared.channel,
-      ...(declared.message !== undefined ? { message: declared.message } : {}),
-      ...scheduleOf(declared),
+      ...declaredFields(declared),
     },
+  };
+}
+
+/** The builder of an alert declared on a saved search (a `kind: savedSearch` file's `alerts`). */
+export function searchAlert(
+  searchKey: string,
+  savedSearchId: string,
+  declared: TileAlertDeclaration,
+): DesiredAlert {
+  const owner: AlertOwner = { kind: 'search', searchKey, alertName: declared.name };
+  return {
+    owner,
+    id: ownerId(owner),
+    body: { source: 'saved_search', savedSearchId, ...declaredFields(declared) },
+  };
+}
+
+/** What a declaration says, wherever the alert sits. */
+function declaredFields(declared: TileAlertDeclaration) {
+  return {
+    name: declared.name,
+    threshold: declared.threshold,
+    ...(declared.thresholdMax !== undefined ? { thresholdMax: declared.thresholdMax } : {}),
+    thresholdType: declared.thresholdType,
+    interval: declared.interval,
+    channel: declared.channel,
+    ...(declared.message !== undefined ? { message: declared.message } : {}),
+    ...scheduleOf(declared),
   };
 }
 

@@ -346,6 +346,11 @@ export const dashboardFile = z.lazy(() =>
     .strictObject({
       /** Lets editors find the JSON Schema; ignored otherwise. */
       $schema: z.optional(z.string()).check(z.describe('Where editors find this schema; ignored')),
+      kind: z
+        .optional(z.literal('dashboard'))
+        .check(
+          z.describe('What the file declares: dashboard (the default), webhook or savedSearch'),
+        ),
       key: z
         .optional(dashboardKey)
         .check(z.describe('Identity of the dashboard; default: the file path without extension')),

@@ -34,6 +34,7 @@ import {
   withMarker,
   isKeyTag,
 } from './ownership';
+import type { ObjectChange } from './objects-plan';
 import type { DesiredDashboard, DesiredTile } from './types';
 
 export type DashboardAction = 'create' | 'update' | 'delete' | 'unchanged' | 'conflict';
@@ -138,6 +139,8 @@ export interface Plan {
   alertsRead: boolean;
   /** What the apply costs (absent in a plan saved by an older cloudops). */
   cost?: PlanCost;
+  /** The folder's webhooks and saved searches (with the alerts on the searches). */
+  objects?: ObjectChange[];
 }
 
 type PlanBackend = Pick<ObservabilityBackend, 'listDashboards' | 'listAlerts'>;
@@ -520,7 +523,7 @@ function diffChange(
     alerts === undefined
       ? []
       : planTileAlerts({
-          dashboardKey: want.key,
+          holder: { kind: 'dashboard', dashboardKey: want.key },
           tiles: alertTiles(want, tileIds),
           onDashboard,
           tileNames,

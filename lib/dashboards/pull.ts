@@ -49,7 +49,7 @@ export interface DeclaredFile {
 }
 
 /** id -> name, for names exactly one entry has (an ambiguous name would not resolve back). */
-function uniqueNames(
+export function uniqueNames(
   list: readonly { id?: string; name?: string | null }[] = [],
 ): Map<string, string> {
   const count = new Map<string, number>();
@@ -63,12 +63,13 @@ function uniqueNames(
 export interface PulledAlert {
   id: string;
   name: string;
-  tile: string;
+  /** The tile it watches; absent for an alert on a saved search. */
+  tile?: string;
   /** ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING, or what else the service says. */
   state: string | null;
 }
 
-interface PulledFile {
+export interface PulledFile {
   /** Relative path: the file that declares the dashboard, else `<key>.yaml`. */
   file: string;
   key: string;
@@ -146,10 +147,10 @@ function carriedKey(
 }
 
 /** `<key>.yaml` when the path is safe and the loader reads it (no `.`-segments), else by id. */
-function fileFor(key: string, id: string): string {
+export function fileFor(key: string, id: string, kind = 'dashboard'): string {
   const safe =
     dashboardKey.safeParse(key).success && !key.split('/').some((p) => p.startsWith('.'));
-  return safe ? `${key}.yaml` : `dashboard-${id}.yaml`;
+  return safe ? `${key}.yaml` : `${kind}-${id}.yaml`;
 }
 
 export function pullFiles(
@@ -205,7 +206,7 @@ function alertsOf(d: Dashboard, alerts: readonly Alert[]): PulledAlert[] {
     }));
 }
 
-interface Ids {
+export interface Ids {
   sources: Map<string, string>;
   webhooks: Map<string, string>;
 }
@@ -323,7 +324,7 @@ function query(t: Tile, ids: Ids): Partial<FileTile> {
  * An alert as its file says it: the fields the file format has, defaults left out (1 window in
  * a row, offset 0), the webhook by its name when that is unique. The state is never written.
  */
-function fileAlertOf(a: Alert, ids: Ids): FileAlert {
+export function fileAlertOf(a: Alert, ids: Ids): FileAlert {
   const message = stripMarker(a.message ?? undefined);
   const windows = a.numConsecutiveWindows ?? 1;
   return {

@@ -72,7 +72,16 @@ describe.each(['current', 'spec'] as const)(
       expect(pulled.code).toBe(0);
       expect(pulled.err).toBe('');
       // Each key as declared (not a slug of the name), so the files sit where their key says.
+      // The folder's webhook and saved search come back too (the spec snapshot has neither).
+      const kinds =
+        profile === 'current'
+          ? [
+              path.join('alerting', 'checkout-alerts.yaml'),
+              path.join('alerting', 'checkout-errors-search.yaml'),
+            ]
+          : [];
       expect(await files(dir)).toEqual([
+        ...kinds,
         'checkout-service.yaml',
         path.join('data', 'ingest.yaml'),
         path.join('platform', 'overview.yaml'),

@@ -39,7 +39,7 @@ function onService(want: TileAlertDeclaration, extra: Record<string, unknown> = 
 
 function plan(want: TileAlertDeclaration, have: Alert) {
   return planTileAlerts({
-    dashboardKey: 'team/a',
+    holder: { kind: 'dashboard', dashboardKey: 'team/a' },
     tiles: [{ identity: 'rate', name: 'Error rate', id: 't1', alerts: [want] }],
     onDashboard: [have],
     tileNames: new Map([['t1', 'Error rate']]),
