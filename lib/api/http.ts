@@ -584,21 +584,52 @@ async function readCapped(
     if (Buffer.byteLength(text) > limit) throw tooLarge(Buffer.byteLength(text));
     return text;
   }
-  // Each chunk decoded as it comes and let go: a large list is never held as bytes and text at
-  // once (chunks, their concatenation and its string were three copies of the sync's list).
-  const decoder = new StringDecoder('utf8');
-  let text = '';
-  let total = 0;
+  const text = new BodyText(Number.isFinite(declared) ? declared : 0);
   for await (const chunk of response.body) {
     const buffer =
       typeof chunk === 'string'
         ? Buffer.from(chunk)
         : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    total += buffer.length;
-    if (total > limit) throw tooLarge(total);
-    text += decoder.write(buffer);
+    if (text.bytes + buffer.length > limit) throw tooLarge(text.bytes + buffer.length);
+    text.add(buffer);
   }
-  return text + decoder.end();
+  return text.end();
+}
+
+/**
+ * A body's text built as its chunks arrive, each let go once taken, so that a large list is
+ * never held as chunks, their concatenation and its string at once: a declared length is
+ * filled into one buffer decoded at the end (bytes outside the JS heap, then one string);
+ * without one (or past it), each chunk is decoded as it comes.
+ */
+class BodyText {
+  private sized: Buffer | undefined;
+  private readonly decoder = new StringDecoder('utf8');
+  private text = '';
+  bytes = 0;
+
+  constructor(declaredBytes: number) {
+    this.sized = declaredBytes > 0 ? Buffer.allocUnsafe(declaredBytes) : undefined;
+  }
+
+  add(chunk: Buffer): void {
+    if (this.sized && this.bytes + chunk.length > this.sized.length) this.unsize();
+    if (this.sized) chunk.copy(this.sized, this.bytes);
+    else this.text += this.decoder.write(chunk);
+    this.bytes += chunk.length;
+  }
+
+  end(): string {
+    this.unsize();
+    return this.text + this.decoder.end();
+  }
+
+  /** The bytes filled so far become text; what follows is decoded as it comes. */
+  private unsize(): void {
+    if (!this.sized) return;
+    this.text = this.decoder.write(this.sized.subarray(0, this.bytes));
+    this.sized = undefined;
+  }
 }
 
 /** An answer's text, let go (emptied) once parsed. */

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { createManagementClient, ResponseValidationError } from '../../../lib/api';
@@ -82,5 +83,25 @@ describe('a body streamed in chunks', () => {
     const { port } = raw.address() as AddressInfo;
     const [read] = await management(`http://127.0.0.1:${port}`).listDashboards(SERVICE);
     expect(read.name).toBe('Überblick 📈');
+  });
+
+  it('reads a body past its declared length (a compressed answer declares fewer bytes)', async () => {
+    const list = Array.from({ length: 50 }, (_, i) =>
+      board(i, { name: `board ${i} ${'x'.repeat(200)}` }),
+    );
+    const zipped = gzipSync(JSON.stringify({ result: list }));
+    raw = http.createServer((_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(zipped.length),
+      });
+      res.end(zipped);
+    });
+    await new Promise<void>((resolve) => raw!.listen(0, '127.0.0.1', resolve));
+    const { port } = raw.address() as AddressInfo;
+    const read = await management(`http://127.0.0.1:${port}`).listDashboards(SERVICE);
+    expect(read).toHaveLength(50);
+    expect(read[49].name).toBe(`board 49 ${'x'.repeat(200)}`);
   });
 });
