@@ -21,15 +21,26 @@ export interface LimitedWorld {
   close: () => Promise<void>;
 }
 
-export async function startLimitedWorld(versionTable: string): Promise<LimitedWorld> {
-  const fake = fakeClock();
+/**
+ * The sandbox (`current` profile) on `fake`, enforcing a management key's real limit on the
+ * management API (and on the observability API too when `observability` is set).
+ */
+export function startLimitedSandbox(
+  fake: FakeClock,
+  options: { observability?: boolean } = {},
+): Promise<Sandbox> {
   const limit = MANAGEMENT_RATE_LIMIT;
-  const sb = await startSandbox({
+  return startSandbox({
     profile: 'current',
     port: 0,
-    rateLimits: { management: limit, observability: limit },
+    rateLimits: { management: limit, ...(options.observability ? { observability: limit } : {}) },
     now: fake.epoch,
   });
+}
+
+export async function startLimitedWorld(versionTable: string): Promise<LimitedWorld> {
+  const fake = fakeClock();
+  const sb = await startLimitedSandbox(fake, { observability: true });
   const stubs = await startAwsStubs();
   const dynamo = await startLocalDynamo();
   await createVersionTable(dynamo.client, versionTable);

@@ -23,10 +23,9 @@ import { watchdogEnv } from '../lib/pipes/config';
 import { MAX_KEY_LIFETIME_MS } from '../lib/keys/config';
 import { durationUpTo, formatDuration } from '../lib/keys/duration';
 import { uuid } from '../lib/schemas/common';
-import { ROUTABLE_DESTINATIONS } from '../lib/watch/notifiers/registry';
+import { ROUTABLE_DESTINATIONS, type NotifierName } from '../lib/watch/notifiers/registry';
 import { pathText, routeTable, unknownNames, type RouteTable } from '../lib/watch/routes';
-
-const DAY_MS = 86_400_000;
+import { UNIT_MS } from '../lib/duration';
 
 const flag = z.union([
   z.boolean(),
@@ -228,7 +227,7 @@ export const stackConfigSchema = z
   .object({
     'cloudops:apiUrl': managementBaseUrl,
     'cloudops:observabilityUrl': observabilityBaseUrl,
-    'cloudops:observabilityMode': observabilityMode.default('managed'),
+    'cloudops:observabilityMode': z._default(observabilityMode, 'managed'),
     'cloudops:organizationId': uuid,
     'cloudops:serviceIds': uuidList,
     'cloudops:dashboardsOwner': z
@@ -237,8 +236,8 @@ export const stackConfigSchema = z
       .optional(),
     'cloudops:reservedConcurrency': flag.default(true),
     'cloudops:rotationDays': int(1, 365).default(30),
-    'cloudops:keyLifetime': keyDuration.default(90 * DAY_MS),
-    'cloudops:keyGracePeriod': keyDuration.default(DAY_MS),
+    'cloudops:keyLifetime': z._default(keyDuration, 90 * UNIT_MS.d),
+    'cloudops:keyGracePeriod': z._default(keyDuration, UNIT_MS.d),
     'cloudops:keyExpiryWarnDays': int(1, 365).default(7),
     'cloudops:adminSecret': flag.default(false),
     'cloudops:slackWebhookSecretName': secretName.optional(),
@@ -263,18 +262,12 @@ export const stackConfigSchema = z
     const routes = c['cloudops:watchdogRoutes'];
     if (routes) {
       // The notifiers the stack configures: its own two, and each whose secret is named.
-      const configured = [
-        'sns',
-        'eventbridge',
-        ...(c['cloudops:slackWebhookSecretName'] ? ['slack'] : []),
-        ...(c['cloudops:webhookSecretName'] ? ['webhook'] : []),
-        ...(c['cloudops:pagerdutySecretName'] ? ['pagerduty'] : []),
-      ];
+      const configured = ['sns', 'eventbridge', ...Object.keys(notifierSecretNames(c))];
       for (const message of unknownNames(routes, configured, ROUTABLE_DESTINATIONS))
         ctx.addIssue({ code: 'custom', path: ['cloudops:watchdogRoutes'], message });
     }
     const lifetime = c['cloudops:keyLifetime'];
-    const rotation = c['cloudops:rotationDays'] * DAY_MS;
+    const rotation = c['cloudops:rotationDays'] * UNIT_MS.d;
     // The current key must outlive the next rotation plus the grace its successor gives it.
     const needed = rotation + c['cloudops:keyGracePeriod'];
     if (lifetime <= needed) {
@@ -287,7 +280,7 @@ export const stackConfigSchema = z
       });
     }
     // A key has lifetime - rotation left at its oldest: a wider warning window warns every cycle.
-    const quietDays = Math.ceil((lifetime - rotation) / DAY_MS);
+    const quietDays = Math.ceil((lifetime - rotation) / UNIT_MS.d);
     if (lifetime > needed && c['cloudops:keyExpiryWarnDays'] >= quietDays) {
       ctx.addIssue({
         code: 'custom',
@@ -298,6 +291,25 @@ export const stackConfigSchema = z
   });
 
 type Parsed = z.output<typeof stackConfigSchema>;
+
+type NotifierSecretNames = Partial<Record<NotifierName, string>>;
+
+/** The notifiers' secrets as the context names them: the check of the routes and the stack use it. */
+function notifierSecretNames(
+  c: Pick<
+    Parsed,
+    | 'cloudops:slackWebhookSecretName'
+    | 'cloudops:webhookSecretName'
+    | 'cloudops:pagerdutySecretName'
+  >,
+): NotifierSecretNames {
+  const names: NotifierSecretNames = {
+    slack: c['cloudops:slackWebhookSecretName'],
+    webhook: c['cloudops:webhookSecretName'],
+    pagerduty: c['cloudops:pagerdutySecretName'],
+  };
+  return Object.fromEntries(Object.entries(names).filter(([, name]) => name));
+}
 
 /** The typed props the constructs take (names without the `cloudops:` prefix). */
 export interface StackConfig {
@@ -315,9 +327,8 @@ export interface StackConfig {
   keyGracePeriodMs: number;
   keyExpiryWarnDays: number;
   adminSecret: boolean;
-  slackWebhookSecretName?: string | undefined;
-  webhookSecretName?: string | undefined;
-  pagerdutySecretName?: string | undefined;
+  /** The secret each notifier that reads one is given; a notifier not named is not configured. */
+  notifierSecretNames: NotifierSecretNames;
   /** Routing per team (lib/watch/routes.ts); its own destinations are secret names. */
   watchdogRoutes?: RouteTable | undefined;
   watchdogSchedule: string;
@@ -390,9 +401,7 @@ export function readStackConfig(
     keyGracePeriodMs: c['cloudops:keyGracePeriod'],
     keyExpiryWarnDays: c['cloudops:keyExpiryWarnDays'],
     adminSecret: c['cloudops:adminSecret'],
-    slackWebhookSecretName: c['cloudops:slackWebhookSecretName'],
-    webhookSecretName: c['cloudops:webhookSecretName'],
-    pagerdutySecretName: c['cloudops:pagerdutySecretName'],
+    notifierSecretNames: notifierSecretNames(c),
     watchdogRoutes: c['cloudops:watchdogRoutes'],
     watchdogSchedule: c['cloudops:watchdogSchedule'],
     driftSyncSchedule: c['cloudops:driftSyncSchedule'],

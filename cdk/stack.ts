@@ -52,11 +52,7 @@ export class CloudOpsStack extends Stack {
     });
     this.notifications = new Notifications(this, 'Notifications', {
       bus: this.bus,
-      secretNames: {
-        slack: config.slackWebhookSecretName,
-        webhook: config.webhookSecretName,
-        pagerduty: config.pagerdutySecretName,
-      },
+      secretNames: config.notifierSecretNames,
       routes: config.watchdogRoutes,
     });
     const scheduleDeadLetterQueue = deadLetterQueue(

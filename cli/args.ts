@@ -32,9 +32,22 @@ export function renameAliases(argv: readonly string[], aliases: Record<string, s
   });
 }
 
-/** Every spelling a flag of `spec` accepts, without the dashes (for suggestions and completion). */
-export function flagNames<O extends OptionSpec>(spec: CommandSpec<O>): string[] {
-  return [...Object.keys(spec.options), 'help'];
+/** One spelling a flag accepts: `--name` or an old `--alias`, and whether a value follows it. */
+export interface FlagSpelling {
+  flag: string;
+  takesValue: boolean;
+}
+
+/**
+ * Every spelling the flags of `spec` accept, current names first: what suggestions, the
+ * subcommand finder (cli/help.ts) and completion all go by.
+ */
+export function flagSpellings<O extends OptionSpec>(spec: CommandSpec<O>): FlagSpelling[] {
+  const aliases = spec.aliases ?? {};
+  return [...Object.keys(spec.options), ...Object.keys(aliases)].map((name) => ({
+    flag: `--${name}`,
+    takesValue: spec.options[aliases[name] ?? name]?.type === 'string',
+  }));
 }
 
 /** parseArgs' own messages, rewritten to name the flag and what was meant or expected. */
@@ -69,7 +82,8 @@ export function parseCommand<O extends OptionSpec>(spec: CommandSpec<O>, argv: s
     return parsed;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw usageErrorFrom(error, [...flagNames(spec), ...Object.keys(spec.aliases ?? {})]);
+    const known = [...flagSpellings(spec).map((s) => s.flag.slice(2)), 'help'];
+    throw usageErrorFrom(error, known);
   }
 }
 
@@ -89,12 +103,22 @@ export function formatHelp<O extends OptionSpec>(spec: CommandSpec<O>): string {
   return lines.join('\n');
 }
 
-/** Parse an integer flag, or raise a usage error naming it. */
-export function intFlag(name: string, value: string | undefined, fallback: number): number {
+/** Whole days a day-count flag may hold: at least one, at most 100 years. */
+export const DAY_COUNT = { min: 1, max: 36_500, unit: 'days' } as const;
+
+/** Parse a whole-number flag within [min, max], or raise a usage error naming it. */
+export function intFlag(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  range: { min?: number; max?: number; unit?: string } = {},
+): number {
   if (value === undefined) return fallback;
+  const { min = 0, max = Number.MAX_SAFE_INTEGER, unit } = range;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) {
-    throw new UsageError(`--${name} expects a whole number, got "${value}"`);
+  if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
+    const what = `a whole number${unit ? ` of ${unit}` : ''}${min > 0 ? ` (${min} or more)` : ''}`;
+    throw new UsageError(`--${name} expects ${what}, got "${value}"`);
   }
   return parsed;
 }

@@ -3,7 +3,7 @@
  * completion, so the three never disagree. A command's help data is loaded only when needed (the
  * top-level help lists names and summaries only).
  */
-import { formatHelp, UsageError, type CommandSpec, type OptionSpec } from './args';
+import { flagSpellings, formatHelp, UsageError, type CommandSpec, type OptionSpec } from './args';
 import type { CliIO, Command } from './io';
 import type { ServiceUrlSetting } from './reach';
 import { didYouMean } from './suggest';
@@ -90,14 +90,13 @@ const isHelpFlag = (arg: string) => arg === '--help' || arg === '-h';
 /** Flags of any subcommand that take a value: their values are not subcommand names. */
 function valueFlags(help: CommandHelp): Set<string> {
   const specs = [...Object.values(help.subcommands ?? {}), ...(help.spec ? [help.spec] : [])];
-  const names = new Set<string>();
-  for (const spec of specs) {
-    for (const [name, option] of Object.entries(spec.options))
-      if (option.type === 'string') names.add(`--${name}`);
-    for (const [old, current] of Object.entries(spec.aliases ?? {}))
-      if (spec.options[current]?.type === 'string') names.add(`--${old}`);
-  }
-  return names;
+  return new Set(
+    specs.flatMap((spec) =>
+      flagSpellings(spec)
+        .filter((s) => s.takesValue)
+        .map((s) => s.flag),
+    ),
+  );
 }
 
 /** The first argument that is neither a flag nor a flag's value: the subcommand. */

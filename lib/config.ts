@@ -2,36 +2,52 @@
  * The one place that reads process.env. Everything else takes these typed values as
  * parameters, so tests and the CLI pass their own.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SEGMENTS } from './api/paths';
 import { ConfigError, type ErrorOptions } from './errors';
 import { parseOrThrow } from './format-issues';
 import { uuid } from './schemas/common';
 
 /** "10/10s", "100/1m", "100/60s": at most `limit` requests in any `windowMs`. */
-export const rateLimitSetting = z
-  .string()
-  .regex(/^\d+\/\d+(ms|s|m)$/, 'expected <count>/<window> such as 10/10s or 100/1m')
-  .transform((text) => {
-    const [count, window] = text.split('/') as [string, string];
-    const [, amount, unit] = /^(\d+)(ms|s|m)$/.exec(window) as unknown as [string, string, string];
-    const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000;
-    return { limit: Number(count), windowMs: Number(amount) * factor };
-  });
+export const rateLimitSetting = z.lazy(() =>
+  z.pipe(
+    z
+      .string()
+      .check(z.regex(/^\d+\/\d+(ms|s|m)$/, 'expected <count>/<window> such as 10/10s or 100/1m')),
+    z.transform((text) => {
+      const [count, window] = text.split('/') as [string, string];
+      const [, amount, unit] = /^(\d+)(ms|s|m)$/.exec(window) as unknown as [
+        string,
+        string,
+        string,
+      ];
+      const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000;
+      return { limit: Number(count), windowMs: Number(amount) * factor };
+    }),
+  ),
+);
 
 /** An env list: `a, b,c` is `['a', 'b', 'c']` (blank parts dropped). */
-export const envList = z.string().transform((text) =>
-  text
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean),
+export const envList = z.lazy(() =>
+  z.pipe(
+    z.string(),
+    z.transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ),
 );
 /** An env switch: `true`/`1` or `false`/`0`. */
-export const envFlag = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+export const envFlag = z.lazy(() =>
+  z.pipe(
+    z.enum(['true', 'false', '1', '0']),
+    z.transform((v) => v === 'true' || v === '1'),
+  ),
+);
 
-const uuidList = envList.pipe(z.array(uuid).min(1));
+const uuidList = z.lazy(() => z.pipe(envList, z.array(uuid).check(z.minLength(1))));
 
 /**
  * A base URL as the clients want it: the clients add the API's own prefix (`/v1`, `/api/v2`) to
@@ -39,22 +55,22 @@ const uuidList = envList.pipe(z.array(uuid).min(1));
  * for the CLI, the functions and the stack alike (never `/v1/v1/...`).
  */
 function baseUrl(apiPrefix: string) {
-  return z
-    .url()
-    .refine((url) => /^https?:\/\//i.test(url), 'expected an http(s) URL')
-    .transform((url) => {
+  return z.pipe(
+    z.url().check(z.refine((url) => /^https?:\/\//i.test(url), 'expected an http(s) URL')),
+    z.transform((url) => {
       const trimmed = url.replace(/\/+$/, '');
       return trimmed.endsWith(apiPrefix) ? trimmed.slice(0, -apiPrefix.length) : trimmed;
-    });
+    }),
+  );
 }
 /** The management API's base URL (`https://api.example.com`, with or without `/v1`). */
-export const managementBaseUrl = baseUrl(SEGMENTS.managementPrefix);
+export const managementBaseUrl = z.lazy(() => baseUrl(SEGMENTS.managementPrefix));
 /** The observability API's base URL (the stack URL, with or without `/api/v2`). */
-export const observabilityBaseUrl = baseUrl(SEGMENTS.observabilityPrefix);
+export const observabilityBaseUrl = z.lazy(() => baseUrl(SEGMENTS.observabilityPrefix));
 
 /** The deployment modes, declared once (the CDK context, env and the clients use this). */
 export const OBSERVABILITY_MODES = ['managed', 'open-source'] as const;
-export const observabilityMode = z.enum(OBSERVABILITY_MODES);
+export const observabilityMode = z.lazy(() => z.enum(OBSERVABILITY_MODES));
 export type ObservabilityMode = z.infer<typeof observabilityMode>;
 
 /** Log levels a deployment may choose (`silent` is for tests and the CLI). */
@@ -84,20 +100,20 @@ export const ENV = {
 
 /** The env-var contract of DESIGN.md (connection settings shared by the CLI and functions). */
 export const connectionEnv = z.object({
-  [ENV.apiUrl]: managementBaseUrl.optional(),
-  [ENV.observabilityUrl]: observabilityBaseUrl.optional(),
-  [ENV.organizationId]: uuid.optional(),
-  [ENV.serviceId]: uuidList.optional(),
-  [ENV.keyId]: z.string().min(1).optional(),
-  [ENV.keySecret]: z.string().min(1).optional(),
-  [ENV.observabilityToken]: z.string().min(1).optional(),
-  [ENV.observabilityMode]: observabilityMode.default('managed'),
-  [ENV.keySecretId]: z.string().min(1).optional(),
-  [ENV.observabilityTokenSecretId]: z.string().min(1).optional(),
-  [ENV.managementRateLimit]: rateLimitSetting.default({ limit: 10, windowMs: 10_000 }),
-  [ENV.observabilityRateLimit]: rateLimitSetting.default({ limit: 100, windowMs: 60_000 }),
-  [ENV.requestTimeoutMs]: z.coerce.number().int().positive().default(10_000),
-  [ENV.logLevel]: z.enum([...LOG_LEVELS, 'silent']).default('info'),
+  [ENV.apiUrl]: z.optional(managementBaseUrl),
+  [ENV.observabilityUrl]: z.optional(observabilityBaseUrl),
+  [ENV.organizationId]: z.optional(uuid),
+  [ENV.serviceId]: z.optional(uuidList),
+  [ENV.keyId]: z.optional(z.string().check(z.minLength(1))),
+  [ENV.keySecret]: z.optional(z.string().check(z.minLength(1))),
+  [ENV.observabilityToken]: z.optional(z.string().check(z.minLength(1))),
+  [ENV.observabilityMode]: z._default(observabilityMode, 'managed'),
+  [ENV.keySecretId]: z.optional(z.string().check(z.minLength(1))),
+  [ENV.observabilityTokenSecretId]: z.optional(z.string().check(z.minLength(1))),
+  [ENV.managementRateLimit]: z._default(rateLimitSetting, { limit: 10, windowMs: 10_000 }),
+  [ENV.observabilityRateLimit]: z._default(rateLimitSetting, { limit: 100, windowMs: 60_000 }),
+  [ENV.requestTimeoutMs]: z._default(z.coerce.number().check(z.int(), z.positive()), 10_000),
+  [ENV.logLevel]: z._default(z.enum([...LOG_LEVELS, 'silent']), 'info'),
 });
 export type ConnectionEnv = z.output<typeof connectionEnv>;
 
@@ -105,7 +121,7 @@ export type ConnectionEnv = z.output<typeof connectionEnv>;
  * Parse env with a schema; every problem is reported at once, naming the variable and what
  * was expected (never its value: some of these are secrets).
  */
-export function readEnv<T extends z.ZodType>(
+export function readEnv<T extends z.ZodMiniType>(
   schema: T,
   env: Record<string, string | undefined> = process.env,
 ): z.output<T> {
@@ -131,7 +147,7 @@ export function readConnectionEnv(
  * An env record a deployment writes for a schema: only names the schema reads (an unknown or
  * renamed name is a type error in the CDK construct that writes it), every value a string.
  */
-export type EnvOf<S extends z.ZodType> = {
+export type EnvOf<S extends z.ZodMiniType> = {
   [K in keyof z.input<S> & string]?: string;
 };
 

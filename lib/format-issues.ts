@@ -1,5 +1,10 @@
-import type * as z from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { ConfigError, ValidationError } from './errors';
+
+// zod/mini ships without messages (every issue would read "Invalid input"); the messages users
+// see are zod's English ones, set once here where issues become text.
+z.config(en());
 
 /** `tiles[2].w: expected number, received string` — one line per zod issue, never the value. */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
@@ -35,7 +40,7 @@ export interface ParseOrThrowOptions {
  * input's `source` (a file, request, event) and each field path, never the bad value.
  * Message: `<intro>: <issue>; <issue>`. A string for `options` is the intro.
  */
-export function parseOrThrow<S extends z.ZodType>(
+export function parseOrThrow<S extends z.ZodMiniType>(
   schema: S,
   value: unknown,
   source: string,

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import * as z from 'zod';
 import { formatIssues } from '../lib/format-issues';
 import type { Reply } from './http';
 
@@ -30,8 +30,8 @@ export const notFound = (message: string) => new ApiError(404, 'NOT_FOUND', mess
 export const conflict = (message: string) => new ApiError(409, 'CONFLICT', message);
 
 /** Parses a body with a zod schema; failure names every bad field path. */
-export function validateBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const parsed = schema.safeParse(body);
+export function validateBody<T extends z.core.$ZodType>(schema: T, body: unknown): z.output<T> {
+  const parsed = z.safeParse(schema, body);
   if (!parsed.success) {
     throw badRequest(`Body validation failed: ${formatIssues(parsed.error.issues).join('; ')}`);
   }

@@ -28,7 +28,11 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
-import { MANIFEST_KEY, SYNC_FUNCTION_TIMEOUT } from '../../cdk/constructs/dashboard-sync';
+import {
+  MANIFEST_KEY,
+  SYNC_FUNCTION_MEMORY_MB,
+  SYNC_FUNCTION_TIMEOUT,
+} from '../../cdk/constructs/dashboard-sync';
 import { sandboxEnv } from '../../cli/connect';
 import { deadlineMarginMs } from '../../functions/runtime';
 import { createHandler } from '../../functions/sync-dashboards/handler';
@@ -53,8 +57,6 @@ const TABLE = 'cloudops-alert-versions';
 const REAL = MANAGEMENT_RATE_LIMIT;
 const LAMBDA_MS = SYNC_FUNCTION_TIMEOUT.toMilliseconds();
 const MEMORY_GOAL_MB = 256;
-/** The sync's MemorySize in the stack. */
-const MEMORY_MB = 512;
 const NOOP_FILES = 10_000;
 const FIRST_APPLY = 1_000;
 
@@ -146,7 +148,7 @@ class Container {
     this.child = fork(bundle, [], {
       execPath: node,
       // Not this process's flags (tsx's loader): the heap limits Lambda's Node bootstrap sets.
-      execArgv: lambdaHeapFlags(MEMORY_MB),
+      execArgv: lambdaHeapFlags(SYNC_FUNCTION_MEMORY_MB),
       env: w.processEnv,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });

@@ -28,7 +28,7 @@ import { LocalWatchStore } from '../../lib/watch/store';
 import type { Sandbox } from '../../sandbox/index';
 import { fakeClock, type FakeClock } from '../fake-clock';
 import type { Figure } from './types';
-import { startLimitedSandbox } from './watchdog';
+import { startLimitedSandbox } from '../limited-world';
 
 const COMMAND = 'npx tsx bench/figures/watchdog-progress.ts';
 const MINUTE = 60_000;

@@ -23,16 +23,17 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { RateLimiterRegistry } from '../../lib/api/rate-limiter';
 import { sandboxEnv } from '../../cli/connect';
-import { fakeClock, type FakeClock } from '../fake-clock';
+import { fakeClock } from '../fake-clock';
 import { createConsumerHandler } from '../../functions/pipe-watchdog/consumer';
 import { createHandler } from '../../functions/pipe-watchdog/handler';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { startLocalDynamo } from '../../test/support/local-dynamo';
+import { MANAGEMENT_RATE_LIMIT } from '../../lib/api/rate-limiter';
 import { startAwsStubs } from '../aws-stubs';
+import { startLimitedSandbox } from '../limited-world';
 import { startSqsStub } from '../sqs-stub';
 import type { Figure } from './types';
 
-const LIMIT = { limit: 10, windowMs: 10_000 };
+const LIMIT = MANAGEMENT_RATE_LIMIT;
 const COMMAND = 'npx tsx bench/figures/watchdog.ts';
 
 interface Scenario {
@@ -42,16 +43,6 @@ interface Scenario {
   /** The consumer Lambda's remaining time at the start of each invocation (fake ms). */
   lambdaMs: number;
   marginMs: number;
-}
-
-/** An in-process sandbox on the fake clock, at the service's real limit. */
-export function startLimitedSandbox(fake: FakeClock): Promise<Sandbox> {
-  return startSandbox({
-    port: 0,
-    profile: 'current',
-    now: fake.epoch,
-    rateLimits: { management: LIMIT },
-  });
 }
 
 async function run(s: Scenario) {

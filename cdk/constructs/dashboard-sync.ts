@@ -40,6 +40,8 @@ const NONCURRENT_VERSION_DAYS = 90;
 
 /** The sync's timeout; a run stops writing before it (functions/runtime.ts deadlineFrom). */
 export const SYNC_FUNCTION_TIMEOUT = Duration.minutes(5);
+/** The sync's MemorySize (the bench runs its heap at this size). */
+export const SYNC_FUNCTION_MEMORY_MB = 512;
 
 /**
  * Where the sync keeps its manifest: a dot-folder is never a dashboard file, and outside the
@@ -106,7 +108,7 @@ export class DashboardSync extends Construct {
       folder: 'sync-dashboards',
       description:
         'Applies dashboards from S3 to the observability API; repairs drift on a schedule',
-      memorySize: 512,
+      memorySize: SYNC_FUNCTION_MEMORY_MB,
       timeout: SYNC_FUNCTION_TIMEOUT,
       reservedConcurrentExecutions: props.reserveConcurrency ? 1 : undefined,
       logRetention: props.logRetention,

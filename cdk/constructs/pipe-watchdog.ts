@@ -14,6 +14,7 @@ import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
 import type { watchdogEnv } from '../../lib/pipes/config';
 import { WATCHDOG_ENV, type watchdogQueueEnv } from '../../lib/pipes/queue-config';
+import { WATCH_TABLE_VARIABLE } from '../../lib/watch/settings';
 import { EMITTED_DETAIL_TYPES } from '../../lib/events/trust';
 import { managementEnv, servicesEnv, type ConnectionSettings } from './connection';
 import { CloudOpsFunction, type FunctionDefaults } from './function';
@@ -95,7 +96,7 @@ export class PipeWatchdog extends Construct {
     const consumerEnv: EnvOf<typeof watchdogEnv> = {
       ...props.tuning,
       [WATCHDOG_ENV.queueUrl]: this.queue.queueUrl,
-      CLOUDOPS_WATCHDOG_TABLE: this.table.tableName,
+      [WATCH_TABLE_VARIABLE]: this.table.tableName,
     };
     this.consumer = new CloudOpsFunction(this, 'Consumer', {
       folder: 'pipe-watchdog',

@@ -3,7 +3,7 @@
  * from the help registry (cli/help.ts), so completion offers exactly what `--help` documents. The
  * words are written into the script: pressing Tab never starts Node.
  */
-import type { CommandSpec } from '../args';
+import { flagSpellings, type CommandSpec } from '../args';
 import { EXIT } from '../exit';
 import { GLOBAL_FLAGS, type AnySpec, type CommandEntry, type CommandHelp } from '../help';
 import type { Command } from '../io';
@@ -23,12 +23,9 @@ const GLOBAL = Object.keys(GLOBAL_FLAGS).map((f) => `--${f}`);
 const SAFE = /^[a-z0-9][a-z0-9-]*$/;
 
 function flagsOf(spec: AnySpec, valueFlags: Set<string>): string[] {
-  const names = [...Object.keys(spec.options), ...Object.keys(spec.aliases ?? {})];
-  for (const name of names) {
-    const option = spec.options[spec.aliases?.[name] ?? name];
-    if (option?.type === 'string') valueFlags.add(`--${name}`);
-  }
-  return names.map((n) => `--${n}`);
+  const spellings = flagSpellings(spec);
+  for (const s of spellings) if (s.takesValue) valueFlags.add(s.flag);
+  return spellings.map((s) => s.flag);
 }
 
 /** Everything the registry documents, as completion words. */

@@ -1,5 +1,4 @@
 import { writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline/promises';
 import {
   DashboardFilesError,
   dashboardFileJsonSchema,
@@ -23,6 +22,7 @@ import {
 import { readSavedPlan, writeSavedPlan, type ServicePlan } from '../../lib/dashboards/saved-plan';
 import { ValidationError } from '../../lib/errors';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
+import { terminalAsk, type Ask } from '../ask';
 import type { CliIO, Command } from '../io';
 import { assertWritable } from '../output';
 import { EXIT } from '../exit';
@@ -103,18 +103,6 @@ const spec = {
   },
   positionals: 2,
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>;
-
-/** Asks a yes/no question on the terminal (tests inject their own). */
-export type Ask = (question: string) => Promise<string>;
-
-const terminalAsk: Ask = async (question) => {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return await rl.question(question);
-  } finally {
-    rl.close();
-  }
-};
 
 export const dashboardsCommand: Command & {
   runWith(argv: string[], io: CliIO, signal: AbortSignal, ask?: Ask): Promise<number>;

@@ -9,6 +9,7 @@ import nodeFetch from 'node-fetch';
 import { ApiError, sharedRateLimiters, TransportError, type FetchLike } from '../../lib/api';
 import { readConnectionEnv, type ConnectionEnv } from '../../lib/config';
 import { CloudOpsError, ConfigError } from '../../lib/errors';
+import { readRotationConfig } from '../../lib/keys';
 import { redactText } from '../../lib/redact';
 import type { ManagementKeySecret } from '../../lib/schemas';
 import { formatHelp, parseCommand, type CommandSpec } from '../args';
@@ -148,7 +149,11 @@ async function secretChecks(
   }
 }
 
-async function managementCheck(connection: Connection, signal: AbortSignal): Promise<Check> {
+async function managementCheck(
+  connection: Connection,
+  warnDays: number,
+  signal: AbortSignal,
+): Promise<Check> {
   const { config } = connection;
   const apiUrl = config.CLOUDOPS_API_URL!;
   const fix = { auth: keySettings(config), where: 'CLOUDOPS_API_URL and CLOUDOPS_ORGANIZATION_ID' };
@@ -157,7 +162,7 @@ async function managementCheck(connection: Connection, signal: AbortSignal): Pro
     const key: Pick<ManagementKeySecret, 'keyId'> & Partial<ManagementKeySecret> =
       await connection.credentials.management!.get();
     const records = await connection.clients.requireManagement().listKeys({ signal });
-    return keyCheck(records, key, Date.now(), apiUrl);
+    return keyCheck(records, key, { now: Date.now(), warnDays }, apiUrl);
   } catch (error) {
     if (error instanceof ApiError && error.status === 403)
       return {
@@ -223,8 +228,11 @@ function rateChecks(connection: Connection, seen: Map<Api, RateHeaders>): Check[
 /** Every check, in the order a person fixes them; stops after the settings when they fail. */
 export async function runChecks(env: CliIO['env'], signal: AbortSignal): Promise<Check[]> {
   let config: ConnectionEnv;
+  let warnDays: number;
   try {
     config = readConnectionEnv(env);
+    // The sentinel's threshold, so doctor and the sentinel warn about the same key.
+    warnDays = readRotationConfig(env).warnDays;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const detail = error.message.replace(/\s*\n\s*/g, '; ');
@@ -245,7 +253,7 @@ export async function runChecks(env: CliIO['env'], signal: AbortSignal): Promise
   const seen = new Map<Api, RateHeaders>();
   const connection = connectFromEnv(env, { fetch: recordingFetch(seen) });
   try {
-    if (management) checks.push(await managementCheck(connection, signal));
+    if (management) checks.push(await managementCheck(connection, warnDays, signal));
     checks.push(...(await observabilityChecks(connection, signal)));
     checks.push(...rateChecks(connection, seen));
     return checks;

@@ -4,15 +4,14 @@ import { readConnectionEnv } from '../../lib/config';
 import { ConfigError } from '../../lib/errors';
 import { adoptKey, planRevoke, readRotationConfig, revokeKey, rotationDeps } from '../../lib/keys';
 import { registerSecret } from '../../lib/redact';
-import { parseCommand, UsageError } from '../args';
+import { DAY_COUNT, intFlag, parseCommand, UsageError } from '../args';
 import { cliLogger, connectFromEnv, secretsManagerClientFromEnv } from '../connect';
 import { EXIT } from '../exit';
 import { noteStdinFromTerminal, type CliIO } from '../io';
 import { ourKeySecrets } from './keys-audit';
-import { daysFlag, durationFlag } from './keys-flags';
+import { durationFlag } from './keys-flags';
 import { adoptSpec, revokeSpec } from './keys-help';
-
-const DAY_MS = 86_400_000;
+import { UNIT_MS } from '../../lib/duration';
 
 /** The key secret from a file or stdin (`-`): never from a flag, which `ps` would show. */
 async function readKeySecret(io: CliIO, file: string): Promise<string> {
@@ -45,7 +44,7 @@ export async function runKeysAdopt(argv: string[], io: CliIO): Promise<number> {
   const secretId = values['secret-id'];
   if (!keyId || !secretId) throw new UsageError('give --key-id and --secret-id');
   if (keyId.length < 4) throw new UsageError(`--key-id expects a key ID, got "${keyId}"`);
-  const rotationDays = daysFlag('rotation-days', values['rotation-days'], 30);
+  const rotationDays = intFlag('rotation-days', values['rotation-days'], 30, DAY_COUNT);
   const config = readConnectionEnv(io.env, ['CLOUDOPS_API_URL']);
   const keySecret = await readKeySecret(io, values['key-secret-file'] ?? '-');
   const logger = cliLogger(io.env, { command: 'keys adopt' });
@@ -93,7 +92,7 @@ export async function runKeysRevoke(argv: string[], io: CliIO): Promise<number> 
   const { values, positionals } = parseCommand(revokeSpec, argv);
   const keyRecordId = positionals[1];
   if (!keyRecordId) throw new UsageError('give the record id of the key to revoke');
-  const graceMs = durationFlag('grace', values.grace, 7 * DAY_MS, true);
+  const graceMs = durationFlag('grace', values.grace, 7 * UNIT_MS.d, true);
   readConnectionEnv(io.env, ['CLOUDOPS_API_URL']);
   const rotation = readRotationConfig(io.env);
   const warnings: string[] = [];

@@ -13,11 +13,11 @@ import {
   type KeyAuditReport,
   type ManagedSecret,
 } from '../../lib/keys';
-import { parseCommand, UsageError } from '../args';
+import { DAY_COUNT, intFlag, parseCommand, UsageError } from '../args';
 import { connectFromEnv, secretsManagerClientFromEnv } from '../connect';
 import { EXIT } from '../exit';
 import type { CliIO } from '../io';
-import { daysFlag, severityFlag } from './keys-flags';
+import { severityFlag } from './keys-flags';
 import { auditSpec, listSpec } from './keys-help';
 
 /** Whether this env reaches Secrets Manager at all (else key names are all there is). */
@@ -101,11 +101,17 @@ export async function runKeysAudit(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError(`--format expects text, markdown or json, got "${format}"`);
   const failOn = severityFlag('fail-on', values['fail-on']);
   const report = await auditFromEnv(io, {
-    unusedDays: daysFlag('unused-days', values['unused-days'], DEFAULT_AUDIT_POLICY.unusedDays),
-    expiringDays: daysFlag(
+    unusedDays: intFlag(
+      'unused-days',
+      values['unused-days'],
+      DEFAULT_AUDIT_POLICY.unusedDays,
+      DAY_COUNT,
+    ),
+    expiringDays: intFlag(
       'expiring-days',
       values['expiring-days'],
       DEFAULT_AUDIT_POLICY.expiringDays,
+      DAY_COUNT,
     ),
   });
   if (format === 'json') io.out(JSON.stringify(report));

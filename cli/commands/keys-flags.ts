@@ -24,12 +24,3 @@ export function severityFlag(name: string, value: string | undefined): FindingSe
   if (parsed.success) return parsed.data;
   throw new UsageError(`--${name} expects ${SEVERITIES.join(', ')}, got "${value}"`);
 }
-
-/** A whole number of days, at least 1. */
-export function daysFlag(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const days = Number(value);
-  if (!/^\d+$/.test(value) || days < 1 || days > 36_500)
-    throw new UsageError(`--${name} expects a whole number of days (1 or more), got "${value}"`);
-  return days;
-}

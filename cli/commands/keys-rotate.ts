@@ -4,12 +4,14 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetSecretValueCommand, RotateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { isForbidden } from '../../lib/api';
 import { readConnectionEnv } from '../../lib/config';
-import { parseSecret, staticCredentials } from '../../lib/credentials';
+import { parseSecret } from '../../lib/credentials';
 import { CloudOpsError } from '../../lib/errors';
 import {
   findKeyRecord,
   followRotation,
   formatDuration,
+  keySuffixOf,
+  listKeysAsAdmin,
   readRotationConfig,
   rotateLocally,
   rotationDeps,
@@ -161,17 +163,13 @@ async function outcome(
   if (!current) throw new CloudOpsError(`secret ${secretId} has no AWSCURRENT value`);
   const previous = await readStage(deps.secrets, secretId, 'AWSPREVIOUS');
   const fromValue = (secret: ManagementKeySecret): KeyView => ({
-    keySuffix: secret.keyId.slice(-4),
+    keySuffix: keySuffixOf(secret.keyId),
     expireAt: secret.expireAt,
   });
-  const adminId = deps.config.adminSecretId;
-  const lister = adminId ? await readStage(deps.secrets, adminId, 'AWSCURRENT') : current;
-  const records = lister
-    ? await listWith(deps, adminId ?? secretId, lister).catch((error: unknown) => {
-        if (isForbidden(error)) return undefined;
-        throw error;
-      })
-    : undefined;
+  const records = await listKeysAsAdmin(deps, secretId, current).catch((error: unknown) => {
+    if (isForbidden(error)) return undefined;
+    throw error;
+  });
   const view = (secret: ManagementKeySecret): KeyView => ({
     ...fromValue(secret),
     expireAt: findKeyRecord(records ?? [], secret)?.expireAt ?? secret.expireAt,
@@ -181,13 +179,4 @@ async function outcome(
     previous: previous ? view(previous) : null,
     expirySource: records ? 'key-record' : 'secret-value',
   };
-}
-
-async function listWith(deps: RotationDeps, label: string, key: ManagementKeySecret) {
-  const client = deps.connect(staticCredentials(`${label}:AWSCURRENT`, key, managementKeySecret));
-  try {
-    return await client.listKeys();
-  } finally {
-    client.close();
-  }
 }

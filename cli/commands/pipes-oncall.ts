@@ -4,7 +4,6 @@
  * name and message from the service goes through `shown` before it reaches the terminal; JSON
  * carries the raw values.
  */
-import { createInterface } from 'node:readline/promises';
 import { readConnectionEnv } from '../../lib/config';
 import {
   checkCommand,
@@ -17,24 +16,13 @@ import type { ServiceView } from '../../lib/pipes/view';
 import type { PipeStateCommand } from '../../lib/schemas';
 import { LocalWatchStore } from '../../lib/watch/store';
 import { parseCommand, UsageError } from '../args';
+import type { Ask } from '../ask';
 import { connectFromEnv } from '../connect';
 import { EXIT } from '../exit';
 import { CliFailure } from '../failure';
 import type { CliIO } from '../io';
 import { DEFAULT_STATE_FILE, pipesHelp } from './pipes-help';
 import { formatPipe, formatServices, shown } from './pipes-view';
-
-/** Asks a question on the terminal (tests bring their own). */
-export type Ask = (question: string) => Promise<string>;
-
-export const terminalAsk: Ask = async (question) => {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return await rl.question(question);
-  } finally {
-    rl.close();
-  }
-};
 
 /** The services a command reads: `--service`, or every configured one. */
 function servicesOf(io: CliIO, service: string | undefined) {

@@ -11,7 +11,8 @@ import { cliLogger, connectFromEnv, secretsManagerClientFromEnv } from '../conne
 import { refusedCredentialHint } from '../failure';
 import type { CliIO, Command } from '../io';
 import { DEFAULT_STATE_FILE, pipesHelp } from './pipes-help';
-import { runPipesCommand, runPipesGet, runPipesList, terminalAsk, type Ask } from './pipes-oncall';
+import { terminalAsk, type Ask } from '../ask';
+import { runPipesCommand, runPipesGet, runPipesList } from './pipes-oncall';
 
 /** `pipes check`: its flags and help live in the help registry, once. */
 const spec = pipesHelp.subcommands.check;

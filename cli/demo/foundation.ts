@@ -5,8 +5,7 @@ import { generateKeyMaterial, hashDataFor } from '../../lib/keys/material';
 import { managementAuth, pipeSourceKind } from '../../lib/schemas';
 import { expectThat, say, type DemoStep } from './context';
 import { CliFailure } from '../failure';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { UNIT_MS } from '../../lib/duration';
 
 const pipesStep: DemoStep = {
   title: 'Pipes: list a service, read one pipe and its settings',
@@ -39,7 +38,7 @@ const keysStep: DemoStep = {
   async run({ sandbox, clients, io }) {
     const management = clients.requireManagement();
     const material = generateKeyMaterial();
-    const expireAt = new Date(sandbox.clock.now() + DAY_MS).toISOString();
+    const expireAt = new Date(sandbox.clock.now() + UNIT_MS.d).toISOString();
     const created = await management.createKey({
       name: `cloudops-demo-${Date.now()}`,
       roles: ['developer'],
@@ -78,7 +77,7 @@ const keysStep: DemoStep = {
       asNewKey.close();
     }
 
-    const shorter = new Date(sandbox.clock.now() + DAY_MS / 2).toISOString();
+    const shorter = new Date(sandbox.clock.now() + UNIT_MS.d / 2).toISOString();
     const updated = await management.updateKey(created.key.id, {
       name: `${created.key.name}-renamed`,
       expireAt: shorter,

@@ -6,12 +6,12 @@ import type { Sandbox } from '../../sandbox';
 import type { RotationInvoker } from '../../sandbox/secrets-manager';
 import { sandboxRotationInvoker, sandboxSecretsClient } from '../sandbox-rotation';
 import { expectThat, runCommand, say, type DemoContext, type DemoStep } from './context';
+import { UNIT_MS } from '../../lib/duration';
 
-const DAY_MS = 86_400_000;
 const DEMO_ROTATION = {
   ...DEFAULT_ROTATION_CONFIG,
-  lifetimeMs: 30 * DAY_MS,
-  gracePeriodMs: DAY_MS,
+  lifetimeMs: 30 * UNIT_MS.d,
+  gracePeriodMs: UNIT_MS.d,
 };
 
 /** The sandbox's RotateSecret runs the real rotation function with the demo's dates. */

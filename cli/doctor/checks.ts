@@ -4,7 +4,9 @@
  */
 import type { DescribeSecretCommandOutput } from '@aws-sdk/client-secrets-manager';
 import type { ConnectionEnv } from '../../lib/config';
+import { UNIT_MS } from '../../lib/duration';
 import type { KeyRecord } from '../../lib/schemas';
+import { keySuffixOf } from '../../lib/keys/material';
 import { findKeyRecord } from '../../lib/keys/ownership';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -19,10 +21,6 @@ export interface Check {
   /** A failure in the settings themselves: nothing was called, the exit code is 64. */
   setup?: boolean;
 }
-
-const DAY_MS = 86_400_000;
-/** A key that expires sooner than this is a warning (the key-expiry sentinel's default). */
-export const EXPIRY_WARN_DAYS = 7;
 
 /** Which settings give the management key, by where it comes from. */
 export function keySettings(config: Pick<ConnectionEnv, 'CLOUDOPS_KEY_SECRET_ID'>): string {
@@ -106,15 +104,18 @@ export function settingsCheck(config: ConnectionEnv): Check {
 
 const day = (iso: string) => iso.slice(0, 10);
 
-/** Which key the service knows us as, and when it expires (no who-am-I call: by suffix). */
+/**
+ * Which key the service knows us as, and when it expires (no who-am-I call: by suffix); a key
+ * expiring in fewer than `warnDays` days (CLOUDOPS_KEY_EXPIRY_WARN_DAYS, as the sentinel) warns.
+ */
 export function keyCheck(
   records: readonly KeyRecord[],
   key: { keyId: string; keyRecordId?: string | undefined },
-  now: number,
+  at: { now: number; warnDays: number },
   apiUrl: string,
 ): Check {
   const name = 'management API';
-  const suffix = key.keyId.slice(-4);
+  const suffix = keySuffixOf(key.keyId);
   const record = findKeyRecord(records, key);
   if (!record) {
     const same = records.filter((r) => r.keySuffix === suffix).length;
@@ -135,9 +136,9 @@ export function keyCheck(
       fix: '`cloudops keys rotate` gives the key an expiry (CLOUDOPS_KEY_LIFETIME)',
     };
   }
-  const daysLeft = Math.floor((Date.parse(record.expireAt) - now) / DAY_MS);
+  const daysLeft = Math.floor((Date.parse(record.expireAt) - at.now) / UNIT_MS.d);
   const expiry = `expires ${day(record.expireAt)} (in ${daysLeft} day${daysLeft === 1 ? '' : 's'})`;
-  return daysLeft < EXPIRY_WARN_DAYS
+  return daysLeft < at.warnDays
     ? {
         name,
         status: 'warn',

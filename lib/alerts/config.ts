@@ -1,5 +1,5 @@
 /** Settings of the functions that write alerts (env, read through lib/config.ts). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   primaryServiceId,
   readConnectionEnv,
@@ -12,7 +12,7 @@ import { versionScope } from './versions';
 
 export const provisionAlertsEnv = z.object({
   /** DynamoDB table of the newest event version per alert owner (out-of-order protection). */
-  CLOUDOPS_ALERTS_VERSION_TABLE: z.string().min(1).optional(),
+  CLOUDOPS_ALERTS_VERSION_TABLE: z.optional(z.string().check(z.minLength(1))),
 });
 
 export function readProvisionAlertsEnv(

@@ -6,7 +6,7 @@
  * ReportBatchItemFailures).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { ObservabilityBackend } from '../api/observability-backend';
 import { ConfigError } from '../errors';
 import { readEventTrust, trustedRecords } from '../events/trust';
@@ -41,15 +41,17 @@ export interface ProvisionEntry {
   ): Promise<Pick<BatchOutcome, 'batchItemFailures'>>;
 }
 
-const sqsEvent = z.object({
-  Records: z.array(
-    z.looseObject({
-      messageId: z.string().min(1),
-      body: z.string(),
-      attributes: z.looseObject({ ApproximateReceiveCount: z.string().optional() }).optional(),
-    }),
-  ),
-});
+const sqsEvent = z.lazy(() =>
+  z.object({
+    Records: z.array(
+      z.looseObject({
+        messageId: z.string().check(z.minLength(1)),
+        body: z.string(),
+        attributes: z.optional(z.looseObject({ ApproximateReceiveCount: z.optional(z.string()) })),
+      }),
+    ),
+  }),
+);
 
 export function provisionAlertsEntry(options: ProvisionEntryOptions = {}): ProvisionEntry {
   const home = readObservabilityHome(options.env, {

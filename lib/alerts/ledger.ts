@@ -24,8 +24,8 @@ export class TileAlertLedger {
   /** True when the event wants what was last settled, and no newer event claimed since. */
   async settled(event: DashboardSyncedEvent): Promise<boolean> {
     const { key, digest } = this.asProvisioned(event);
-    const [settled, newest] = await Promise.all([this.store.settled?.(key), this.store.get(key)]);
-    return settled !== undefined && settled.version === newest && settled.digest === digest;
+    const settled = await this.store.settled?.(key);
+    return settled !== undefined && settled.version === settled.newest && settled.digest === digest;
   }
 
   /** Claims `version` for the dashboard's alerts; false when a newer event owns them. */

@@ -12,7 +12,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseOrThrow } from '../format-issues';
 import {
   MAX_DECLARED_OWNERS,
@@ -21,18 +21,23 @@ import {
   type Declaration,
   type Newest,
   type Settled,
+  type SettledRecord,
   type VersionStore,
 } from './versions';
 
 const storedItem = z.looseObject({ version: z.iso.datetime({ offset: true }) });
-const newestItem = storedItem.extend({
-  declaredDigest: z.string().optional(),
-  declaredOwners: z.array(z.string()).max(MAX_DECLARED_OWNERS).optional(),
-});
-const settledItem = z.looseObject({
-  settledVersion: z.string().optional(),
-  settledDigest: z.string().optional(),
-});
+const newestItem = z.lazy(() =>
+  z.extend(storedItem, {
+    declaredDigest: z.optional(z.string()),
+    declaredOwners: z.optional(z.array(z.string()).check(z.maxLength(MAX_DECLARED_OWNERS))),
+  }),
+);
+const settledItem = z.lazy(() =>
+  z.looseObject({
+    settledVersion: z.optional(z.string()),
+    settledDigest: z.optional(z.string()),
+  }),
+);
 
 export interface DynamoVersionStoreOptions {
   client: DynamoDBClient;
@@ -69,7 +74,7 @@ export class DynamoVersionStore implements VersionStore {
 
   private async read<T>(
     key: string,
-    shape: z.ZodType<T>,
+    shape: z.ZodMiniType<T>,
     projection: string,
   ): Promise<T | undefined> {
     const out = await this.doc.send(
@@ -126,20 +131,16 @@ export class DynamoVersionStore implements VersionStore {
     }
   }
 
-  async settled(key: string): Promise<Settled | undefined> {
-    const out = await this.doc.send(
-      new GetCommand({
-        TableName: this.table,
-        Key: { [VERSION_TABLE_KEY]: key },
-        ConsistentRead: true,
-        ProjectionExpression: 'settledVersion, settledDigest',
-      }),
-    );
-    const parsed = settledItem.safeParse(out.Item ?? {});
-    if (!parsed.success || !parsed.data.settledVersion || !parsed.data.settledDigest) {
-      return undefined;
-    }
-    return { version: parsed.data.settledVersion, digest: parsed.data.settledDigest };
+  /** One GetItem: the settled pair and the newest version live in the same item. */
+  async settled(key: string): Promise<SettledRecord | undefined> {
+    const item = await this.read(key, settledItem, '#version, settledVersion, settledDigest');
+    const newest = storedItem.safeParse(item ?? {});
+    if (!item?.settledVersion || !item.settledDigest || !newest.success) return undefined;
+    return {
+      version: item.settledVersion,
+      digest: item.settledDigest,
+      newest: newest.data.version,
+    };
   }
 
   /** Conditional on the stored version: a newer claim since then keeps its own state. */

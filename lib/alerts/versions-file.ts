@@ -7,7 +7,7 @@
  */
 import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { writeJsonAtomic } from '../atomic-write';
 import { CloudOpsError, ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
@@ -23,19 +23,21 @@ export const DEFAULT_VERSIONS_FILE = '.cloudops/alerts-versions.json';
 const LOCK_STALE_MS = 30_000;
 const LOCK_WAIT_MS = 10_000;
 
-const fileShape = z.object({
-  versions: z.record(z.string(), z.iso.datetime({ offset: true })),
-  /** What the newest event of each key declared (files written before this field: none). */
-  declared: z
-    .record(
-      z.string(),
-      z.object({
-        digest: z.string(),
-        owners: z.array(z.string()).max(MAX_DECLARED_OWNERS),
-      }),
-    )
-    .optional(),
-});
+const fileShape = z.lazy(() =>
+  z.object({
+    versions: z.record(z.string(), z.iso.datetime({ offset: true })),
+    /** What the newest event of each key declared (files written before this field: none). */
+    declared: z.optional(
+      z.record(
+        z.string(),
+        z.object({
+          digest: z.string(),
+          owners: z.array(z.string()).check(z.maxLength(MAX_DECLARED_OWNERS)),
+        }),
+      ),
+    ),
+  }),
+);
 type FileState = z.infer<typeof fileShape>;
 
 export class FileVersionStore implements VersionStore {

@@ -32,10 +32,11 @@ export interface VersionStore {
    */
   newest?(key: string): Promise<Newest | undefined>;
   /**
-   * What the last complete apply of `key` wanted (its version and desiredDigest()). Optional:
-   * a store without it makes every event list the alerts.
+   * What the last complete apply of `key` wanted (its version and desiredDigest()), with the
+   * newest version recorded, from one read. Optional: a store without it makes every event list
+   * the alerts.
    */
-  settled?(key: string): Promise<Settled | undefined>;
+  settled?(key: string): Promise<SettledRecord | undefined>;
   /** Records a complete apply; ignored unless `version` is still the newest recorded for `key`. */
   markSettled?(key: string, settled: Settled): Promise<void>;
 }
@@ -81,6 +82,12 @@ export function compactDeclaration(
 export interface Settled {
   version: string;
   digest: string;
+}
+
+/** A settled apply as read back, beside the newest version recorded for its key. */
+export interface SettledRecord extends Settled {
+  /** The newest version claimed; equal to `version` unless a newer event claimed since. */
+  newest: string;
 }
 
 /** What an event may do, by its version against the newest one recorded for its owner. */
@@ -163,8 +170,10 @@ export class MemoryVersionStore implements VersionStore {
     return Promise.resolve(declaration ? { version, declaration } : { version });
   }
 
-  settled(key: string): Promise<Settled | undefined> {
-    return Promise.resolve(this.done.get(key));
+  settled(key: string): Promise<SettledRecord | undefined> {
+    const settled = this.done.get(key);
+    const newest = this.versions.get(key);
+    return Promise.resolve(settled && newest !== undefined ? { ...settled, newest } : undefined);
   }
 
   markSettled(key: string, settled: Settled): Promise<void> {

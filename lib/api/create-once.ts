@@ -64,7 +64,7 @@ export async function createOnce<T>(options: CreateOnceOptions<T>): Promise<Crea
       options.onUnknown?.(error);
       if (error instanceof TransportError && error.kind === 'timeout')
         await clock.sleep(options.settleMs ?? 1000, options.signal);
-      const found = await findWithRetries(options, attempts, error);
+      const found = await findOnce(options, error);
       if (found !== undefined) return { value: found, via: 'list', resent: unknownSent };
       unknownSent += 1;
       if (attempt >= attempts) {
@@ -77,25 +77,24 @@ export async function createOnce<T>(options: CreateOnceOptions<T>): Promise<Crea
   }
 }
 
-async function findWithRetries<T>(
+/**
+ * One re-list. It is a GET, which the HTTP core already retries with backoff (retry.ts):
+ * retrying it again here multiplied those attempts (5 × the core's) and their waits.
+ */
+async function findOnce<T>(
   options: CreateOnceOptions<T>,
-  tries: number,
   createError: unknown,
 ): Promise<T | undefined> {
-  let last: unknown;
-  for (let i = 0; i < tries; i += 1) {
-    try {
-      return await options.find();
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      last = error;
-    }
+  try {
+    return await options.find();
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new CloudOpsError(
+      `create outcome unknown (${messageOf(createError)}), and the list to look for it failed too ` +
+        `(${messageOf(error)}); not created again, so it cannot be created twice`,
+      { cause: error },
+    );
   }
-  throw new CloudOpsError(
-    `create outcome unknown (${messageOf(createError)}), and the list to look for it failed too ` +
-      `(${messageOf(last)}); not created again, so it cannot be created twice`,
-    { cause: last },
-  );
 }
 
 function messageOf(error: unknown): string {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import nodeFetch from 'node-fetch';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { formatIssues } from '../format-issues';
 import { silentLogger, type Logger } from '../log';
 import { managementEnvelope, observabilityEnvelope, splitErrorText } from '../schemas/common';
@@ -139,7 +139,7 @@ export interface ApiRequest<T> {
   readonly path: ApiPath;
   readonly body?: unknown;
   /** Payload schema (inside the envelope); null when the answer carries nothing we need. */
-  readonly schema: z.ZodType<T> | null;
+  readonly schema: z.ZodMiniType<T> | null;
   /** Default: POST is `unsafe`, every other method `idempotent`. */
   readonly idempotency?: Idempotency;
   readonly signal?: AbortSignal;
@@ -431,7 +431,7 @@ export class HttpCore {
   }
 
   private readJsonAnswer<T>(
-    schema: z.ZodType<T>,
+    schema: z.ZodMiniType<T>,
     keepEnvelope: boolean | undefined,
     ref: RequestRef,
     response: FetchResponseLike,
@@ -466,7 +466,7 @@ export class HttpCore {
 
   /** The envelope with its payload parsed (a list of itemByItem's one item at a time). */
   private readPayload(
-    schema: z.ZodType,
+    schema: z.ZodMiniType,
     key: string,
     body: unknown,
   ): { ok: true; envelope: Record<string, unknown> } | { ok: false; issues: z.core.$ZodIssue[] } {
@@ -488,7 +488,7 @@ export class HttpCore {
  * HTML page, a JSON envelope) is an UnexpectedResponseError, never text read as data.
  */
 function readTextAnswer<T>(
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   ref: RequestRef,
   response: FetchResponseLike,
   text: string,

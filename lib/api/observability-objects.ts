@@ -4,7 +4,7 @@
  * `/api/v2` routes as the open-source router serves them). Each client supplies an
  * ObjectsAccess (its paths, its call, how it reads one page); the operations are written once.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { registerSecret } from '../redact';
 import {
   alert,
@@ -39,14 +39,19 @@ export interface ObjectsAccess {
   validatePath(): Promise<ApiPath>;
   call<T>(req: ApiRequest<T>, opts?: CallOptions): Promise<T>;
   /** The page at `offset` of a list described as paginated. */
-  page<T>(path: ApiPath, item: z.ZodType<T>, offset: number, opts?: CallOptions): Promise<Page<T>>;
+  page<T>(
+    path: ApiPath,
+    item: z.ZodMiniType<T>,
+    offset: number,
+    opts?: CallOptions,
+  ): Promise<Page<T>>;
 }
 
 /** Every item of a paginated list (alerts, webhooks, saved searches). */
 async function listAll<T extends { id?: unknown }>(
   a: ObjectsAccess,
   resource: ObservabilityResource,
-  item: z.ZodType<T>,
+  item: z.ZodMiniType<T>,
   opts?: CallOptions,
 ): Promise<T[]> {
   const path = await a.collection(resource);
@@ -56,10 +61,10 @@ async function listAll<T extends { id?: unknown }>(
 type WriteMethod = 'POST' | 'PUT';
 
 /** A create or update: the body checked against `write` before it is sent, the answer read by `read`. */
-function writer<W extends z.ZodType, R>(
+function writer<W extends z.ZodMiniType, R>(
   a: ObjectsAccess,
   write: W,
-  read: z.ZodType<R>,
+  read: z.ZodMiniType<R>,
   beforeSend: (valid: z.output<W>) => void = () => undefined,
 ) {
   return (method: WriteMethod, path: ApiPath, body: z.input<W>, opts?: CallOptions): Promise<R> => {
@@ -105,7 +110,7 @@ function dashboardOperations(a: ObjectsAccess) {
             method: 'POST',
             path,
             body: valid,
-            schema: z.unknown().optional(),
+            schema: z.optional(z.unknown()),
             keepEnvelope: true,
             idempotency: 'idempotent',
           },

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lenient } from '../schemas';
 
 /** The service's page size: default and maximum `limit` of every list described as paginated. */
@@ -7,22 +7,24 @@ export const PAGE_LIMIT = 1000;
 const MAX_PAGES = 1000;
 
 /** `meta` of a paged list; read leniently (it only steers paging). */
-const listMeta = lenient(
-  z.looseObject({
-    total: lenient(z.number()),
-    limit: lenient(z.number()),
-    offset: lenient(z.number()),
-  }),
+const listMeta = z.lazy(() =>
+  lenient(
+    z.looseObject({
+      total: lenient(z.number()),
+      limit: lenient(z.number()),
+      offset: lenient(z.number()),
+    }),
+  ),
 );
 
 /**
  * A list answered either as a plain array or as `{ data, meta }` (the management document
  * describes paging yet declares an array: accept both). Read as `{ data, meta? }`.
  */
-export function pagedList<T extends z.ZodType>(item: T) {
-  return z.preprocess(
-    (raw) => (Array.isArray(raw) ? { data: raw } : raw),
-    z.looseObject({ data: z.array(item), meta: z.unknown().optional() }),
+export function pagedList<T extends z.ZodMiniType>(item: T) {
+  return z.pipe(
+    z.transform((raw) => (Array.isArray(raw) ? { data: raw } : raw)),
+    z.looseObject({ data: z.array(item), meta: z.optional(z.unknown()) }),
   );
 }
 

@@ -3,7 +3,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import secretsManager from '@middy/secrets-manager';
 import { clearCache, getCache, modifyCache } from '@middy/util';
 import type { Context as LambdaContext } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { managementKeySecret, observabilityTokenSecret } from '../schemas';
 import { CloudOpsError } from '../errors';
 import { parseSecret } from './parse';
@@ -83,7 +83,7 @@ export function credentialsMiddleware(
   });
 
   /** Provider over the value middy resolved for this invocation. */
-  function provider<S extends z.ZodType>(
+  function provider<S extends z.ZodMiniType>(
     fetchKey: string,
     secretId: string,
     schema: S,

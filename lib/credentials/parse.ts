@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { isNotConfiguredSecret, NotConfiguredError } from '../config';
 import { ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
@@ -9,7 +9,7 @@ import { isSecretField, registerSecret } from '../redact';
  * secret id and each bad field with what was expected; they never carry a value from the
  * secret (not even JSON.parse's message, which quotes the text).
  */
-export function parseSecret<S extends z.ZodType>(
+export function parseSecret<S extends z.ZodMiniType>(
   secretId: string,
   secret: unknown,
   schema: S,
@@ -35,7 +35,7 @@ export function parseSecret<S extends z.ZodType>(
 }
 
 /** Validate a secret-shaped value (from a secret or from configuration) against its schema. */
-export function parseSecretValue<S extends z.ZodType>(
+export function parseSecretValue<S extends z.ZodMiniType>(
   source: string,
   value: unknown,
   schema: S,

@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { CloudOpsError } from '../errors';
 import { parseSecret } from './parse';
 import type { CredentialProvider } from './types';
@@ -12,7 +12,7 @@ export const DEFAULT_CREDENTIALS_TTL_MS = 5 * 60_000;
  */
 export const AWSCURRENT = 'AWSCURRENT';
 
-export interface SecretsManagerCredentialsOptions<S extends z.ZodType> {
+export interface SecretsManagerCredentialsOptions<S extends z.ZodMiniType> {
   client: SecretsManagerClient;
   secretId: string;
   schema: S;
@@ -25,7 +25,7 @@ export interface SecretsManagerCredentialsOptions<S extends z.ZodType> {
 }
 
 /** Read one secret's SecretString and validate it; errors name the secret id, never the value. */
-export async function fetchSecret<S extends z.ZodType>(
+export async function fetchSecret<S extends z.ZodMiniType>(
   client: SecretsManagerClient,
   secretId: string,
   schema: S,
@@ -49,7 +49,7 @@ export async function fetchSecret<S extends z.ZodType>(
  * request; refresh() always asks the service again (after a 401, the secret may have been
  * rotated), and concurrent refresh() calls share that one forced request.
  */
-export function secretsManagerCredentials<S extends z.ZodType>(
+export function secretsManagerCredentials<S extends z.ZodMiniType>(
   options: SecretsManagerCredentialsOptions<S>,
 ): CredentialProvider<z.infer<S>> {
   const { client, secretId, schema, versionStage } = options;

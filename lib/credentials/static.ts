@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { parseSecretValue } from './parse';
 import type { CredentialProvider } from './types';
 
@@ -7,7 +7,7 @@ import type { CredentialProvider } from './types';
  * once, here, so a bad value fails at start-up naming the setting; refresh() has nothing newer
  * to read and answers the same value.
  */
-export function staticCredentials<S extends z.ZodType>(
+export function staticCredentials<S extends z.ZodMiniType>(
   label: string,
   value: unknown,
   schema: S,

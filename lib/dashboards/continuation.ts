@@ -7,19 +7,21 @@
  * there), so it cannot loop.
  */
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CloudOpsError } from '../errors';
 import { putEvents } from '../events/put-events';
 import { DASHBOARD_SYNC_CONTINUED, EVENT_SOURCE } from '../events/schemas';
 
 export { DASHBOARD_SYNC_CONTINUED };
 
-export const continuationDetail = z.object({
-  /** 2 for the first continuation of a run, and so on. */
-  round: z.number().int().min(2),
-  /** Dashboards (and alerts) the previous run left to write. */
-  pending: z.number().int().min(0),
-});
+export const continuationDetail = z.lazy(() =>
+  z.object({
+    /** 2 for the first continuation of a run, and so on. */
+    round: z.number().check(z.int(), z.gte(2)),
+    /** Dashboards (and alerts) the previous run left to write. */
+    pending: z.number().check(z.int(), z.gte(0)),
+  }),
+);
 export type ContinuationDetail = z.infer<typeof continuationDetail>;
 
 /** Where a run stands when it stops early. */

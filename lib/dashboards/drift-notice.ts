@@ -8,7 +8,7 @@
  * (reminders, flap damping, recovery), claimed in the watch store (of two overlapping runs one
  * notifies) and delivered once through the notifiers (one that fails is retried next run).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseOrThrow } from '../format-issues';
 import type { Logger } from '../log';
 import {
@@ -38,11 +38,13 @@ const MARKDOWN_CHARS = 16_000;
  * The drift record: `dashboards#<owner>` / `drift` in the watch store, where the sync kept it
  * when it posed as a pipe (the fields it had then are read and dropped).
  */
-const driftRecord = z.object({
-  ...watchedCondition,
-  pending: z.array(pendingDelivery).default([]),
-  version: z.number().int().nonnegative(),
-});
+const driftRecord = z.lazy(() =>
+  z.object({
+    ...watchedCondition,
+    pending: z._default(z.array(pendingDelivery), []),
+    version: z.number().check(z.int(), z.nonnegative()),
+  }),
+);
 type DriftRecord = z.output<typeof driftRecord>;
 
 export interface DriftNoticeDeps {

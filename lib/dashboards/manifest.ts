@@ -20,7 +20,7 @@
  * Planning, matching and the next manifest are pure; manifest-store.ts reads and writes it.
  */
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Dashboard } from '../schemas';
 import { fingerprint } from './normalize';
 import { identityTag, ownerOf, ownerTag } from './ownership';
@@ -28,27 +28,31 @@ import { identityTag, ownerOf, ownerTag } from './ownership';
 /** Bump when what a print or an entry means changes: older manifests are then ignored. */
 const MANIFEST_FORMAT = 1;
 
-const manifestEntry = z.object({
-  /** The object's version when recorded (S3 ETag). */
-  version: z.string().optional(),
-  /** sha256 of the file's text (hex, 32 chars). */
-  digest: z.string(),
-  /** The key of the dashboard the file declares. */
-  key: z.string(),
-  /** The file is for other services (its `services:` leave this one out). */
-  elsewhere: z.boolean().optional(),
-  id: z.string().optional(),
-  /** printOf the dashboard as seen in sync with this file. */
-  print: z.string().optional(),
-  /** The file declares alerts. */
-  alerts: z.boolean().optional(),
-});
+const manifestEntry = z.lazy(() =>
+  z.object({
+    /** The object's version when recorded (S3 ETag). */
+    version: z.optional(z.string()),
+    /** sha256 of the file's text (hex, 32 chars). */
+    digest: z.string(),
+    /** The key of the dashboard the file declares. */
+    key: z.string(),
+    /** The file is for other services (its `services:` leave this one out). */
+    elsewhere: z.optional(z.boolean()),
+    id: z.optional(z.string()),
+    /** printOf the dashboard as seen in sync with this file. */
+    print: z.optional(z.string()),
+    /** The file declares alerts. */
+    alerts: z.optional(z.boolean()),
+  }),
+);
 
-export const manifestSchema = z.object({
-  format: z.literal(MANIFEST_FORMAT),
-  context: z.string(),
-  files: z.record(z.string(), manifestEntry),
-});
+export const manifestSchema = z.lazy(() =>
+  z.object({
+    format: z.literal(MANIFEST_FORMAT),
+    context: z.string(),
+    files: z.record(z.string(), manifestEntry),
+  }),
+);
 
 export type Manifest = z.infer<typeof manifestSchema>;
 export type ManifestEntry = z.infer<typeof manifestEntry>;

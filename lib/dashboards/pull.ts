@@ -9,20 +9,17 @@ import { parse, stringify } from 'yaml';
 import { parseMarker, stripMarker } from '../alerts/marker';
 import type { Alert, Dashboard, DataSource, Tile, Webhook } from '../schemas';
 import {
-  dashboardFile,
   dashboardKey,
   fileSelectItem,
   fileSeries,
   fileTileConfig,
+  tileKey,
   type DashboardFile,
   type FileAlert,
   type FileTile,
 } from './file-schema';
 import { ALERTS_TAG, identityTag, isReservedTag, ownerOf, ownerTag, taggedKey } from './ownership';
 import { deriveKey } from './validate';
-
-/** The file format's tile key. */
-const tileKey = dashboardFile.shape.tiles.unwrap().element.shape.key;
 import { dashboardOf, tileOf } from './plan';
 
 export interface PullFilter {

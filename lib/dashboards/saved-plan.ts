@@ -4,43 +4,49 @@
  * can refuse, before any write, when the service changed in between (checkSavedPlan).
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ValidationError } from '../errors';
 import type { Plan } from './plan';
 
 const SAVED_PLAN_FORMAT = 'cloudops-dashboards-plan';
 
-const planShape = z.looseObject({
-  changes: z.array(z.looseObject({ action: z.string(), name: z.string() })),
-  counts: z.record(z.string(), z.number()),
-  alertCounts: z.record(z.string(), z.number()),
-  notes: z.array(z.string()),
-  pending: z.boolean(),
-  owner: z.string(),
-  alertsRead: z.boolean(),
-});
+const planShape = z.lazy(() =>
+  z.looseObject({
+    changes: z.array(z.looseObject({ action: z.string(), name: z.string() })),
+    counts: z.record(z.string(), z.number()),
+    alertCounts: z.record(z.string(), z.number()),
+    notes: z.array(z.string()),
+    pending: z.boolean(),
+    owner: z.string(),
+    alertsRead: z.boolean(),
+  }),
+);
 
 /** Version 1: one service. Still read, so a plan saved by an older cloudops applies. */
-const savedPlanV1 = z.object({
-  format: z.literal(SAVED_PLAN_FORMAT),
-  version: z.literal(1),
-  createdAt: z.string(),
-  /** The service the plan was made against: apply refuses another one. */
-  service: z.string(),
-  owner: z.string(),
-  plan: planShape,
-});
+const savedPlanV1 = z.lazy(() =>
+  z.object({
+    format: z.literal(SAVED_PLAN_FORMAT),
+    version: z.literal(1),
+    createdAt: z.string(),
+    /** The service the plan was made against: apply refuses another one. */
+    service: z.string(),
+    owner: z.string(),
+    plan: planShape,
+  }),
+);
 
 /** Version 2: one plan per service (files may list several services). */
-const savedPlanV2 = z.object({
-  format: z.literal(SAVED_PLAN_FORMAT),
-  version: z.literal(2),
-  createdAt: z.string(),
-  owner: z.string(),
-  plans: z.array(z.object({ service: z.string(), plan: planShape })).min(1),
-});
+const savedPlanV2 = z.lazy(() =>
+  z.object({
+    format: z.literal(SAVED_PLAN_FORMAT),
+    version: z.literal(2),
+    createdAt: z.string(),
+    owner: z.string(),
+    plans: z.array(z.object({ service: z.string(), plan: planShape })).check(z.minLength(1)),
+  }),
+);
 
-const savedPlanFile = z.discriminatedUnion('version', [savedPlanV1, savedPlanV2]);
+const savedPlanFile = z.lazy(() => z.discriminatedUnion('version', [savedPlanV1, savedPlanV2]));
 
 /** One service's plan. */
 export interface ServicePlan {

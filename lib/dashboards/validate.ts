@@ -6,7 +6,7 @@
  * identities across files. Everything here is offline; names of sources and webhooks are
  * resolved against the service afterwards (resolve.ts).
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { DASHBOARD_LIMITS } from '../schemas';
 import { formatPath } from '../format-issues';
 import {

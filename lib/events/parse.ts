@@ -1,5 +1,5 @@
 /** Validates one raw event (a JSON text or a value) against a schema, naming the event and the field. */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
 
@@ -7,7 +7,11 @@ import { parseOrThrow } from '../format-issues';
  * `ref` names the event in the error (an SQS message id, `--file events.json[2]`). A bad
  * `detail-type` is reported as such rather than as every field of every known kind.
  */
-export function parseEvent<S extends z.ZodType>(schema: S, raw: unknown, ref: string): z.output<S> {
+export function parseEvent<S extends z.ZodMiniType>(
+  schema: S,
+  raw: unknown,
+  ref: string,
+): z.output<S> {
   let value = raw;
   if (typeof raw === 'string') {
     try {

@@ -11,7 +11,7 @@
  *
  * Other detail-types are not judged here: the event parser refuses them as unknown kinds.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { envList, readEnv } from '../config';
 import { silentLogger, type Logger } from '../log';
 import {
@@ -36,16 +36,20 @@ export const EMITTED_DETAIL_TYPES = {
 } as const;
 
 /** An event source a requester may use: EventBridge's characters, never an `aws.` source. */
-export const requestSource = z
-  .string()
-  .regex(
-    /^(?!aws\.)[A-Za-z0-9._/-]{1,256}$/,
-    'expected event sources such as com.example.ci (letters, digits, . _ / -; not aws.*)',
-  );
+export const requestSource = z.lazy(() =>
+  z
+    .string()
+    .check(
+      z.regex(
+        /^(?!aws\.)[A-Za-z0-9._/-]{1,256}$/,
+        'expected event sources such as com.example.ci (letters, digits, . _ / -; not aws.*)',
+      ),
+    ),
+);
 
 export const eventTrustEnv = z.object({
   /** Sources whose `Alert Provision Requested` events are provisioned (comma separated). */
-  CLOUDOPS_ALERT_REQUEST_SOURCES: envList.pipe(z.array(requestSource)).optional(),
+  CLOUDOPS_ALERT_REQUEST_SOURCES: z.optional(z.pipe(envList, z.array(requestSource))),
 });
 
 export interface EventTrust {

@@ -11,8 +11,6 @@ import {
   PutSecretValueCommand,
   ResourceNotFoundException,
   RotateSecretCommand,
-  TagResourceCommand,
-  UpdateSecretVersionStageCommand,
   type DescribeSecretCommandOutput,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
@@ -25,7 +23,7 @@ import { keyTagsFor } from './managed';
 import { keySuffixOf } from './material';
 import { findKeyRecord } from './ownership';
 import type { RotationDeps } from './rotation';
-import { AWSCURRENT, AWSPENDING } from './stages';
+import { AWSCURRENT, AWSPENDING, SecretVersions } from './stages';
 
 export interface AdoptRequest {
   /** The secret that will hold the key (an ARN, or a name: created when missing). */
@@ -94,9 +92,10 @@ export async function adoptKey(deps: AdoptDeps, request: AdoptRequest): Promise<
   let clearedPending: string | undefined;
   if (described) {
     secretId = described.ARN ?? request.secretId;
-    clearedPending = await clearUnfinishedRotation(deps.secrets, secretId, described);
+    const versions = new SecretVersions(deps.secrets, secretId);
+    clearedPending = await clearUnfinishedRotation(versions, described);
     await deps.secrets.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: value }));
-    await deps.secrets.send(new TagResourceCommand({ SecretId: secretId, Tags: tags }));
+    await versions.tag(tags);
   } else {
     const created = await deps.secrets.send(
       new CreateSecretCommand({ Name: request.secretId, SecretString: value, Tags: tags }),
@@ -181,8 +180,7 @@ async function describeOrNothing(
 
 /** A rotation that failed (the key had expired, say) leaves AWSPENDING on a version: drop it. */
 async function clearUnfinishedRotation(
-  client: SecretsManagerClient,
-  secretId: string,
+  versions: SecretVersions,
   described: DescribeSecretCommandOutput,
 ): Promise<string | undefined> {
   const stages = described.VersionIdsToStages ?? {};
@@ -190,12 +188,6 @@ async function clearUnfinishedRotation(
     (id) => stages[id]?.includes(AWSPENDING) && !stages[id]?.includes(AWSCURRENT),
   );
   if (stuck === undefined) return undefined;
-  await client.send(
-    new UpdateSecretVersionStageCommand({
-      SecretId: secretId,
-      VersionStage: AWSPENDING,
-      RemoveFromVersionId: stuck,
-    }),
-  );
+  await versions.dropPending(stuck);
   return stuck;
 }

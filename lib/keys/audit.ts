@@ -6,6 +6,7 @@
 import { KEY_ACTIVITY_TYPES, type Activity, type KeyRecord } from '../schemas';
 import { formatDuration } from './duration';
 import { describeManagement, managementOf, type Management, type ManagedSecret } from './managed';
+import { UNIT_MS } from '../duration';
 
 export const SEVERITIES = ['low', 'medium', 'high'] as const;
 export type FindingSeverity = (typeof SEVERITIES)[number];
@@ -65,7 +66,6 @@ export interface AuditInput {
   policy: AuditPolicy;
 }
 
-const DAY_MS = 86_400_000;
 const RANK: Record<FindingSeverity, number> = { low: 1, medium: 2, high: 3 };
 
 export const atOrAbove = (severity: FindingSeverity, floor: FindingSeverity) =>
@@ -77,7 +77,7 @@ export const isAdminKey = (record: KeyRecord) =>
     (role) => role.roleType === 'system' && /^admin$/i.test(role.roleName ?? ''),
   );
 
-const days = (ms: number) => Math.floor(ms / DAY_MS);
+const days = (ms: number) => Math.floor(ms / UNIT_MS.d);
 
 /** Everything worth fixing, most severe first. */
 export function auditKeys(input: AuditInput): KeyFinding[] {
@@ -177,7 +177,7 @@ function expiryFindings(ctx: KeyContext): (KeyFinding | undefined)[] {
     ];
   }
   const left = Date.parse(record.expireAt) - now;
-  if (management?.kind === 'current' && left <= policy.rotationWarnDays * DAY_MS) {
+  if (management?.kind === 'current' && left <= policy.rotationWarnDays * UNIT_MS.d) {
     return [
       ctx.finding(
         'rotation-overdue',
@@ -187,7 +187,7 @@ function expiryFindings(ctx: KeyContext): (KeyFinding | undefined)[] {
       ),
     ];
   }
-  if (management === undefined && left <= policy.expiringDays * DAY_MS) {
+  if (management === undefined && left <= policy.expiringDays * UNIT_MS.d) {
     return [
       ctx.finding(
         'expiring-unmanaged',
@@ -229,12 +229,12 @@ function usageFindings(ctx: KeyContext): (KeyFinding | undefined)[] {
   const lastUse = record.usedAt ?? record.createdAt;
   if (lastUse === undefined) return [];
   const idle = now - Date.parse(lastUse);
-  if (idle < policy.unusedDays * DAY_MS) return [];
+  if (idle < policy.unusedDays * UNIT_MS.d) return [];
   const message = record.usedAt
     ? `has not been used for ${days(idle)} days (last used ${record.usedAt})`
     : `has never been used since it was made ${record.createdAt} (${days(idle)} days ago)`;
   const action = management
-    ? `check that the function holding ${management.secret.name} runs: its key has been idle ${formatDuration(idle - (idle % DAY_MS))}`
+    ? `check that the function holding ${management.secret.name} runs: its key has been idle ${formatDuration(idle - (idle % UNIT_MS.d))}`
     : `revoke it: cloudops keys revoke ${record.id}`;
   return [ctx.finding('unused', 'medium', message, action)];
 }
@@ -309,7 +309,7 @@ function secretFindings(secret: ManagedSecret, input: AuditInput): KeyFinding[] 
         `turn it on: ${adoptHint(secret)}`,
       ),
     );
-  else if (secret.nextRotationAt !== undefined && secret.nextRotationAt < input.now - DAY_MS)
+  else if (secret.nextRotationAt !== undefined && secret.nextRotationAt < input.now - UNIT_MS.d)
     overdue.push(
       finding(
         'rotation-overdue',
@@ -351,7 +351,7 @@ function tagExpiry(
       ),
     ];
   const left = Date.parse(tags.expireAt) - input.now;
-  if (left > input.policy.rotationWarnDays * DAY_MS) return [];
+  if (left > input.policy.rotationWarnDays * UNIT_MS.d) return [];
   return [
     finding(
       'rotation-overdue',

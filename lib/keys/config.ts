@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readEnv } from '../config';
 import { ConfigError } from '../errors';
 import { uuid } from '../schemas/common';
@@ -9,17 +9,39 @@ import { durationUpTo } from './duration';
  * list, the pipes of one service, or `authenticate` (the key list, where a 403 still proves
  * the service accepted the key).
  */
-const testCall = z.union([
-  z.literal('auto').transform(() => ({ kind: 'auto' as const })),
-  z.literal('list-keys').transform(() => ({ kind: 'list-keys' as const })),
-  z.literal('authenticate').transform(() => ({ kind: 'authenticate' as const })),
-  z
-    .string()
-    .regex(/^list-pipes:/, 'expected auto, list-keys, authenticate or list-pipes:<serviceId>')
-    .transform((text) => text.slice('list-pipes:'.length))
-    .pipe(uuid)
-    .transform((serviceId) => ({ kind: 'list-pipes' as const, serviceId })),
-]);
+const testCall = z.lazy(() =>
+  z.union([
+    z.pipe(
+      z.literal('auto'),
+      z.transform(() => ({ kind: 'auto' as const })),
+    ),
+    z.pipe(
+      z.literal('list-keys'),
+      z.transform(() => ({ kind: 'list-keys' as const })),
+    ),
+    z.pipe(
+      z.literal('authenticate'),
+      z.transform(() => ({ kind: 'authenticate' as const })),
+    ),
+    z.pipe(
+      z.pipe(
+        z.pipe(
+          z
+            .string()
+            .check(
+              z.regex(
+                /^list-pipes:/,
+                'expected auto, list-keys, authenticate or list-pipes:<serviceId>',
+              ),
+            ),
+          z.transform((text) => text.slice('list-pipes:'.length)),
+        ),
+        uuid,
+      ),
+      z.transform((serviceId) => ({ kind: 'list-pipes' as const, serviceId })),
+    ),
+  ]),
+);
 export type TestCall = z.output<typeof testCall>;
 
 /**
@@ -27,19 +49,23 @@ export type TestCall = z.output<typeof testCall>;
  * outlives a year without rotation defeats the point of rotating it.
  */
 export const MAX_KEY_LIFETIME_MS = 365 * 86_400_000;
-const keyDuration = durationUpTo(MAX_KEY_LIFETIME_MS);
+const keyDuration = z.lazy(() => durationUpTo(MAX_KEY_LIFETIME_MS));
 
 /** The rotator's settings (env names are the deployment contract; values are validated). */
 export const rotationEnv = z.object({
-  CLOUDOPS_KEY_LIFETIME: keyDuration.default(90 * 86_400_000),
-  CLOUDOPS_KEY_GRACE_PERIOD: keyDuration.default(86_400_000),
-  CLOUDOPS_KEY_NAME_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9._-]{1,40}$/, 'expected 1-40 letters, digits, dot, dash or underscore')
-    .default('cloudops-rotated-'),
-  CLOUDOPS_ROTATION_ADMIN_SECRET_ID: z.string().min(1).optional(),
-  CLOUDOPS_ROTATION_TEST_CALL: testCall.default({ kind: 'auto' }),
-  CLOUDOPS_KEY_EXPIRY_WARN_DAYS: z.coerce.number().positive().max(365).default(7),
+  CLOUDOPS_KEY_LIFETIME: z._default(keyDuration, 90 * 86_400_000),
+  CLOUDOPS_KEY_GRACE_PERIOD: z._default(keyDuration, 86_400_000),
+  CLOUDOPS_KEY_NAME_PREFIX: z._default(
+    z
+      .string()
+      .check(
+        z.regex(/^[A-Za-z0-9._-]{1,40}$/, 'expected 1-40 letters, digits, dot, dash or underscore'),
+      ),
+    'cloudops-rotated-',
+  ),
+  CLOUDOPS_ROTATION_ADMIN_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
+  CLOUDOPS_ROTATION_TEST_CALL: z._default(testCall, { kind: 'auto' }),
+  CLOUDOPS_KEY_EXPIRY_WARN_DAYS: z._default(z.coerce.number().check(z.positive(), z.lte(365)), 7),
 });
 
 export interface RotationConfig {

@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { UNIT_MS } from '../duration';
 
-const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000, ms: 1 } as const;
 type Unit = keyof typeof UNIT_MS;
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -21,15 +21,20 @@ export function formatDuration(ms: number): string {
 /** "90d", "36h", "15m", "30s", "500ms" -> milliseconds: more than zero, at most `maxMs`. */
 export function durationUpTo(maxMs: number) {
   return z
-    .string()
-    .regex(DURATION, 'expected a duration such as 90d, 12h, 30m, 45s or 500ms')
-    .transform((text) => {
-      const [, amount, unit] = DURATION.exec(text) as unknown as [string, string, Unit];
-      return Number(amount) * UNIT_MS[unit];
-    })
-    .refine((ms) => ms > 0, 'expected a duration greater than zero')
-    .refine((ms) => ms <= maxMs, `expected at most ${formatDuration(maxMs)}`);
+    .pipe(
+      z
+        .string()
+        .check(z.regex(DURATION, 'expected a duration such as 90d, 12h, 30m, 45s or 500ms')),
+      z.transform((text) => {
+        const [, amount, unit] = DURATION.exec(text) as unknown as [string, string, Unit];
+        return Number(amount) * UNIT_MS[unit];
+      }),
+    )
+    .check(
+      z.refine((ms) => ms > 0, 'expected a duration greater than zero'),
+      z.refine((ms) => ms <= maxMs, `expected at most ${formatDuration(maxMs)}`),
+    );
 }
 
 /** A duration setting with only the general bound (see MAX_DURATION_MS). */
-export const duration = durationUpTo(MAX_DURATION_MS);
+export const duration = z.lazy(() => durationUpTo(MAX_DURATION_MS));

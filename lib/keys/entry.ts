@@ -3,7 +3,7 @@
  * of it): the event Secrets Manager sends, the wiring from the env contract, and the one call.
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readConnectionEnv } from '../config';
 import { createLogger } from '../log';
 import { readRotationConfig } from './config';
@@ -13,13 +13,15 @@ import { ROTATION_STEPS, runRotationStep, type RotationDeps } from './rotation';
 export type { RotationDeps } from './rotation';
 
 /** The event Secrets Manager sends a rotation function. */
-export const rotationEvent = z.object({
-  SecretId: z.string().min(1),
-  ClientRequestToken: z.string().min(1),
-  Step: z.enum(ROTATION_STEPS),
-  /** Sent for rotations that use a separate token for cross-account access; not needed here. */
-  RotationToken: z.string().optional(),
-});
+export const rotationEvent = z.lazy(() =>
+  z.object({
+    SecretId: z.string().check(z.minLength(1)),
+    ClientRequestToken: z.string().check(z.minLength(1)),
+    Step: z.enum(ROTATION_STEPS),
+    /** Sent for rotations that use a separate token for cross-account access; not needed here. */
+    RotationToken: z.optional(z.string()),
+  }),
+);
 type RotationEvent = z.infer<typeof rotationEvent>;
 
 /**

@@ -8,7 +8,7 @@ import {
   ListSecretsCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { ApiError, isForbidden, type ManagementClient } from '../api';
+import { ApiError, isForbidden, isUnauthorized, type ManagementClient } from '../api';
 import type { Activity, KeyRecord } from '../schemas';
 import {
   auditKeys,
@@ -18,8 +18,10 @@ import {
   type KeyListing,
 } from './audit';
 import { KEY_TAGS, managedSecretFrom, type ManagedSecret } from './managed';
+import { UNIT_MS } from '../duration';
 
-const DAY_MS = 86_400_000;
+/** The end of every warning about an audit that could not list the keys. */
+export const TAGS_ONLY = "only our key secrets' tags were checked";
 
 /** Our key secrets by id (the sentinel's list): one DescribeSecret each. */
 export async function describeKeySecrets(
@@ -86,6 +88,35 @@ export interface KeyAuditOptions {
   /** Epoch ms. */
   now: number;
   policy: AuditPolicy;
+  /**
+   * Who `api` authenticates as, when a 401 should not end the audit (the sentinel's own key):
+   * then the refused key is said in a warning and only our secrets' tags are checked.
+   */
+  refusedKeyFallback?: string;
+}
+
+/** What the key list gave: the keys, or none (warned), and whether the key was refused. */
+interface KeyList {
+  keys: KeyRecord[] | undefined;
+  refused: boolean;
+}
+
+async function listKeysOrWarn(
+  api: AuditApi,
+  refusedKey: string | undefined,
+  warnings: string[],
+): Promise<KeyList> {
+  try {
+    return { keys: await api.listKeys(), refused: false };
+  } catch (error) {
+    if (isUnauthorized(error) && refusedKey !== undefined) {
+      warnings.push(`the service refuses ${refusedKey} (401): ${TAGS_ONLY}`);
+      return { keys: undefined, refused: true };
+    }
+    if (!isForbidden(error)) throw error;
+    warnings.push(`the key this audit runs with may not list keys (403): ${TAGS_ONLY}`);
+    return { keys: undefined, refused: false };
+  }
 }
 
 /** Reads the keys and the activities of the last `unusedDays` (at least 90), then audits. */
@@ -94,15 +125,11 @@ export async function runKeyAudit(options: KeyAuditOptions): Promise<KeyAuditRep
   const warnings: string[] = [];
   let keys: KeyRecord[] | undefined;
   let activities: Activity[] = [];
-  if (api) {
-    keys = await api.listKeys().catch((error: unknown) => {
-      if (!isForbidden(error)) throw error;
-      warnings.push(
-        "the key this audit runs with may not list keys (403): only our secrets' tags were checked",
-      );
-      return undefined;
-    });
-    const from = new Date(now - Math.max(policy.unusedDays, 90) * DAY_MS).toISOString();
+  const listed = api && (await listKeysOrWarn(api, options.refusedKeyFallback, warnings));
+  // A refused key would be refused the activities too: no second call to hear it again.
+  if (api && listed && !listed.refused) {
+    keys = listed.keys;
+    const from = new Date(now - Math.max(policy.unusedDays, 90) * UNIT_MS.d).toISOString();
     activities = await api
       .listActivities({ from, to: new Date(now).toISOString() })
       .catch((error: unknown) => {

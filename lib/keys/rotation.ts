@@ -492,6 +492,15 @@ async function adminCredentials(
   return staticCredentials(`${adminId}:AWSCURRENT`, value, managementKeySecret);
 }
 
+/** Every key record, listed with the key that manages keys (the admin secret's, else `current`). */
+export async function listKeysAsAdmin(
+  deps: RotationDeps,
+  secretId: string,
+  current: ManagementKeySecret,
+): Promise<KeyRecord[]> {
+  return withApi(deps, await adminCredentials(deps, secretId, current), (api) => api.listKeys());
+}
+
 async function withApi<T>(
   deps: RotationDeps,
   credentials: CredentialProvider<ManagementKeySecret>,

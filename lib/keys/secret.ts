@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseSecret } from '../credentials';
 import { managementKeySecret, type ManagementKeySecret } from '../schemas';
 import { isoDateTime } from '../schemas/common';
@@ -8,10 +8,12 @@ import type { KeyMaterial } from './material';
  * A version the rotator wrote: the management-key shape plus the name its key gets, and always
  * an expiry. keyRecordId is absent (the key does not exist yet when the value is stored).
  */
-const rotatedKeySecret = managementKeySecret.extend({
-  keyName: z.string().min(1),
-  expireAt: isoDateTime,
-});
+const rotatedKeySecret = z.lazy(() =>
+  z.extend(managementKeySecret, {
+    keyName: z.string().check(z.minLength(1)),
+    expireAt: isoDateTime,
+  }),
+);
 export type RotatedKeySecret = z.infer<typeof rotatedKeySecret>;
 
 export const parseCurrent = (secretId: string, text: string | undefined): ManagementKeySecret =>

@@ -9,8 +9,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod';
-import { isUnauthorized } from '../api';
+import * as z from 'zod/mini';
 import { keyOperations } from '../api/management/keys';
 import { clientSettings, createClients } from '../clients';
 import { envList, NotConfiguredError, readConnectionEnv, readEnv } from '../config';
@@ -27,21 +26,37 @@ import { recordIo } from '../watch/store';
 import type { KeyNotice } from '../watch/subjects/key';
 import { DEFAULT_AUDIT_POLICY, type AuditPolicy, type KeyFinding } from './audit';
 import { readRotationConfig } from './config';
-import { describeKeySecrets, runKeyAudit, type AuditApi, type KeyAuditReport } from './inventory';
+import {
+  describeKeySecrets,
+  runKeyAudit,
+  TAGS_ONLY,
+  type AuditApi,
+  type KeyAuditReport,
+} from './inventory';
 import { auditRecord, decideFindingNotices, type ReminderPolicy } from './sentinel';
+import { UNIT_MS } from '../duration';
 
-const DAY_MS = 86_400_000;
-
-export const sentinelEnv = watchEnv.extend({
+export const sentinelEnv = z.extend(watchEnv, {
   /** Every key secret of the stack, comma separated: described (tags), never read. */
-  CLOUDOPS_KEY_SENTINEL_SECRET_IDS: envList
-    .pipe(z.array(z.string().min(1)).min(1, 'expected at least one secret id'))
-    .optional(),
+  CLOUDOPS_KEY_SENTINEL_SECRET_IDS: z.optional(
+    z.pipe(
+      envList,
+      z
+        .array(z.string().check(z.minLength(1)))
+        .check(z.minLength(1, 'expected at least one secret id')),
+    ),
+  ),
   /** The sentinel's own key (it lists keys and activities): the one key secret value it reads. */
-  CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: z.string().min(1).optional(),
+  CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   /** High and medium findings are reminded after this many days; low ones are told once. */
-  CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: z.coerce.number().positive().max(365).default(7),
-  CLOUDOPS_KEY_AUDIT_UNUSED_DAYS: z.coerce.number().int().positive().max(3650).default(90),
+  CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: z._default(
+    z.coerce.number().check(z.positive(), z.lte(365)),
+    7,
+  ),
+  CLOUDOPS_KEY_AUDIT_UNUSED_DAYS: z._default(
+    z.coerce.number().check(z.int(), z.positive(), z.lte(3650)),
+    90,
+  ),
 });
 
 export interface SentinelEntryOptions {
@@ -101,7 +116,7 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
     rotationWarnDays: rotation.warnDays,
     namePrefix: rotation.namePrefix,
   };
-  const every = env.CLOUDOPS_KEY_AUDIT_REMINDER_DAYS * DAY_MS;
+  const every = env.CLOUDOPS_KEY_AUDIT_REMINDER_DAYS * UNIT_MS.d;
   const reminders: ReminderPolicy = { reminderMs: { high: every, medium: every } };
   const ownKey = env.CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID;
   const clients =
@@ -124,7 +139,6 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
       : undefined;
 
   let toldNotConfigured = false;
-  const tagsOnly = "only our key secrets' tags were checked";
 
   /** The audit with the sentinel's own key; with our secrets' tags alone when it has none that works. */
   async function audit(): Promise<KeyAuditReport> {
@@ -135,16 +149,16 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
       const report = await runKeyAudit({ api: undefined, secrets: secretsNow, now: at, policy });
       return { ...report, warnings: warning ? [warning, ...report.warnings] : report.warnings };
     };
-    if (!api) return tagsAlone(`the sentinel has no key of its own to list keys with: ${tagsOnly}`);
+    if (!api)
+      return tagsAlone(`the sentinel has no key of its own to list keys with: ${TAGS_ONLY}`);
     try {
-      return await runKeyAudit({ api, secrets: secretsNow, now: at, policy });
+      const refusedKeyFallback = "the sentinel's own key";
+      return await runKeyAudit({ api, secrets: secretsNow, now: at, policy, refusedKeyFallback });
     } catch (error) {
-      if (isUnauthorized(error))
-        return tagsAlone(`the service refuses the sentinel's own key (401): ${tagsOnly}`);
       if (!(error instanceof NotConfiguredError)) throw error;
       // A fresh deployment: one line per instance, as every function says it (not a warning).
       if (!toldNotConfigured)
-        logger.info(`not configured yet: the sentinel's own key; ${tagsOnly}`);
+        logger.info(`not configured yet: the sentinel's own key; ${TAGS_ONLY}`);
       toldNotConfigured = true;
       return tagsAlone();
     }

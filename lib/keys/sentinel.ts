@@ -4,33 +4,37 @@
  * (told once as resolved). The record keeps each open finding with what it said, so a resolved
  * notice still names a key that no longer exists.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { pendingDelivery } from '../watch/ledger';
 import type { Severity } from '../watch/notice';
 import { keyFindingDedupKey, type KeyNotice } from '../watch/subjects/key';
 import { SEVERITIES, type FindingSeverity, type KeyFinding } from './audit';
 
-const openFinding = z.object({
-  check: z.string(),
-  level: z.enum(SEVERITIES),
-  message: z.string(),
-  action: z.string(),
-  keyRecordId: z.string().optional(),
-  keyName: z.string().optional(),
-  keySuffix: z.string().optional(),
-  secretId: z.string().optional(),
-  /** When it was first found, and last told (ms epoch). */
-  since: z.number(),
-  lastNotifiedAt: z.number(),
-});
+const openFinding = z.lazy(() =>
+  z.object({
+    check: z.string(),
+    level: z.enum(SEVERITIES),
+    message: z.string(),
+    action: z.string(),
+    keyRecordId: z.optional(z.string()),
+    keyName: z.optional(z.string()),
+    keySuffix: z.optional(z.string()),
+    secretId: z.optional(z.string()),
+    /** When it was first found, and last told (ms epoch). */
+    since: z.number(),
+    lastNotifiedAt: z.number(),
+  }),
+);
 type OpenFinding = z.output<typeof openFinding>;
 
 /** The sentinel's one record in the watch store: every open finding by its id. */
-export const auditRecord = z.object({
-  findings: z.record(z.string(), openFinding).default({}),
-  pending: z.array(pendingDelivery).default([]),
-  version: z.number().int().nonnegative(),
-});
+export const auditRecord = z.lazy(() =>
+  z.object({
+    findings: z._default(z.record(z.string(), openFinding), {}),
+    pending: z._default(z.array(pendingDelivery), []),
+    version: z.number().check(z.int(), z.nonnegative()),
+  }),
+);
 export type AuditRecord = z.output<typeof auditRecord>;
 
 export interface ReminderPolicy {

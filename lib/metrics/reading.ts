@@ -4,7 +4,7 @@
  * gauge of API-FACTS. Names and labels are matched verbatim; metrics it does not know are ignored;
  * a NaN or infinite value reads as "no reading".
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   CDC_METRICS,
   METRIC_LABELS as L,
@@ -57,15 +57,18 @@ export function readOrganizationMetrics(samples: readonly PrometheusSample[]): S
  * zod issue naming the line that is not in the format (the HTTP core reports it as a typed error).
  */
 export function metricsBody<T>(read: (samples: readonly PrometheusSample[]) => T) {
-  return z.string().transform((text, ctx): T => {
-    try {
-      return read(parsePrometheusText(text).samples);
-    } catch (error) {
-      if (!(error instanceof PrometheusParseError)) throw error;
-      ctx.addIssue({ code: 'custom', message: error.message, input: text });
-      return z.NEVER;
-    }
-  });
+  return z.pipe(
+    z.string(),
+    z.transform((text, ctx): T => {
+      try {
+        return read(parsePrometheusText(text).samples);
+      } catch (error) {
+        if (!(error instanceof PrometheusParseError)) throw error;
+        ctx.issues.push({ code: 'custom', message: error.message, input: text });
+        return z.NEVER;
+      }
+    }),
+  );
 }
 
 function readService(serviceId: string, samples: readonly PrometheusSample[]): ServiceReading {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
 import { KNOWN_PIPE_STATES, type KnownPipeState } from '../schemas';
@@ -7,7 +7,7 @@ import type { Severity } from '../watch/notice';
 type PipeCategory = 'healthy' | 'transitional' | 'degraded' | 'failed' | 'stopped' | 'unknown';
 
 const stateList = (defaults: readonly KnownPipeState[]) =>
-  z.array(z.string().min(1)).default([...defaults]);
+  z._default(z.array(z.string().check(z.minLength(1))), [...defaults]);
 
 /** The state model; every list can be replaced, unknown option names are rejected. */
 export const classifyOptionsSchema = z.strictObject({
@@ -17,13 +17,9 @@ export const classifyOptionsSchema = z.strictObject({
   failed: stateList(['Failed', 'InternalError']),
   stopped: stateList(['Stopped', 'Paused']),
   /** A transitional state held longer than this is reported as stuck. */
-  stuckAfterMs: z
-    .number()
-    .int()
-    .positive()
-    .default(30 * 60_000),
+  stuckAfterMs: z._default(z.number().check(z.int(), z.positive()), 30 * 60_000),
   /** Pipe ids that are meant to be stopped: Stopped/Paused is not a problem for them. */
-  expectedStopped: z.array(z.string().min(1)).default([]),
+  expectedStopped: z._default(z.array(z.string().check(z.minLength(1))), []),
 });
 type ClassifyOptionsInput = z.input<typeof classifyOptionsSchema>;
 type ClassifyOptions = z.output<typeof classifyOptionsSchema>;

@@ -3,7 +3,7 @@
  * from lib/config.ts, so every bad variable is named and no value is echoed. What every
  * watcher reads (its table, reminder and flap policy, notifiers) is lib/watch's watchEnv.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { envFlag, envList, readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
 import {
   defined,
@@ -16,30 +16,35 @@ import {
 import { watchdogQueueEnv } from './queue-config';
 import type { WatchdogConfigInput } from './watchdog-config';
 
-export const watchdogEnv = watchEnv.extend({
+export const watchdogEnv = z.extend(watchEnv, {
   ...watchdogQueueEnv.shape,
-  CLOUDOPS_WATCHDOG_INCLUDE_PIPES: envList.optional(),
-  CLOUDOPS_WATCHDOG_EXCLUDE_PIPES: envList.optional(),
-  CLOUDOPS_WATCHDOG_EXPECTED_STOPPED: envList.optional(),
-  CLOUDOPS_WATCHDOG_STUCK_MINUTES: envMinutes.optional(),
-  CLOUDOPS_WATCHDOG_ANNOUNCE_NEW: envFlag.optional(),
-  CLOUDOPS_WATCHDOG_SELF_WATCH_FAILURES: envCount.optional(),
-  CLOUDOPS_WATCHDOG_AUTO_RESTART: envFlag.optional(),
-  CLOUDOPS_WATCHDOG_AUTO_RESTART_MAX: envCount.optional(),
-  CLOUDOPS_WATCHDOG_AUTO_RESTART_WINDOW_MINUTES: envMinutes.optional(),
+  CLOUDOPS_WATCHDOG_INCLUDE_PIPES: z.optional(envList),
+  CLOUDOPS_WATCHDOG_EXCLUDE_PIPES: z.optional(envList),
+  CLOUDOPS_WATCHDOG_EXPECTED_STOPPED: z.optional(envList),
+  CLOUDOPS_WATCHDOG_STUCK_MINUTES: z.optional(envMinutes),
+  CLOUDOPS_WATCHDOG_ANNOUNCE_NEW: z.optional(envFlag),
+  CLOUDOPS_WATCHDOG_SELF_WATCH_FAILURES: z.optional(envCount),
+  CLOUDOPS_WATCHDOG_AUTO_RESTART: z.optional(envFlag),
+  CLOUDOPS_WATCHDOG_AUTO_RESTART_MAX: z.optional(envCount),
+  CLOUDOPS_WATCHDOG_AUTO_RESTART_WINDOW_MINUTES: z.optional(envMinutes),
   /** Fetched data unsent this long is stalled; nothing in or out this long is quiet (1 min-1 day). */
-  CLOUDOPS_WATCHDOG_STALL_MINUTES: z.coerce
-    .number()
-    .min(1)
-    .max(1440)
-    .transform((m) => Math.round(m * 60_000))
-    .optional(),
+  CLOUDOPS_WATCHDOG_STALL_MINUTES: z.optional(
+    z.pipe(
+      z.coerce.number().check(z.gte(1), z.lte(1440)),
+      z.transform((m) => Math.round(m * 60_000)),
+    ),
+  ),
   /** Pipe ids, names or name globs expected to have traffic: quiet is told only for them. */
-  CLOUDOPS_WATCHDOG_EXPECT_TRAFFIC: envList.optional(),
+  CLOUDOPS_WATCHDOG_EXPECT_TRAFFIC: z.optional(envList),
   /** Errors growing by more than this between two runs is erroring. */
-  CLOUDOPS_WATCHDOG_ERRORS_PER_RUN: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
+  CLOUDOPS_WATCHDOG_ERRORS_PER_RUN: z.optional(
+    z.coerce.number().check(z.int(), z.gte(0), z.lte(1_000_000_000)),
+  ),
   /** Retries of one API call stop after this long: a failing service is retried next run. */
-  CLOUDOPS_WATCHDOG_API_DEADLINE_MS: z.coerce.number().int().positive().default(20_000),
+  CLOUDOPS_WATCHDOG_API_DEADLINE_MS: z._default(
+    z.coerce.number().check(z.int(), z.positive()),
+    20_000,
+  ),
 });
 
 export interface WatchdogSettings extends WatchSettings {

@@ -5,7 +5,7 @@
  * state model, first sight, gone, stuck in a transitional state, an unknown state told once.
  * No I/O, no clock of its own.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CloudOpsError } from '../errors';
 import { parseOrThrow } from '../format-issues';
 import {
@@ -22,17 +22,15 @@ import { pipeDedupKey, type PipeNotice, type PipeNoticeKind } from '../watch/sub
 import { classifyOptionsSchema, classifyState, type Classification } from './classify';
 import type { ObservedPipe, PipeRecord } from './types';
 
-export const policySchema = classifyOptionsSchema.extend({
-  ...conditionPolicySchema.shape,
-  /** Announce pipes seen for the first time. */
-  announceNew: z.boolean().default(true),
-  /** A gone pipe's record is kept this long (DynamoDB TTL), then forgotten. */
-  goneRetentionMs: z
-    .number()
-    .int()
-    .positive()
-    .default(30 * 86_400_000),
-});
+export const policySchema = z.lazy(() =>
+  z.extend(classifyOptionsSchema, {
+    ...conditionPolicySchema.shape,
+    /** Announce pipes seen for the first time. */
+    announceNew: z._default(z.boolean(), true),
+    /** A gone pipe's record is kept this long (DynamoDB TTL), then forgotten. */
+    goneRetentionMs: z._default(z.number().check(z.int(), z.positive()), 30 * 86_400_000),
+  }),
+);
 type WatchdogPolicyInput = z.input<typeof policySchema>;
 type WatchdogPolicy = z.output<typeof policySchema>;
 

@@ -4,17 +4,19 @@
  * bundled into the scheduled function, so it imports nothing of the check.
  */
 import { randomUUID } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { WatchdogConfig } from './watchdog-config';
 
-export const watchdogBatchMessage = z.strictObject({
-  /** One scheduled run: a service it finished is skipped when its message comes again. */
-  runId: z.string().min(1),
-  organizationId: z.string().min(1),
-  serviceIds: z.array(z.string().min(1)).min(1),
-  /** Epoch ms of the scheduled run (how far behind the queue is). */
-  scheduledAt: z.number(),
-});
+export const watchdogBatchMessage = z.lazy(() =>
+  z.strictObject({
+    /** One scheduled run: a service it finished is skipped when its message comes again. */
+    runId: z.string().check(z.minLength(1)),
+    organizationId: z.string().check(z.minLength(1)),
+    serviceIds: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+    /** Epoch ms of the scheduled run (how far behind the queue is). */
+    scheduledAt: z.number(),
+  }),
+);
 export type WatchdogBatchMessage = z.infer<typeof watchdogBatchMessage>;
 
 /** Consecutive batches of at most `size` services (pure). */

@@ -17,6 +17,7 @@ import { createLogger, withLogContext } from '../log';
 import { DynamoWatchStore } from '../watch/dynamo-store';
 import { createNotifiers } from '../watch/notifiers/registry';
 import type { Notifier, NotifierClients } from '../watch/notifiers/types';
+import { WATCH_TABLE_VARIABLE } from '../watch/settings';
 import { readWatchdogSettings } from './config';
 import { consumeBatch, parseBatchMessage } from './fanout';
 import type { MetricsSink } from './metrics';
@@ -54,7 +55,7 @@ const WATCHDOG_KIT: ClientKit<PipeApi> = {
 export function watchdogEntry(options: WatchdogEntryOptions = {}) {
   const settings = readWatchdogSettings(options.env);
   if (!settings.tableName)
-    throw new ConfigError(`missing configuration: set ${WATCHDOG_ENV.table}`);
+    throw new ConfigError(`missing configuration: set ${WATCH_TABLE_VARIABLE}`);
   const store = new DynamoWatchStore({
     client: options.dynamo ?? new DynamoDBClient({}),
     tableName: settings.tableName,

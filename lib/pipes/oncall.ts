@@ -8,11 +8,11 @@ import { isServiceIdle } from '../api/errors';
 import { CloudOpsError } from '../errors';
 import type { Pipe, PipeStateCommand } from '../schemas';
 import type { WatchStore } from '../watch/store';
-import { metricsUnserved, type ServiceObservation } from './observe';
+import type { ServiceObservation } from './observe';
 import { loadService } from './records';
 import { sourceKindOfPipe } from './source-kind';
 import { viewService, type ServiceView } from './view';
-import type { PipeApi } from './watchdog';
+import { readPipesOf, type PipeApi } from './watchdog';
 
 interface ReadOptions {
   organizationId: string;
@@ -46,12 +46,7 @@ async function readService(
   signal: AbortSignal | undefined,
 ): Promise<ServiceObservation> {
   try {
-    try {
-      return { via: 'metrics', reading: await api.getServiceMetrics(serviceId, { signal }) };
-    } catch (error) {
-      if (!metricsUnserved(error)) throw error;
-      return { via: 'listing', pipes: await api.listPipes(serviceId, { signal }) };
-    }
+    return await readPipesOf(api, serviceId, 'metrics', { signal });
   } catch (error) {
     if (signal?.aborted) throw error;
     const message = (error as Error).message;

@@ -1,19 +1,12 @@
 /** Pipes named in a setting: by id, by name, or by a name glob (`*` any run of characters, `?` one). */
-
-const GLOB_CHARS = /[*?]/;
-
-function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .split('')
-    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[\\^$.|+()[\]{}]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`, 's');
-}
+import { globMatches, isGlob } from '../text/glob';
 
 /** A matcher for a list of ids, names and globs; an empty list matches nothing. */
 export function pipeMatcher(patterns: readonly string[]) {
-  const exact = new Set(patterns.filter((p) => !GLOB_CHARS.test(p)));
-  const globs = patterns.filter((p) => GLOB_CHARS.test(p)).map(globToRegExp);
+  const exact = new Set(patterns.filter((p) => !isGlob(p)));
+  const globs = patterns.filter(isGlob);
   return (pipe: { pipeId: string; pipeName: string }): boolean =>
-    exact.has(pipe.pipeId) || exact.has(pipe.pipeName) || globs.some((g) => g.test(pipe.pipeName));
+    exact.has(pipe.pipeId) ||
+    exact.has(pipe.pipeName) ||
+    globs.some((glob) => globMatches(glob, pipe.pipeName));
 }

@@ -3,7 +3,7 @@
  * few metrics readings, since when each counter has held its value, and two conditions that
  * lib/watch's rules follow: the flow (moving → stalled / quiet) and the errors (ok → erroring).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PIPE_METRICS } from '../schemas/metrics';
 import { watchedCondition } from '../watch/condition';
 
@@ -28,14 +28,16 @@ export const PROGRESS_COUNTERS = {
 } as const;
 
 /** One metrics reading of a pipe. Every value is optional: every metric is. */
-export const progressReading = z.object({
-  /** When the service's metrics answered (ms epoch). */
-  at: z.number(),
-  counter: z.enum(['events', 'batches']),
-  sent: z.number().optional(),
-  fetched: z.number().optional(),
-  errors: z.number().optional(),
-});
+export const progressReading = z.lazy(() =>
+  z.object({
+    /** When the service's metrics answered (ms epoch). */
+    at: z.number(),
+    counter: z.enum(['events', 'batches']),
+    sent: z.optional(z.number()),
+    fetched: z.optional(z.number()),
+    errors: z.optional(z.number()),
+  }),
+);
 export type ProgressReading = z.infer<typeof progressReading>;
 
 /**
@@ -54,19 +56,21 @@ export const FLOW = {
 
 export const ERRORS = { ok: 'ok', erroring: 'erroring' } as const;
 
-export const pipeProgress = z.object({
-  /** The last readings, oldest first (at most KEPT_READINGS). */
-  readings: z.array(progressReading).default([]),
-  /** Since when `sent` has held its value (or its clock started over). */
-  sentSince: z.number(),
-  fetchedSince: z.number(),
-  /** Fetched data has waited unsent since this reading: fetched grew after it, sent did not. */
-  waitingSince: z.number().optional(),
-  flow: z.object(watchedCondition),
-  errors: z.object({
-    ...watchedCondition,
-    /** The last run whose errors grew by more than the limit. */
-    lastErroringAt: z.number().optional(),
+export const pipeProgress = z.lazy(() =>
+  z.object({
+    /** The last readings, oldest first (at most KEPT_READINGS). */
+    readings: z._default(z.array(progressReading), []),
+    /** Since when `sent` has held its value (or its clock started over). */
+    sentSince: z.number(),
+    fetchedSince: z.number(),
+    /** Fetched data has waited unsent since this reading: fetched grew after it, sent did not. */
+    waitingSince: z.optional(z.number()),
+    flow: z.object(watchedCondition),
+    errors: z.object({
+      ...watchedCondition,
+      /** The last run whose errors grew by more than the limit. */
+      lastErroringAt: z.optional(z.number()),
+    }),
   }),
-});
+);
 export type PipeProgress = z.infer<typeof pipeProgress>;

@@ -7,7 +7,7 @@
  * flap damping, one recovery) are lib/watch's followCondition; here is only the measuring and
  * the wording. No I/O, no clock of its own: `now` is when the metrics answered.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   followCondition,
   type ConditionPolicy,
@@ -28,24 +28,18 @@ import {
 } from './progress-record';
 import type { PipeRecord } from './types';
 
-export const progressPolicySchema = z.strictObject({
-  /** Fetched data unsent this long is stalled; both counters flat this long is quiet. */
-  stallAfterMs: z
-    .number()
-    .int()
-    .positive()
-    .default(30 * 60_000),
-  /** Pipe ids, names or name globs that should always have traffic: only they are told quiet. */
-  expectTraffic: z.array(z.string().min(1)).default([]),
-  /** Errors growing by more than this between two runs is erroring. */
-  errorsPerRun: z.number().int().nonnegative().default(0),
-  /** Erroring ends after this long without such a run: one clean run between bad ones is no recovery. */
-  erroringClearsAfterMs: z
-    .number()
-    .int()
-    .positive()
-    .default(15 * 60_000),
-});
+export const progressPolicySchema = z.lazy(() =>
+  z.strictObject({
+    /** Fetched data unsent this long is stalled; both counters flat this long is quiet. */
+    stallAfterMs: z._default(z.number().check(z.int(), z.positive()), 30 * 60_000),
+    /** Pipe ids, names or name globs that should always have traffic: only they are told quiet. */
+    expectTraffic: z._default(z.array(z.string().check(z.minLength(1))), []),
+    /** Errors growing by more than this between two runs is erroring. */
+    errorsPerRun: z._default(z.number().check(z.int(), z.nonnegative()), 0),
+    /** Erroring ends after this long without such a run: one clean run between bad ones is no recovery. */
+    erroringClearsAfterMs: z._default(z.number().check(z.int(), z.positive()), 15 * 60_000),
+  }),
+);
 export type ProgressPolicy = z.output<typeof progressPolicySchema>;
 
 /** How much a counter grew between two readings; a decrease is a reset, counted from zero. */

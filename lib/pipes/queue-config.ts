@@ -2,7 +2,7 @@
  * The watchdog queue's settings from env, apart from lib/pipes/config.ts so the scheduled
  * function (which only enqueues) reads them without bundling the watch engine's settings.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
 import { ConfigError } from '../errors';
 
@@ -12,16 +12,17 @@ import { ConfigError } from '../errors';
  * consumer the same `queueUrl` (SendMessage: it sends back what its deadline cut off).
  */
 export const WATCHDOG_ENV = {
-  table: 'CLOUDOPS_WATCHDOG_TABLE',
   queueUrl: 'CLOUDOPS_WATCHDOG_QUEUE_URL',
   servicesPerMessage: 'CLOUDOPS_WATCHDOG_SERVICES_PER_MESSAGE',
 } as const;
 
 export const watchdogQueueEnv = z.object({
   /** SQS queue of service batches: the scheduled function enqueues, the consumer checks. */
-  [WATCHDOG_ENV.queueUrl]: z.url().optional(),
+  [WATCHDOG_ENV.queueUrl]: z.optional(z.url()),
   /** Services per message; default: the management rate limit's requests per window. */
-  [WATCHDOG_ENV.servicesPerMessage]: z.coerce.number().int().positive().max(1000).optional(),
+  [WATCHDOG_ENV.servicesPerMessage]: z.optional(
+    z.coerce.number().check(z.int(), z.positive(), z.lte(1000)),
+  ),
 });
 
 export interface EnqueueSettings {

@@ -30,7 +30,7 @@ export interface PipeView {
   sourceKind?: string;
   /** When the pipe entered `state` (from the watchdog's record). */
   stateSince?: string;
-  /** When the sent counter last moved (a reading's time). */
+  /** When the sent counter was last seen rising (a reading's time); absent when not seen. */
   lastProgressAt?: string;
   /** Per minute, from the record's last reading to this read. */
   sentPerMinute?: number;
@@ -101,7 +101,8 @@ function viewPipe(pipe: ObservedPipe, record: PipeRecord | undefined): PipeView 
   if (!record || record.gone) return view;
   if (record.state === pipe.state) view.stateSince = iso(record.since);
   if (record.progress?.readings.length) view.keptReadings = record.progress.readings;
-  return { ...view, ...sinceLastReading(record, pipe.reading) };
+  // The watchdog keeps sentSince as progress only while it saw the pipe Running (progress.ts).
+  return { ...view, ...sinceLastReading(record, pipe.reading, record.state === 'Running') };
 }
 
 /** Below this between two readings a rate is noise (whole events over seconds): use the kept ones. */
@@ -114,23 +115,52 @@ const MIN_RATE_SPAN_MS = 60_000;
 function sinceLastReading(
   record: PipeRecord,
   now: ProgressReading | undefined,
+  running: boolean,
 ): Pick<PipeView, 'lastProgressAt' | 'sentPerMinute' | 'fetchedPerMinute' | 'errorsPerMinute'> {
   const progress = record.progress;
   const last = progress?.readings.at(-1);
   if (!progress || !last) return {};
-  if (!now || now.counter !== last.counter) return { lastProgressAt: iso(progress.sentSince) };
+  const comparable = now !== undefined && now.counter === last.counter;
+  const readings = comparable && now.at > last.at ? [...progress.readings, now] : progress.readings;
+  const seenAt = lastProgressOf(progress, readings, running);
+  const seen = seenAt === undefined ? {} : { lastProgressAt: iso(seenAt) };
+  if (!comparable) return seen;
   const [from, to] =
     now.at - last.at >= MIN_RATE_SPAN_MS ? [last, now] : [progress.readings.at(-2), last];
   const rate = (field: 'sent' | 'fetched' | 'errors') =>
     from && ratePerMinute({ at: from.at, value: from[field] }, { at: to.at, value: to[field] });
-  const sent = rate('sent');
   const out = {
-    lastProgressAt: iso(sent !== undefined && sent > 0 ? to.at : progress.sentSince),
-    sentPerMinute: sent,
+    ...seen,
+    sentPerMinute: rate('sent'),
     fetchedPerMinute: rate('fetched'),
     errorsPerMinute: rate('errors'),
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * When progress was last seen. Running, `sentSince` is when sent last moved (or its clock
+ * started), which may be older than the kept readings; not Running, the watchdog restarts that
+ * clock at every run, so only a rise of sent between two readings counts.
+ */
+function lastProgressOf(
+  progress: NonNullable<PipeRecord['progress']>,
+  readings: readonly ProgressReading[],
+  running: boolean,
+): number | undefined {
+  const rose = lastSentRise(readings);
+  if (!running) return rose;
+  return rose !== undefined && rose > progress.sentSince ? rose : progress.sentSince;
+}
+
+/** The time of the last reading whose sent counter rose from the one before it. */
+function lastSentRise(readings: readonly ProgressReading[]): number | undefined {
+  for (let i = readings.length - 1; i > 0; i -= 1) {
+    const [before, after] = [readings[i - 1], readings[i]];
+    if (before.sent === undefined || after.sent === undefined) continue;
+    if (before.counter === after.counter && after.sent > before.sent) return after.at;
+  }
+  return undefined;
 }
 
 /** The names progress notices carry (lib/pipes/progress.ts): a flow that piles up is stalled. */

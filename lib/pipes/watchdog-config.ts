@@ -1,43 +1,38 @@
 /** The watchdog's configuration (validated once; every default is stated here). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseOrThrow } from '../format-issues';
 import { deliveryLimitsSchema } from '../watch/ledger';
 import { policySchema } from './decide';
 import { progressPolicySchema } from './progress';
 
-const watchdogConfigSchema = z.strictObject({
-  organizationId: z.string().min(1),
-  serviceIds: z.array(z.string().min(1)).min(1),
-  /** Only these pipe ids (all when absent). */
-  includePipes: z.array(z.string().min(1)).optional(),
-  excludePipes: z.array(z.string().min(1)).default([]),
-  policy: policySchema.prefault({}),
-  /** Progress from the metrics endpoint: stalled, quiet, erroring. */
-  progress: progressPolicySchema.prefault({}),
-  /** The metrics endpoint not served: list the pipes instead, and ask the metrics again after this. */
-  metricsRetryMs: z
-    .number()
-    .int()
-    .positive()
-    .default(24 * 3_600_000),
-  /** Notify after this many consecutive runs that could not list a service. */
-  selfWatchAfterFailures: z.number().int().positive().default(3),
-  autoRestart: z
-    .strictObject({
-      enabled: z.boolean().default(false),
-      /** At most this many start attempts per pipe inside `windowMs`. */
-      maxAttempts: z.number().int().positive().default(3),
-      windowMs: z.number().int().positive().default(3_600_000),
-    })
-    .prefault({}),
-  /** A run's claim on pending notifications expires after this (a crashed run's are retaken). */
-  leaseMs: z
-    .number()
-    .int()
-    .positive()
-    .default(5 * 60_000),
-  delivery: deliveryLimitsSchema.prefault({}),
-});
+const watchdogConfigSchema = z.lazy(() =>
+  z.strictObject({
+    organizationId: z.string().check(z.minLength(1)),
+    serviceIds: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+    /** Only these pipe ids (all when absent). */
+    includePipes: z.optional(z.array(z.string().check(z.minLength(1)))),
+    excludePipes: z._default(z.array(z.string().check(z.minLength(1))), []),
+    policy: z.prefault(policySchema, {}),
+    /** Progress from the metrics endpoint: stalled, quiet, erroring. */
+    progress: z.prefault(progressPolicySchema, {}),
+    /** The metrics endpoint not served: list the pipes instead, and ask the metrics again after this. */
+    metricsRetryMs: z._default(z.number().check(z.int(), z.positive()), 24 * 3_600_000),
+    /** Notify after this many consecutive runs that could not list a service. */
+    selfWatchAfterFailures: z._default(z.number().check(z.int(), z.positive()), 3),
+    autoRestart: z.prefault(
+      z.strictObject({
+        enabled: z._default(z.boolean(), false),
+        /** At most this many start attempts per pipe inside `windowMs`. */
+        maxAttempts: z._default(z.number().check(z.int(), z.positive()), 3),
+        windowMs: z._default(z.number().check(z.int(), z.positive()), 3_600_000),
+      }),
+      {},
+    ),
+    /** A run's claim on pending notifications expires after this (a crashed run's are retaken). */
+    leaseMs: z._default(z.number().check(z.int(), z.positive()), 5 * 60_000),
+    delivery: z.prefault(deliveryLimitsSchema, {}),
+  }),
+);
 export type WatchdogConfigInput = z.input<typeof watchdogConfigSchema>;
 export type WatchdogConfig = z.output<typeof watchdogConfigSchema>;
 

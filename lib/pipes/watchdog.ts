@@ -18,7 +18,12 @@ import type { PipeNotice } from '../watch/subjects/pipe';
 import type { ServiceNotice } from '../watch/subjects/service';
 import type { ServiceRecord } from './types';
 import { emfLine, type MetricsSink, type RunMetrics } from './metrics';
-import { chooseSource, metricsUnserved, type ServiceObservation } from './observe';
+import {
+  chooseSource,
+  metricsUnserved,
+  type ObservationSource,
+  type ServiceObservation,
+} from './observe';
 import { loadService, pipeIo, serviceIo } from './records';
 import { planService, type PipeStep } from './service-plan';
 import type { WatchdogConfig } from './watchdog-config';
@@ -33,6 +38,33 @@ export interface PipeApi {
     command: PipeStateCommand,
     opts?: { signal?: AbortSignal },
   ): Promise<unknown>;
+}
+
+/**
+ * One service's pipes as `source` reads them: its metrics, or its listing when that is the
+ * source or the metrics endpoint is not served (then `onUnserved` is told). Errors are the
+ * caller's to classify (idle, failed, stopped).
+ */
+export async function readPipesOf(
+  api: Pick<PipeApi, 'getServiceMetrics' | 'listPipes'>,
+  serviceId: string,
+  source: ObservationSource,
+  opts: { signal?: AbortSignal | undefined; onUnserved?: () => void },
+): Promise<ServiceObservation> {
+  const call = { signal: opts.signal };
+  const listing = async (metricsUnserved?: boolean): Promise<ServiceObservation> => ({
+    via: 'listing',
+    pipes: await api.listPipes(serviceId, call),
+    ...(metricsUnserved ? { metricsUnserved } : {}),
+  });
+  if (source === 'listing') return listing();
+  try {
+    return { via: 'metrics', reading: await api.getServiceMetrics(serviceId, call) };
+  } catch (error) {
+    if (!metricsUnserved(error)) throw error;
+    opts.onUnserved?.();
+    return listing(true);
+  }
 }
 
 export interface WatchdogDeps {
@@ -226,21 +258,14 @@ async function observe(
 ): Promise<ServiceObservation | 'stopped'> {
   const { deps, result } = pass;
   const signals = [deps.signal, deps.stopSignal].filter((s): s is AbortSignal => !!s);
-  const opts = { signal: signals.length > 0 ? AbortSignal.any(signals) : undefined };
-  const listing = async (metricsUnserved?: boolean): Promise<ServiceObservation> => ({
-    via: 'listing',
-    pipes: await deps.api.listPipes(serviceId, opts),
-    ...(metricsUnserved ? { metricsUnserved } : {}),
-  });
+  const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+  const onUnserved = () =>
+    pass.logger.info('metrics endpoint not served; listing the pipes', { serviceId });
   try {
-    if (chooseSource(service, deps.now()) === 'listing') return await listing();
-    try {
-      return { via: 'metrics', reading: await deps.api.getServiceMetrics(serviceId, opts) };
-    } catch (error) {
-      if (!metricsUnserved(error)) throw error;
-      pass.logger.info('metrics endpoint not served; listing the pipes', { serviceId });
-      return await listing(true);
-    }
+    return await readPipesOf(deps.api, serviceId, chooseSource(service, deps.now()), {
+      signal,
+      onUnserved,
+    });
   } catch (error) {
     if (deps.stopSignal?.aborted && !deps.signal?.aborted) return 'stopped';
     const message = (error as Error).message;

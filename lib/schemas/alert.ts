@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isoDateTime, lenient, lenientNullable } from './common';
 
 export const ALERT_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'] as const;
-export const alertInterval = z.enum(ALERT_INTERVALS);
+export const alertInterval = z.lazy(() => z.enum(ALERT_INTERVALS));
 
 /** The current service's eight values (the spec snapshot knew only above and below). */
 export const THRESHOLD_TYPES = [
@@ -15,7 +15,7 @@ export const THRESHOLD_TYPES = [
   'between',
   'not_between',
 ] as const;
-export const thresholdType = z.enum(THRESHOLD_TYPES);
+export const thresholdType = z.lazy(() => z.enum(THRESHOLD_TYPES));
 export type ThresholdType = z.infer<typeof thresholdType>;
 /** Range types: they need `thresholdMax` >= `threshold`. */
 export const RANGE_THRESHOLD_TYPES: readonly ThresholdType[] = ['between', 'not_between'];
@@ -24,7 +24,7 @@ export const RANGE_THRESHOLD_TYPES: readonly ThresholdType[] = ['between', 'not_
  * `saved_search` is the service's word; the spec's `search` is accepted from files and events
  * and sent as `saved_search` (see wireSource()).
  */
-export const alertSource = z.enum(['tile', 'saved_search', 'search']);
+export const alertSource = z.lazy(() => z.enum(['tile', 'saved_search', 'search']));
 
 /** The word the current service expects for a source. */
 export function wireSource(source: string): string {
@@ -47,47 +47,53 @@ const INTERVAL_MINUTES: Record<(typeof ALERT_INTERVALS)[number], number> = {
  * `{ type: "webhook", webhookId }` or `{ type: "email", emailRecipients }`; a read may carry more
  * (`webhookService`, `slackChannelId`, `severity`) and other types pass as strings.
  */
-export const alertChannel = z.looseObject({
-  type: z.string().min(1),
-  webhookId: z.string().optional(),
-  emailRecipients: z.array(z.string()).optional(),
-});
+export const alertChannel = z.lazy(() =>
+  z.looseObject({
+    type: z.string().check(z.minLength(1)),
+    webhookId: z.optional(z.string()),
+    emailRecipients: z.optional(z.array(z.string())),
+  }),
+);
 
 /** A channel in a write: the two documented types carry what they need. */
-const alertChannelWrite = alertChannel.superRefine((channel, ctx) => {
-  if (channel.type === 'webhook' && !channel.webhookId)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['webhookId'],
-      message: 'required for a webhook channel',
-    });
-  if (channel.type === 'email') {
-    const recipients = channel.emailRecipients ?? [];
-    if (recipients.length === 0)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['emailRecipients'],
-        message: 'at least one recipient for an email channel',
-      });
-    recipients.forEach((address, i) => {
-      if (!z.email().safeParse(address).success)
+const alertChannelWrite = z.lazy(() =>
+  alertChannel.check(
+    z.superRefine((channel, ctx) => {
+      if (channel.type === 'webhook' && !channel.webhookId)
         ctx.addIssue({
           code: 'custom',
-          path: ['emailRecipients', i],
-          message: 'not an email address',
+          path: ['webhookId'],
+          message: 'required for a webhook channel',
         });
-    });
-  }
-});
+      if (channel.type === 'email') {
+        const recipients = channel.emailRecipients ?? [];
+        if (recipients.length === 0)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['emailRecipients'],
+            message: 'at least one recipient for an email channel',
+          });
+        recipients.forEach((address, i) => {
+          if (!z.email().safeParse(address).success)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['emailRecipients', i],
+              message: 'not an email address',
+            });
+        });
+      }
+    }),
+  ),
+);
 
 /**
  * Read-only state: ALERT, OK, INSUFFICIENT_DATA, DISABLED, and PENDING (the condition holds, fewer
  * than `numConsecutiveWindows` windows in a row so far; in the management API since August 2026).
  * Other strings stay valid.
  */
-export const alertState = z.string();
+export const alertState = z.lazy(() => z.string());
 
-const link = z.string().nullable().optional();
+const link = z.lazy(() => z.optional(z.nullable(z.string())));
 
 /**
  * An alert as read back. Tolerant: unknown fields pass, `name`/`message` may be null,
@@ -95,36 +101,38 @@ const link = z.string().nullable().optional();
  * links arrive as `dashboardId`/`tileId`/`savedSearchId`/`teamId` (current) or
  * `dashboard`/`tile`/`savedSearch`/`team` (spec): read them through alertLinks().
  */
-export const alert = z.looseObject({
-  id: z.string().min(1),
-  name: z.string().nullable().optional(),
-  message: z.string().nullable().optional(),
-  threshold: z.number().nullable().optional(),
-  thresholdMax: z.number().nullable().optional(),
-  interval: z.string().nullable().optional(),
-  thresholdType: z.string().nullable().optional(),
-  source: z.string().nullable().optional(),
-  state: alertState.nullable().optional(),
-  channel: alertChannel.nullable().optional(),
-  /** `/api/v2` only (1-10; `channel` mirrors the first). */
-  channels: lenient(z.array(alertChannel)),
-  note: lenientNullable(z.string()),
-  numConsecutiveWindows: lenientNullable(z.number().int()),
-  scheduleOffsetMinutes: lenientNullable(z.number().int()),
-  scheduleStartAt: lenientNullable(z.string()),
-  team: link,
-  teamId: link,
-  tile: link,
-  tileId: link,
-  dashboard: link,
-  dashboardId: link,
-  savedSearch: link,
-  savedSearchId: link,
-  groupBy: z.unknown().optional(),
-  silenced: z.unknown().optional(),
-  createdAt: z.string().nullable().optional(),
-  updatedAt: z.string().nullable().optional(),
-});
+export const alert = z.lazy(() =>
+  z.looseObject({
+    id: z.string().check(z.minLength(1)),
+    name: z.optional(z.nullable(z.string())),
+    message: z.optional(z.nullable(z.string())),
+    threshold: z.optional(z.nullable(z.number())),
+    thresholdMax: z.optional(z.nullable(z.number())),
+    interval: z.optional(z.nullable(z.string())),
+    thresholdType: z.optional(z.nullable(z.string())),
+    source: z.optional(z.nullable(z.string())),
+    state: z.optional(z.nullable(alertState)),
+    channel: z.optional(z.nullable(alertChannel)),
+    /** `/api/v2` only (1-10; `channel` mirrors the first). */
+    channels: lenient(z.array(alertChannel)),
+    note: lenientNullable(z.string()),
+    numConsecutiveWindows: lenientNullable(z.number().check(z.int())),
+    scheduleOffsetMinutes: lenientNullable(z.number().check(z.int())),
+    scheduleStartAt: lenientNullable(z.string()),
+    team: link,
+    teamId: link,
+    tile: link,
+    tileId: link,
+    dashboard: link,
+    dashboardId: link,
+    savedSearch: link,
+    savedSearchId: link,
+    groupBy: z.optional(z.unknown()),
+    silenced: z.optional(z.unknown()),
+    createdAt: z.optional(z.nullable(z.string())),
+    updatedAt: z.optional(z.nullable(z.string())),
+  }),
+);
 export type Alert = z.infer<typeof alert>;
 
 export interface AlertLinks {
@@ -148,23 +156,23 @@ export function alertLinks(a: Alert): AlertLinks {
 }
 
 const alertBodyFields = {
-  dashboardId: z.string().min(1).optional(),
-  tileId: z.string().min(1).optional(),
-  savedSearchId: z.string().min(1).optional(),
+  dashboardId: z.optional(z.string().check(z.minLength(1))),
+  tileId: z.optional(z.string().check(z.minLength(1))),
+  savedSearchId: z.optional(z.string().check(z.minLength(1))),
   threshold: z.number(),
-  thresholdMax: z.number().optional(),
+  thresholdMax: z.optional(z.number()),
   interval: alertInterval,
   source: alertSource,
   thresholdType: thresholdType,
   channel: alertChannelWrite,
-  name: z.string().min(1),
-  message: z.string().optional(),
-  note: z.string().min(1).max(4096).optional(),
-  groupBy: z.string().min(1).optional(),
+  name: z.string().check(z.minLength(1)),
+  message: z.optional(z.string()),
+  note: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
+  groupBy: z.optional(z.string().check(z.minLength(1))),
   /** Fire only after this many windows in a row (state PENDING until then). */
-  numConsecutiveWindows: z.number().int().min(1).nullable().optional(),
-  scheduleOffsetMinutes: z.number().int().min(0).max(1439).nullable().optional(),
-  scheduleStartAt: isoDateTime.nullable().optional(),
+  numConsecutiveWindows: z.optional(z.nullable(z.number().check(z.int(), z.gte(1)))),
+  scheduleOffsetMinutes: z.optional(z.nullable(z.number().check(z.int(), z.gte(0), z.lte(1439)))),
+  scheduleStartAt: z.optional(z.nullable(isoDateTime)),
 };
 
 type ScheduleFields = {
@@ -174,7 +182,7 @@ type ScheduleFields = {
 };
 
 /** The provider's rules: an offset below the interval, and an offset or a start time, not both. */
-function checkSchedule(body: ScheduleFields, ctx: z.RefinementCtx): void {
+function checkSchedule(body: ScheduleFields, ctx: z.core.$RefinementCtx): void {
   const offset = body.scheduleOffsetMinutes ?? 0;
   if (body.interval && offset > 0 && offset >= INTERVAL_MINUTES[body.interval])
     ctx.addIssue({
@@ -195,32 +203,38 @@ function checkSchedule(body: ScheduleFields, ctx: z.RefinementCtx): void {
  * saved search its savedSearchId, a range threshold its thresholdMax. The service also wants
  * the whole body on PUT (an update replaces rather than merges).
  */
-export const createAlertBody = z.object(alertBodyFields).superRefine((body, ctx) => {
-  const need = (path: keyof typeof body, why: string) =>
-    ctx.addIssue({ code: 'custom', path: [path], message: `required when ${why}` });
-  if (body.source === 'tile') {
-    if (!body.dashboardId) need('dashboardId', 'source is tile');
-    if (!body.tileId) need('tileId', 'source is tile');
-  } else if (!body.savedSearchId) {
-    need('savedSearchId', `source is ${body.source}`);
-  }
-  if (RANGE_THRESHOLD_TYPES.includes(body.thresholdType)) {
-    if (body.thresholdMax === undefined)
-      need('thresholdMax', `thresholdType is ${body.thresholdType}`);
-    else if (body.thresholdMax < body.threshold)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['thresholdMax'],
-        message: `must be >= threshold (${body.threshold})`,
-      });
-  }
-  checkSchedule(body, ctx);
-});
+export const createAlertBody = z.lazy(() =>
+  z.object(alertBodyFields).check(
+    z.superRefine((body, ctx) => {
+      const need = (path: keyof typeof body, why: string) =>
+        ctx.addIssue({ code: 'custom', path: [path], message: `required when ${why}` });
+      if (body.source === 'tile') {
+        if (!body.dashboardId) need('dashboardId', 'source is tile');
+        if (!body.tileId) need('tileId', 'source is tile');
+      } else if (!body.savedSearchId) {
+        need('savedSearchId', `source is ${body.source}`);
+      }
+      if (RANGE_THRESHOLD_TYPES.includes(body.thresholdType)) {
+        if (body.thresholdMax === undefined)
+          need('thresholdMax', `thresholdType is ${body.thresholdType}`);
+        else if (body.thresholdMax < body.threshold)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['thresholdMax'],
+            message: `must be >= threshold (${body.threshold})`,
+          });
+      }
+      checkSchedule(body, ctx);
+    }),
+  ),
+);
 export type CreateAlertBody = z.input<typeof createAlertBody>;
 
 /**
  * Update-alert body as the spec snapshot (4.6) allows: no field required. The current service
  * replaces the alert with what a PUT carries, so cloudops always sends the full body.
  */
-export const updateAlertBody = z.object(alertBodyFields).partial().superRefine(checkSchedule);
+export const updateAlertBody = z.lazy(() =>
+  z.partial(z.object(alertBodyFields)).check(z.superRefine(checkSchedule)),
+);
 export type UpdateAlertBody = z.input<typeof updateAlertBody>;

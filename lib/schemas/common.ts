@@ -1,19 +1,21 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** RFC 4122 UUID of any version (ids in paths and records). */
-export const uuid = z.uuid({ version: undefined });
+export const uuid = z.lazy(() => z.uuid({ version: undefined }));
 
 /** ISO-8601 date-time as the service writes it (offset or `Z`). */
-export const isoDateTime = z.iso.datetime({ offset: true });
+export const isoDateTime = z.lazy(() => z.iso.datetime({ offset: true }));
 
 /**
  * `expireAt` on the wire: absent, null or empty all mean "never expires" (API-FACTS).
  * Parsed to `string | null` so callers test one value.
  */
-export const expiry = z
-  .union([isoDateTime, z.literal(''), z.null()])
-  .optional()
-  .transform((value) => (value ? value : null));
+export const expiry = z.lazy(() =>
+  z.pipe(
+    z.optional(z.union([isoDateTime, z.literal(''), z.null()])),
+    z.transform((value) => (value ? value : null)),
+  ),
+);
 
 /*
  * Tolerant reading (API-FACTS, "The service as it stands today"): response schemas are loose
@@ -25,13 +27,13 @@ export const expiry = z
  * A response field we only display or pass on: a value of the wrong shape, or null, reads as
  * absent instead of failing the whole answer.
  */
-export function lenient<T extends z.ZodType>(schema: T) {
-  return schema.optional().catch(undefined);
+export function lenient<T extends z.ZodMiniType>(schema: T) {
+  return z.catch(z.optional(schema), undefined);
 }
 
 /** Like {@link lenient}, but keeps null (for fields where null has a meaning, e.g. "unset"). */
-export function lenientNullable<T extends z.ZodType>(schema: T) {
-  return schema.nullish().catch(undefined);
+export function lenientNullable<T extends z.ZodMiniType>(schema: T) {
+  return z.catch(z.nullish(schema), undefined);
 }
 
 /**
@@ -39,39 +41,42 @@ export function lenientNullable<T extends z.ZodType>(schema: T) {
  * maps the name we read to its other spellings; the read name wins when both are present.
  * E.g. `aliased(schema, { dashboardId: ['dashboard'] })`.
  */
-export function aliased<T extends z.ZodType>(
+export function aliased<T extends z.ZodMiniType>(
   schema: T,
   names: Readonly<Record<string, readonly string[]>>,
 ) {
-  return z.preprocess((raw) => {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-    const record = raw as Record<string, unknown>;
-    let out: Record<string, unknown> | undefined;
-    for (const [name, others] of Object.entries(names)) {
-      if (record[name] !== undefined && record[name] !== null) continue;
-      const other = others.find((o) => record[o] !== undefined && record[o] !== null);
-      if (other === undefined) continue;
-      out ??= { ...record };
-      out[name] = record[other];
-    }
-    return out ?? raw;
-  }, schema);
+  return z.pipe(
+    z.transform((raw) => {
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+      const record = raw as Record<string, unknown>;
+      let out: Record<string, unknown> | undefined;
+      for (const [name, others] of Object.entries(names)) {
+        if (record[name] !== undefined && record[name] !== null) continue;
+        const other = others.find((o) => record[o] !== undefined && record[o] !== null);
+        if (other === undefined) continue;
+        out ??= { ...record };
+        out[name] = record[other];
+      }
+      return out ?? raw;
+    }),
+    schema,
+  );
 }
 
 /**
  * Management API success envelope: `{ status, requestId, result }`. Only `result` is used;
  * `status` and `requestId` are diagnostics and never fail a parse.
  */
-export function managementEnvelope<T extends z.ZodType>(result: T) {
+export function managementEnvelope<T extends z.ZodMiniType>(result: T) {
   return z.looseObject({
-    status: lenient(z.number().int()),
+    status: lenient(z.number().check(z.int())),
     requestId: lenient(z.string()),
     result,
   });
 }
 
 /** Observability API success envelope: `{ data }`. */
-export function observabilityEnvelope<T extends z.ZodType>(data: T) {
+export function observabilityEnvelope<T extends z.ZodMiniType>(data: T) {
   return z.looseObject({ data });
 }
 

@@ -3,7 +3,7 @@
  * the vendor's metric and label names, matched verbatim, and the typed reading of one service that
  * the client returns. Every metric is optional: a reading holds what the answer carried.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Label names every sample or a group of samples carries. */
 export const METRIC_LABELS = {
@@ -68,31 +68,35 @@ export const CDC_METRICS = {
 } as const;
 
 /** A finite number: NaN and ±Inf on the wire read as "no reading". */
-const reading = z.number().optional();
+const reading = z.lazy(() => z.optional(z.number()));
 
 function optionalReadings<K extends string>(fields: Readonly<Record<K, unknown>>) {
   const shape = Object.fromEntries(Object.keys(fields).map((field) => [field, reading]));
   return shape as Record<K, typeof reading>;
 }
 
-export const tableEvents = z.object({
-  table: z.string(),
-  eventType: z.string(),
-  events: z.number(),
-});
+export const tableEvents = z.lazy(() =>
+  z.object({
+    table: z.string(),
+    eventType: z.string(),
+    events: z.number(),
+  }),
+);
 
 /** One pipe as the metrics describe it. `state` is any string (API-FACTS: never a parse failure). */
-export const pipeReading = z.object({
-  pipeId: z.string().min(1),
-  name: z.string().optional(),
-  /** `clickpipe_source`: kafka, confluent, s3, postgres, ... */
-  source: z.string().optional(),
-  /** `clickpipe_state` of ClickPipes_Info (or the older `clickpipe_status`). */
-  state: z.string().optional(),
-  ...optionalReadings(PIPE_METRICS),
-  /** ClickPipes_FetchedEvents_PerTable (database pipes), one entry per table and event type. */
-  eventsPerTable: z.array(tableEvents).optional(),
-});
+export const pipeReading = z.lazy(() =>
+  z.object({
+    pipeId: z.string().check(z.minLength(1)),
+    name: z.optional(z.string()),
+    /** `clickpipe_source`: kafka, confluent, s3, postgres, ... */
+    source: z.optional(z.string()),
+    /** `clickpipe_state` of ClickPipes_Info (or the older `clickpipe_status`). */
+    state: z.optional(z.string()),
+    ...optionalReadings(PIPE_METRICS),
+    /** ClickPipes_FetchedEvents_PerTable (database pipes), one entry per table and event type. */
+    eventsPerTable: z.optional(z.array(tableEvents)),
+  }),
+);
 export type PipeReading = z.infer<typeof pipeReading>;
 
 /**
@@ -100,17 +104,19 @@ export type PipeReading = z.infer<typeof pipeReading>;
  * idle service, a partial scrape, or only the service-info metric): "not observed this run",
  * never "no pipes" or "stopped".
  */
-export const serviceReading = z.object({
-  serviceId: z.string().min(1),
-  serviceName: z.string().optional(),
-  organizationId: z.string().optional(),
-  /** awaking | running | degraded | idle | stopped; any other string is kept as sent. */
-  clusterStatus: z.string().optional(),
-  /** full | partial. */
-  scrape: z.string().optional(),
-  version: z.string().optional(),
-  observed: z.boolean(),
-  pipes: z.array(pipeReading),
-  cdc: z.object(optionalReadings(CDC_METRICS)),
-});
+export const serviceReading = z.lazy(() =>
+  z.object({
+    serviceId: z.string().check(z.minLength(1)),
+    serviceName: z.optional(z.string()),
+    organizationId: z.optional(z.string()),
+    /** awaking | running | degraded | idle | stopped; any other string is kept as sent. */
+    clusterStatus: z.optional(z.string()),
+    /** full | partial. */
+    scrape: z.optional(z.string()),
+    version: z.optional(z.string()),
+    observed: z.boolean(),
+    pipes: z.array(pipeReading),
+    cdc: z.object(optionalReadings(CDC_METRICS)),
+  }),
+);
 export type ServiceReading = z.infer<typeof serviceReading>;

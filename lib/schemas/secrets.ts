@@ -1,12 +1,12 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ipAccessEntry, keyRole } from './key';
 import { expiry, uuid } from './common';
 
 /** What a management API call needs to authenticate (env credentials carry only this). */
 export const managementAuth = z.looseObject({
   organizationId: uuid,
-  keyId: z.string().min(1),
-  keySecret: z.string().min(1),
+  keyId: z.string().check(z.minLength(1)),
+  keySecret: z.string().check(z.minLength(1)),
 });
 export type ManagementAuth = z.infer<typeof managementAuth>;
 
@@ -15,14 +15,14 @@ export type ManagementAuth = z.infer<typeof managementAuth>;
  * keyRecordId is optional: a rotated version is stored (AWSPENDING) before its key exists, so
  * the server-made record id cannot be in it; the rotator finds the record by keySuffix + name.
  */
-export const managementKeySecret = managementAuth.extend({
-  keyRecordId: uuid.optional(),
+export const managementKeySecret = z.extend(managementAuth, {
+  keyRecordId: z.optional(uuid),
   /** Optional: a key record with `assignedRoles` gives the new key its role assignment. */
-  roles: z.array(keyRole).min(1).optional(),
-  ipAccessList: z.array(ipAccessEntry).optional(),
+  roles: z.optional(z.array(keyRole).check(z.minLength(1))),
+  ipAccessList: z.optional(z.array(ipAccessEntry)),
   expireAt: expiry,
 });
 export type ManagementKeySecret = z.infer<typeof managementKeySecret>;
 
-export const observabilityTokenSecret = z.looseObject({ token: z.string().min(1) });
+export const observabilityTokenSecret = z.looseObject({ token: z.string().check(z.minLength(1)) });
 export type ObservabilityTokenSecret = z.infer<typeof observabilityTokenSecret>;

@@ -4,7 +4,7 @@
  * recovery; a subject that changes state too often is told once as flapping, then kept quiet
  * until it is stable. The subject classifies its states and words what is told.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SEVERITIES, type Severity } from './notice';
 
 export const CONDITION_KINDS = ['transition', 'reminder', 'recovery', 'flapping'] as const;
@@ -12,36 +12,26 @@ export type ConditionKind = (typeof CONDITION_KINDS)[number];
 
 export const conditionPolicySchema = z.strictObject({
   /** While a problem lasts, remind after this long without a notice. */
-  reminderIntervalMs: z
-    .number()
-    .int()
-    .positive()
-    .default(4 * 3_600_000),
+  reminderIntervalMs: z._default(z.number().check(z.int(), z.positive()), 4 * 3_600_000),
   /** More than this many state changes inside `flapWindowMs` is flapping. */
-  flapMaxChanges: z.number().int().positive().default(3),
-  flapWindowMs: z
-    .number()
-    .int()
-    .positive()
-    .default(15 * 60_000),
+  flapMaxChanges: z._default(z.number().check(z.int(), z.positive()), 3),
+  flapWindowMs: z._default(z.number().check(z.int(), z.positive()), 15 * 60_000),
   /** A flapping subject is stable again after this long without a change. */
-  flapStableMs: z
-    .number()
-    .int()
-    .positive()
-    .default(15 * 60_000),
+  flapStableMs: z._default(z.number().check(z.int(), z.positive()), 15 * 60_000),
 });
 export type ConditionPolicyInput = z.input<typeof conditionPolicySchema>;
 export type ConditionPolicy = z.output<typeof conditionPolicySchema>;
 
 /** The problem last announced (drives reminders and the recovery). */
-const announcedProblem = z.object({
-  kind: z.string(),
-  state: z.string(),
-  severity: z.enum(SEVERITIES),
-  /** When the problem began (ms epoch). */
-  since: z.number(),
-});
+const announcedProblem = z.lazy(() =>
+  z.object({
+    kind: z.string(),
+    state: z.string(),
+    severity: z.enum(SEVERITIES),
+    /** When the problem began (ms epoch). */
+    since: z.number(),
+  }),
+);
 type AnnouncedProblem = z.infer<typeof announcedProblem>;
 
 /** What a subject's stored record keeps of its condition. Times are ms since the epoch. */
@@ -49,13 +39,13 @@ export const watchedCondition = {
   state: z.string(),
   /** When `state` was entered. */
   since: z.number(),
-  lastNotifiedAt: z.number().optional(),
-  announced: announcedProblem.optional(),
+  lastNotifiedAt: z.optional(z.number()),
+  announced: z.optional(announcedProblem),
   /** Times of recent state changes (flap history, trimmed to the flap window). */
-  changes: z.array(z.number()).default([]),
-  flapping: z.boolean().default(false),
+  changes: z._default(z.array(z.number()), []),
+  flapping: z._default(z.boolean(), false),
 };
-export type Watched = z.output<z.ZodObject<typeof watchedCondition>>;
+export type Watched = z.output<z.ZodMiniObject<typeof watchedCondition>>;
 
 /** How a state stands: a problem of some severity, healthy, or passing through (neither). */
 export type Standing = Severity | 'healthy' | 'transitional';

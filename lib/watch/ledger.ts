@@ -3,35 +3,35 @@
  * anything is sent, each notifier is struck off an entry as soon as it took it, and what is
  * left is released for the next run, within bounds (attempts, age, size).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { notice, type Notice } from './notices';
 
 /** A notice not yet delivered to every notifier; claimed by one run at a time. */
-export const pendingDelivery = z.object({
-  /** Named `notification` in stored records (its name before subjects existed). */
-  notification: notice,
-  /** Notifier names still owed this notice. */
-  remaining: z.array(z.string()),
-  claimedBy: z.string().optional(),
-  claimedAt: z.number().optional(),
-  attempts: z.number().int().default(0),
-});
+export const pendingDelivery = z.lazy(() =>
+  z.object({
+    /** Named `notification` in stored records (its name before subjects existed). */
+    notification: notice,
+    /** Notifier names still owed this notice. */
+    remaining: z.array(z.string()),
+    claimedBy: z.optional(z.string()),
+    claimedAt: z.optional(z.number()),
+    attempts: z._default(z.number().check(z.int()), 0),
+  }),
+);
 export type PendingDelivery = z.infer<typeof pendingDelivery>;
 
-export const deliveryLimitsSchema = z.strictObject({
-  /** One notifier's call (or one batch) may take this long; then it is skipped for the run. */
-  notifierTimeoutMs: z.number().int().positive().default(10_000),
-  /** A pending delivery is dropped (logged as an error, counted) after this many runs tried it. */
-  maxAttempts: z.number().int().positive().default(10),
-  /** ...or once its notice is this old. */
-  maxAgeMs: z
-    .number()
-    .int()
-    .positive()
-    .default(24 * 3_600_000),
-  /** At most this many pending entries per record (the oldest go first), far below 400 KB. */
-  maxPending: z.number().int().positive().default(50),
-});
+export const deliveryLimitsSchema = z.lazy(() =>
+  z.strictObject({
+    /** One notifier's call (or one batch) may take this long; then it is skipped for the run. */
+    notifierTimeoutMs: z._default(z.number().check(z.int(), z.positive()), 10_000),
+    /** A pending delivery is dropped (logged as an error, counted) after this many runs tried it. */
+    maxAttempts: z._default(z.number().check(z.int(), z.positive()), 10),
+    /** ...or once its notice is this old. */
+    maxAgeMs: z._default(z.number().check(z.int(), z.positive()), 24 * 3_600_000),
+    /** At most this many pending entries per record (the oldest go first), far below 400 KB. */
+    maxPending: z._default(z.number().check(z.int(), z.positive()), 50),
+  }),
+);
 export type DeliveryLimits = z.output<typeof deliveryLimitsSchema>;
 
 /** Take over pending deliveries nobody holds (released, or the holder's lease ran out). */

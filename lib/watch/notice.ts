@@ -2,7 +2,7 @@
  * What every notice carries, whatever it is about. A notice is one thing worth telling a
  * person; its subject (lib/watch/subjects/) adds who or what it is about and how it reads.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -10,12 +10,12 @@ export type Severity = (typeof SEVERITIES)[number];
 /** The fields of every subject's notice (each subject adds its own `subject`, `kind` and ids). */
 export const noticeCore = {
   /** This occurrence: the dedupe key of its pending delivery, across retries and stores. */
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   /**
    * Stable per subject and condition (e.g. one pipe's health): a receiver that keeps incidents
    * opens, updates and closes one by it.
    */
-  dedupKey: z.string().min(1),
+  dedupKey: z.string().check(z.minLength(1)),
   /** True when this notice closes the condition under `dedupKey` (a recovery). */
   resolves: z.boolean(),
   severity: z.enum(SEVERITIES),

@@ -3,7 +3,7 @@
  * renderer of each subject. A new subject is one file in subjects/ plus one line in each of
  * the two lists below.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { RenderedNotice } from './notice';
 import { dashboardsNotice, driftDedupKey, renderDashboardsNotice } from './subjects/dashboards';
 import { keyNotice, renderKeyNotice } from './subjects/key';
@@ -19,7 +19,7 @@ const anyNotice = z.discriminatedUnion('subject', [
 export type Notice = z.infer<typeof anyNotice>;
 export type Subject = Notice['subject'];
 /** Every subject's name (a route may name them). */
-export const SUBJECTS = anyNotice.options.map((o) => o.shape.subject.value) as [
+export const SUBJECTS = anyNotice.def.options.map((o) => o.shape.subject.def.values[0]) as [
   Subject,
   ...Subject[],
 ];
@@ -65,4 +65,4 @@ function fromPipeShaped(value: unknown): unknown {
 }
 
 /** A stored notice, of any subject (and any age). */
-export const notice = z.preprocess(fromPipeShaped, anyNotice);
+export const notice = z.lazy(() => z.pipe(z.transform(fromPipeShaped), anyNotice));

@@ -6,77 +6,104 @@
  * to the default set. The table is one JSON value: CLOUDOPS_WATCHDOG_ROUTES for the CLI, the
  * `cloudops:watchdogRoutes` context key for the stack (which grants exactly the secrets named).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { globMatches } from '../text/glob';
 import { SEVERITIES, type RenderedNotice, type Severity } from './notice';
 import { SUBJECTS, type Notice } from './notices';
 
 /** A route's own destination: a secret by id (deployed), or the secret's value (local runs). */
-const destination = z.union([
-  z.strictObject({ secretId: z.string().min(1) }),
-  z.record(z.string(), z.unknown()).refine((value) => !('secretId' in value), {
-    message: 'expected { "secretId": "..." } alone, or the values of the secret',
-  }),
-]);
+const destination = z.lazy(() =>
+  z.union([
+    z.strictObject({ secretId: z.string().check(z.minLength(1)) }),
+    z.record(z.string(), z.unknown()).check(
+      z.refine((value) => !('secretId' in value), {
+        message: 'expected { "secretId": "..." } alone, or the values of the secret',
+      }),
+    ),
+  ]),
+);
 
-const names = z.array(z.string().min(1)).min(1);
+const names = z.lazy(() => z.array(z.string().check(z.minLength(1))).check(z.minLength(1)));
 
-const route = z
-  .strictObject({
-    /** Names the route's own destinations (`slack:<name>`) in errors and pending deliveries. */
-    name: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'expected 1-40 lower-case letters, digits or dashes'),
-    pipeIds: names.optional(),
-    /** `*` stands for any run of characters, `?` for one; the whole name must match. */
-    pipeNames: names.optional(),
-    /** The pipe's source member: kafka, objectStorage, kinesis, postgres, mysql, ... */
-    sourceKinds: names.optional(),
-    subjects: z.array(z.enum(SUBJECTS)).min(1).optional(),
-    /** Configured notifiers (sns, slack, eventbridge, ...) that get the route's notices. */
-    notify: z.array(z.string().min(1)).default([]),
-    /** Destinations of the route's own, by notifier: `{ "slack": { "secretId": "..." } }`. */
-    destinations: z.record(z.string(), destination).default({}),
-    /** Notices below it are not sent; a recovery always is (so an incident opened is closed). */
-    minSeverity: z.enum(SEVERITIES).default('info'),
-  })
-  .refine((r) => r.pipeIds ?? r.pipeNames ?? r.sourceKinds ?? r.subjects, {
-    message: 'expected at least one of pipeIds, pipeNames, sourceKinds, subjects',
-  })
-  .refine((r) => r.notify.length > 0 || Object.keys(r.destinations).length > 0, {
-    message: 'expected notify or destinations: a route that sends nowhere drops its notices',
-  });
+const route = z.lazy(() =>
+  z
+    .strictObject({
+      /** Names the route's own destinations (`slack:<name>`) in errors and pending deliveries. */
+      name: z
+        .string()
+        .check(
+          z.regex(
+            /^[a-z0-9][a-z0-9-]{0,39}$/,
+            'expected 1-40 lower-case letters, digits or dashes',
+          ),
+        ),
+      pipeIds: z.optional(names),
+      /** `*` stands for any run of characters, `?` for one; the whole name must match. */
+      pipeNames: z.optional(names),
+      /** The pipe's source member: kafka, objectStorage, kinesis, postgres, mysql, ... */
+      sourceKinds: z.optional(names),
+      subjects: z.optional(z.array(z.enum(SUBJECTS)).check(z.minLength(1))),
+      /** Configured notifiers (sns, slack, eventbridge, ...) that get the route's notices. */
+      notify: z._default(z.array(z.string().check(z.minLength(1))), []),
+      /** Destinations of the route's own, by notifier: `{ "slack": { "secretId": "..." } }`. */
+      destinations: z._default(z.record(z.string(), destination), {}),
+      /** Notices below it are not sent; a recovery always is (so an incident opened is closed). */
+      minSeverity: z._default(z.enum(SEVERITIES), 'info'),
+    })
+    .check(
+      z.refine((r) => r.pipeIds ?? r.pipeNames ?? r.sourceKinds ?? r.subjects, {
+        message: 'expected at least one of pipeIds, pipeNames, sourceKinds, subjects',
+      }),
+      z.refine((r) => r.notify.length > 0 || Object.keys(r.destinations).length > 0, {
+        message: 'expected notify or destinations: a route that sends nowhere drops its notices',
+      }),
+    ),
+);
 type Route = z.output<typeof route>;
 
-export const routeTable = z
-  .strictObject({
-    routes: z.array(route).min(1).max(20),
-    /** Where a notice no route matches goes; default: every notifier configured by env. */
-    default: z.array(z.string().min(1)).optional(),
-    /** Notifiers that get every notice, routed or not; default: eventbridge (when configured). */
-    always: z.array(z.string().min(1)).optional(),
-  })
-  .superRefine((table, ctx) => {
-    const seen = new Set<string>();
-    table.routes.forEach((r, i) => {
-      if (seen.has(r.name))
-        ctx.addIssue({ code: 'custom', path: ['routes', i, 'name'], message: 'used twice' });
-      seen.add(r.name);
-    });
-  });
+export const routeTable = z.lazy(() =>
+  z
+    .strictObject({
+      routes: z.array(route).check(z.minLength(1), z.maxLength(20)),
+      /** Where a notice no route matches goes; default: every notifier configured by env. */
+      default: z.optional(z.array(z.string().check(z.minLength(1)))),
+      /** Notifiers that get every notice, routed or not; default: eventbridge (when configured). */
+      always: z.optional(z.array(z.string().check(z.minLength(1)))),
+    })
+    .check(
+      z.superRefine((table, ctx) => {
+        const seen = new Set<string>();
+        table.routes.forEach((r, i) => {
+          if (seen.has(r.name))
+            ctx.addIssue({ code: 'custom', path: ['routes', i, 'name'], message: 'used twice' });
+          seen.add(r.name);
+        });
+      }),
+    ),
+);
 export type RouteTable = z.output<typeof routeTable>;
 
 /** The table from its JSON text (an env variable, a context value). */
-export const routeTableJson = z
-  .string()
-  .transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'expected a JSON routing table' });
-      return z.NEVER;
-    }
-  })
-  .pipe(routeTable);
+export const routeTableJson = z.lazy(() =>
+  z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.issues.push({
+            code: 'custom',
+            message: 'expected a JSON routing table',
+            input: text,
+          });
+          return z.NEVER;
+        }
+      }),
+    ),
+    routeTable,
+  ),
+);
 
 /** The notifier a route's own destination makes: `slack:team-a`. */
 export const destinationName = (notifier: string, routeName: string) => `${notifier}:${routeName}`;
@@ -119,16 +146,6 @@ export function unknownNames(
 }
 
 const RANK: Record<Severity, number> = { info: 0, warning: 1, critical: 2 };
-
-function globMatches(glob: string, name: string): boolean {
-  const pattern = glob
-    .split(/([*?])/)
-    .map((part) =>
-      part === '*' ? '.*' : part === '?' ? '.' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&'),
-    )
-    .join('');
-  return new RegExp(`^${pattern}$`, 's').test(name);
-}
 
 /** Every matcher the route sets holds (any of its values); pipe matchers need a pipe's notice. */
 function matches(r: Route, n: Notice, routing: RenderedNotice['routing']): boolean {

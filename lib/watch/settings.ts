@@ -5,7 +5,7 @@
  * watchdog was the only watcher, so existing deployments and env files keep working.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readEnv } from '../config';
 import type { ConditionPolicyInput } from './condition';
 import { DynamoWatchStore } from './dynamo-store';
@@ -17,21 +17,23 @@ import {
 } from './notifiers/registry';
 import type { NotifierClients } from './notifiers/types';
 
-export const envCount = z.coerce.number().int().positive();
-export const envMinutes = z.coerce
-  .number()
-  .positive()
-  .transform((m) => Math.round(m * 60_000));
+export const envCount = z.lazy(() => z.coerce.number().check(z.int(), z.positive()));
+export const envMinutes = z.lazy(() =>
+  z.pipe(
+    z.coerce.number().check(z.positive()),
+    z.transform((m) => Math.round(m * 60_000)),
+  ),
+);
 
 export const WATCH_TABLE_VARIABLE = 'CLOUDOPS_WATCHDOG_TABLE';
 
-export const watchEnv = notifierEnv.extend({
+export const watchEnv = z.extend(notifierEnv, {
   /** DynamoDB table of the watched records (the functions); the CLI keeps a file instead. */
-  [WATCH_TABLE_VARIABLE]: z.string().min(1).optional(),
-  CLOUDOPS_WATCHDOG_REMINDER_MINUTES: envMinutes.optional(),
-  CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES: envCount.optional(),
-  CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES: envMinutes.optional(),
-  CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES: envMinutes.optional(),
+  [WATCH_TABLE_VARIABLE]: z.optional(z.string().check(z.minLength(1))),
+  CLOUDOPS_WATCHDOG_REMINDER_MINUTES: z.optional(envMinutes),
+  CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES: z.optional(envCount),
+  CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES: z.optional(envMinutes),
+  CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES: z.optional(envMinutes),
 });
 type WatchEnv = z.output<typeof watchEnv>;
 

@@ -6,7 +6,7 @@
  * parsed by the subject (parseRecord) when read.
  */
 import { readFile } from 'node:fs/promises';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { writeJsonAtomic } from '../atomic-write';
 import { ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
@@ -32,7 +32,7 @@ function versionMatches(stored: { version?: unknown } | undefined, next: { versi
 }
 
 /** A stored record through its subject's schema; a bad one names the store, scope and id. */
-export function parseRecord<S extends z.ZodType>(
+export function parseRecord<S extends z.ZodMiniType>(
   store: WatchStore,
   schema: S,
   scope: string,
@@ -44,7 +44,7 @@ export function parseRecord<S extends z.ZodType>(
 }
 
 /** Save and re-read one record (what a claim needs to record deliveries later). */
-export function recordIo<S extends z.ZodType<{ version: number }>>(
+export function recordIo<S extends z.ZodMiniType<{ version: number }>>(
   store: WatchStore,
   schema: S,
   scope: string,
@@ -59,10 +59,14 @@ export function recordIo<S extends z.ZodType<{ version: number }>>(
   };
 }
 
-const versioned = z.looseObject({ version: z.number().int().nonnegative() });
-const fileShape = z.object({
-  records: z.record(z.string(), z.record(z.string(), versioned)).default({}),
-});
+const versioned = z.lazy(() =>
+  z.looseObject({ version: z.number().check(z.int(), z.nonnegative()) }),
+);
+const fileShape = z.lazy(() =>
+  z.object({
+    records: z._default(z.record(z.string(), z.record(z.string(), versioned)), {}),
+  }),
+);
 type FileShape = z.output<typeof fileShape>;
 
 /**
@@ -70,15 +74,18 @@ type FileShape = z.output<typeof fileShape>;
  * `services` by `<org>#<service>`. Read into the scopes the watchdog uses now (a service's
  * scope `<org>#<service>`, its own record `#service`), so an existing file carries on.
  */
-const pipeShapedFile = z.object({
-  pipes: z.record(
-    z.string(),
-    z.looseObject({ organizationId: z.string(), serviceId: z.string(), pipeId: z.string() }),
-  ),
-  services: z
-    .record(z.string(), z.looseObject({ organizationId: z.string(), serviceId: z.string() }))
-    .default({}),
-});
+const pipeShapedFile = z.lazy(() =>
+  z.object({
+    pipes: z.record(
+      z.string(),
+      z.looseObject({ organizationId: z.string(), serviceId: z.string(), pipeId: z.string() }),
+    ),
+    services: z._default(
+      z.record(z.string(), z.looseObject({ organizationId: z.string(), serviceId: z.string() })),
+      {},
+    ),
+  }),
+);
 
 function fromPipeShapedFile(old: z.output<typeof pipeShapedFile>): unknown {
   const records: Record<string, Record<string, unknown>> = {};

@@ -266,8 +266,29 @@ describe('a 401 anywhere points at the key settings and at doctor', () => {
   });
 });
 
+describe('cloudops doctor, key expiry', () => {
+  it('warns from CLOUDOPS_KEY_EXPIRY_WARN_DAYS, the threshold the key sentinel uses', async () => {
+    const record = sandbox.store.key(sandbox.info.keyRecordId)!;
+    record.expireAt = new Date(Date.now() + 10.5 * 86_400_000).toISOString();
+    try {
+      const line = (out: string) => out.split('\n').find((l) => l.includes('management API:'));
+      const byDefault = await doctor(bySecret);
+      expect(line(byDefault.stdout)).toMatch(/^\[ok {2}\] .*\(in 10 days\)$/);
+      const configured = await doctor({ ...bySecret, CLOUDOPS_KEY_EXPIRY_WARN_DAYS: '14' });
+      expect(line(configured.stdout)).toMatch(/^\[warn\] .*\(in 10 days\)$/);
+      expect(configured.code).toBe(0);
+      const invalid = await doctor({ ...bySecret, CLOUDOPS_KEY_EXPIRY_WARN_DAYS: 'soon' });
+      expect(invalid.code).toBe(64);
+      expect(invalid.stdout + invalid.stderr).toContain('CLOUDOPS_KEY_EXPIRY_WARN_DAYS');
+    } finally {
+      record.expireAt = null;
+    }
+  });
+});
+
 describe('the checks, each on its own', () => {
   const NOW = Date.parse('2026-11-26T00:00:00Z');
+  const AT = { now: NOW, warnDays: 7 };
   const record = (over: Partial<KeyRecord>): KeyRecord => ({
     id: '44ece6d1-df67-478d-976b-fe224df22775',
     name: 'ci',
@@ -281,7 +302,7 @@ describe('the checks, each on its own', () => {
     const soon = keyCheck(
       [record({ expireAt: '2026-11-29T00:00:00Z' })],
       { keyId: 'XXXXABCD' },
-      NOW,
+      AT,
       'u',
     );
     expect(soon).toMatchObject({ status: 'warn', fix: 'rotate it now: `cloudops keys rotate`' });
@@ -291,7 +312,7 @@ describe('the checks, each on its own', () => {
     const later = keyCheck(
       [record({ expireAt: '2027-01-25T00:00:00Z' })],
       { keyId: 'XXXXABCD' },
-      NOW,
+      AT,
       'u',
     );
     expect(later.status).toBe('ok');
@@ -302,12 +323,12 @@ describe('the checks, each on its own', () => {
       record({}),
       record({ id: '54ece6d1-df67-478d-976b-fe224df22775', name: 'other' }),
     ];
-    const check = keyCheck(both, { keyId: 'XXXXABCD' }, NOW, 'u');
+    const check = keyCheck(both, { keyId: 'XXXXABCD' }, AT, 'u');
     expect(check.status).toBe('warn');
     expect(check.detail).toContain('2 keys in the organization');
     // The record id in a secret settles it.
     expect(
-      keyCheck(both, { keyId: 'XXXXABCD', keyRecordId: both[1].id }, NOW, 'u').detail,
+      keyCheck(both, { keyId: 'XXXXABCD', keyRecordId: both[1].id }, AT, 'u').detail,
     ).toContain('"other"');
   });
 

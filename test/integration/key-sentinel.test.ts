@@ -229,6 +229,33 @@ describe('key sentinel (the deployed handler)', () => {
     expect(overdue.message).toMatch(/holds key …\w{4}, which expires \S+Z/);
   });
 
+  it("with its own key refused (401) it audits the secrets' tags and says why, in one key list", async () => {
+    const s = await setup();
+    await s.rs.rotate();
+    const refused = {
+      organizationId: s.rs.sb.info.organizationId,
+      keyId: 'REFUSEDKEY00',
+      keySecret: 'not-a-key-the-service-knows',
+      expireAt: null,
+    };
+    await s.rs.sm.send(
+      new CreateSecretCommand({ Name: 'old/sentinel-key', SecretString: JSON.stringify(refused) }),
+    );
+    const before = s.rs.sb.requestLog.entries().length;
+    const check = sentinel(s, [s.rs.secretId], {
+      CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: 'old/sentinel-key',
+    });
+    const report = await check();
+    expect(report.warnings).toEqual([
+      "the service refuses the sentinel's own key (401): only our key secrets' tags were checked",
+    ]);
+    const management = s.rs.sb.requestLog
+      .entries()
+      .slice(before)
+      .filter((e) => e.surface === 'management');
+    expect(management.map((e) => `${e.method} ${e.status}`)).toEqual(['GET 401']);
+  });
+
   it('a notice no notifier took fails the invocation, and the next run delivers it once', async () => {
     const s = await setup();
     await s.rs.rotate();

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { registerSecret } from '../../redact';
 import { activity, type Activity } from '../../schemas/activity';
 import {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   pipe,
   pipeSettings,
@@ -14,10 +14,14 @@ import { validateBody } from '../validate-body';
 import type { ManagementConnection } from './connection';
 
 /** What a state command returns is undocumented: the pipe record or nothing. */
-const pipeStateResult = z
-  .union([pipe, z.null(), z.strictObject({})])
-  .transform((value): Pipe | undefined => (value && 'id' in value ? (value as Pipe) : undefined))
-  .optional();
+const pipeStateResult = z.optional(
+  z.pipe(
+    z.union([pipe, z.null(), z.strictObject({})]),
+    z.transform((value): Pipe | undefined =>
+      value && 'id' in value ? (value as Pipe) : undefined,
+    ),
+  ),
+);
 
 /** The 400 texts that mean "already there": `pipe is already running`, `Current state: Stopped`. */
 const ALREADY: Partial<Record<PipeStateCommand, RegExp>> = {

@@ -3,7 +3,7 @@
  * notice's subject renders them (`Pipe State Changed` per lib/events/schemas.ts for a pipe).
  */
 import type { EventBridgeClient, PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { EVENT_SOURCE } from '../../events/schemas';
 import { putEvents, type Refusal } from '../../events/put-events';
 import { redactText } from '../../redact';
@@ -13,7 +13,7 @@ import { defineNotifier, NotifyError, type BatchResult, type Notifier } from './
 
 const env = z.object({
   /** Bus name or ARN. */
-  CLOUDOPS_WATCHDOG_EVENT_BUS: z.string().min(1).optional(),
+  CLOUDOPS_WATCHDOG_EVENT_BUS: z.optional(z.string().check(z.minLength(1))),
 });
 
 interface EventBridgeNotifierOptions {

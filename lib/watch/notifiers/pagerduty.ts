@@ -8,7 +8,7 @@
  * retried), 429 and 5xx are retried (./http.ts), then left pending for the next run.
  */
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
@@ -32,22 +32,26 @@ const DEDUP_KEY_CHARS = 255;
 /** Longer details (a drift's plan) are cut: an event is at most 512 KB. */
 const DETAILS_CHARS = 16_000;
 
-const routingKey = z
-  .string()
-  .regex(
-    /^[A-Za-z0-9]{32}$/,
-    'expected the 32-character integration key of an Events API v2 integration',
-  );
-const pagerDutySecret = z.looseObject({ routingKey });
+const routingKey = z.lazy(() =>
+  z
+    .string()
+    .check(
+      z.regex(
+        /^[A-Za-z0-9]{32}$/,
+        'expected the 32-character integration key of an Events API v2 integration',
+      ),
+    ),
+);
+const pagerDutySecret = z.lazy(() => z.looseObject({ routingKey }));
 type PagerDutySecret = z.infer<typeof pagerDutySecret>;
 
 const env = z.object({
   /** Secret `{ "routingKey": ... }`: read at run time, re-read when PagerDuty refuses it. */
-  CLOUDOPS_WATCHDOG_PAGERDUTY_SECRET_ID: z.string().min(1).optional(),
+  CLOUDOPS_WATCHDOG_PAGERDUTY_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   /** Local runs (CLI): the routing key itself; registered for redaction. */
-  CLOUDOPS_WATCHDOG_PAGERDUTY_ROUTING_KEY: routingKey.optional(),
+  CLOUDOPS_WATCHDOG_PAGERDUTY_ROUTING_KEY: z.optional(routingKey),
   /** Another Events API endpoint (PagerDuty's EU service region, a test receiver). */
-  CLOUDOPS_WATCHDOG_PAGERDUTY_URL: z.url().default(ENQUEUE_URL),
+  CLOUDOPS_WATCHDOG_PAGERDUTY_URL: z._default(z.url(), ENQUEUE_URL),
 });
 
 interface PagerDutySettings {

@@ -7,7 +7,7 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ConfigError } from '../../errors';
 import { registerSecret } from '../../redact';
 import { renderNotice, type Notice } from '../notices';
@@ -49,26 +49,28 @@ export const ROUTABLE_DESTINATIONS = NOTIFIERS.filter((n) => 'secretSchema' in n
 /** The machine channel every notice goes to, routed or not, unless the table says otherwise. */
 const ALWAYS_BY_DEFAULT: NotifierName = 'eventbridge';
 
-const linkTemplate = z
-  .string()
-  .min(1)
-  .refine(
-    (template) => {
-      try {
-        return /^https?:$/.test(new URL(template.replace(/\{\w+\}/g, 'x')).protocol);
-      } catch {
-        return false;
-      }
-    },
-    { message: 'expected an http(s) URL with {organizationId}, {serviceId} or {pipeId} in it' },
-  );
+const linkTemplate = z.lazy(() =>
+  z.string().check(
+    z.minLength(1),
+    z.refine(
+      (template) => {
+        try {
+          return /^https?:$/.test(new URL(template.replace(/\{\w+\}/g, 'x')).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { message: 'expected an http(s) URL with {organizationId}, {serviceId} or {pipeId} in it' },
+    ),
+  ),
+);
 
 /** What every notifier shares: the link of each notice, and the routing table. */
 const sharedEnv = z.object({
   /** e.g. https://console.example/{organizationId}/services/{serviceId}/pipes/{pipeId} */
-  CLOUDOPS_WATCHDOG_LINK_TEMPLATE: linkTemplate.optional(),
+  CLOUDOPS_WATCHDOG_LINK_TEMPLATE: z.optional(linkTemplate),
   /** JSON: lib/watch/routes.ts. */
-  CLOUDOPS_WATCHDOG_ROUTES: routeTableJson.optional(),
+  CLOUDOPS_WATCHDOG_ROUTES: z.optional(routeTableJson),
 });
 
 type Shapes = (typeof NOTIFIERS)[number]['env']['shape'];
@@ -138,7 +140,7 @@ function routeDestinations(
 
 /** A destination's secret by id, or its value checked against the notifier's secret shape. */
 function destinationSource<T>(
-  schema: z.ZodType<T> | undefined,
+  schema: z.ZodMiniType<T> | undefined,
   given: Record<string, unknown>,
   where: string,
 ): SecretSource<T> {

@@ -5,7 +5,7 @@
  * re-read once when the receiver rejects them (rotated since the last read).
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { ConfigError } from '../../errors';
 import { secretsManagerCredentials } from '../../credentials/secrets-manager';
 import { staticCredentials } from '../../credentials/static';
@@ -28,7 +28,7 @@ export function secretSource<T>(
   return value ? { value } : undefined;
 }
 
-export function secretProvider<S extends z.ZodType>(
+export function secretProvider<S extends z.ZodMiniType>(
   label: string,
   source: SecretSource<z.infer<S>>,
   schema: S,

@@ -3,7 +3,7 @@
  * value from a notice is escaped for mrkdwn (slack-text.ts): a pipe named `<!channel>` pages
  * nobody.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
@@ -14,7 +14,7 @@ import { mrkdwn, mrkdwnCode, slackPlain } from './slack-text';
 import { secretProvider, secretSource, sendToTarget } from './secrets';
 import { defineNotifier, type HttpPostOptions, type Notifier, type SecretSource } from './types';
 
-const slackWebhookSecret = z.looseObject({ url: z.url() });
+const slackWebhookSecret = z.lazy(() => z.looseObject({ url: z.url() }));
 type SlackWebhookSecret = z.infer<typeof slackWebhookSecret>;
 
 const env = z.object({
@@ -22,9 +22,9 @@ const env = z.object({
    * Secret `{ "url": ... }` holding the Slack incoming-webhook URL (which contains its own
    * token): read at run time, cached, re-read when Slack rejects it. Deployed functions use this.
    */
-  CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: z.string().min(1).optional(),
+  CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   /** Local runs (CLI): the URL itself; registered for redaction. */
-  CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: z.url().optional(),
+  CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: z.optional(z.url()),
 });
 
 interface SlackNotifierOptions extends HttpPostOptions {

@@ -8,7 +8,7 @@ import {
   type PublishBatchCommandOutput,
   type SNSClient,
 } from '@aws-sdk/client-sns';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { chunks } from '../../batches';
 import { redactText } from '../../redact';
 import { explain } from '../notice';
@@ -21,10 +21,9 @@ function cleanSubject(text: string): string {
 }
 
 const env = z.object({
-  CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: z
-    .string()
-    .startsWith('arn:', 'expected an SNS topic ARN')
-    .optional(),
+  CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: z.optional(
+    z.string().check(z.startsWith('arn:', 'expected an SNS topic ARN')),
+  ),
 });
 
 interface SnsNotifierOptions {

@@ -5,7 +5,7 @@
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SNSClient } from '@aws-sdk/client-sns';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { CloudOpsError, type ErrorOptions } from '../../errors';
 import type { Notice } from '../notices';
 
@@ -83,7 +83,7 @@ export interface NotifierContext {
 }
 
 /** A notifier's declaration (one file in lib/watch/notifiers, one line in registry.ts). */
-interface NotifierDefinition<E extends z.ZodObject, S, T> {
+interface NotifierDefinition<E extends z.ZodMiniObject, S, T> {
   readonly name: string;
   /** Its variables, parsed with every other setting by lib/config.ts's readEnv. */
   readonly env: E;
@@ -93,7 +93,7 @@ interface NotifierDefinition<E extends z.ZodObject, S, T> {
    */
   readonly secretIdVariable?: keyof z.input<E> & string;
   /** The shape of that secret (what a route's own destination of this notifier holds too). */
-  readonly secretSchema?: z.ZodType<T>;
+  readonly secretSchema?: z.ZodMiniType<T>;
   /** Its settings from its parsed variables; undefined when it is not configured. */
   settings(env: z.output<E>): S | undefined;
   /** Its settings for a route's own destination: that secret, with the rest of env as given. */
@@ -104,7 +104,7 @@ interface NotifierDefinition<E extends z.ZodObject, S, T> {
 type Make = (clients: NotifierClientSource) => Notifier;
 
 /** A notifier definition that can also say, from parsed env, how to make it (if configured). */
-export function defineNotifier<E extends z.ZodObject, S, T = never>(
+export function defineNotifier<E extends z.ZodMiniObject, S, T = never>(
   definition: NotifierDefinition<E, S, T>,
 ) {
   return {
@@ -119,7 +119,7 @@ export function defineNotifier<E extends z.ZodObject, S, T = never>(
     configureRouted(
       env: z.output<E>,
       /** The route's destination, checked against this notifier's own secret shape. */
-      destination: <U>(secretSchema: z.ZodType<U> | undefined) => SecretSource<U>,
+      destination: <U>(secretSchema: z.ZodMiniType<U> | undefined) => SecretSource<U>,
       context: NotifierContext,
     ): Make | undefined {
       if (!definition.routed) return undefined;

@@ -4,7 +4,7 @@
  * later fails the age check). README.md, "Verifying the webhook's signature", has the check.
  */
 import { createHmac } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
@@ -16,20 +16,24 @@ import { defineNotifier, type HttpPostOptions, type Notifier, type SecretSource 
 
 const SIGNATURE_HEADER = 'X-Cloudops-Signature';
 
-const signingSecret = z.string().min(16, 'expected at least 16 characters');
+const signingSecret = z.lazy(() =>
+  z.string().check(z.minLength(16, 'expected at least 16 characters')),
+);
 
-const webhookSecret = z.looseObject({
-  url: z.url(),
-  signingSecret: signingSecret.optional(),
-});
+const webhookSecret = z.lazy(() =>
+  z.looseObject({
+    url: z.url(),
+    signingSecret: z.optional(signingSecret),
+  }),
+);
 type WebhookSecret = z.infer<typeof webhookSecret>;
 
 const env = z.object({
   /** Secret `{ "url": ..., "signingSecret"?: ... }`: read at run time, re-read when rejected. */
-  CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID: z.string().min(1).optional(),
+  CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   /** Local runs (CLI): the values themselves; registered for redaction. */
-  CLOUDOPS_WATCHDOG_WEBHOOK_URL: z.url().optional(),
-  CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: signingSecret.optional(),
+  CLOUDOPS_WATCHDOG_WEBHOOK_URL: z.optional(z.url()),
+  CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: z.optional(signingSecret),
 });
 
 /**

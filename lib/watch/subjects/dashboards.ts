@@ -2,7 +2,7 @@
  * A deployment's dashboards drifting from their files (the scheduled sync in report mode):
  * the drift, reminders while it lasts, and its end.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CONDITION_KINDS } from '../condition';
 import { noticeCore, titleOf, type RenderedNotice } from '../notice';
 
@@ -18,7 +18,7 @@ export const dashboardsNotice = z.object({
   /** Where the files are (`s3://bucket/prefix/`). */
   source: z.string(),
   /** The plan, in markdown, while they differ. */
-  markdown: z.string().optional(),
+  markdown: z.optional(z.string()),
 });
 export type DashboardsNotice = z.infer<typeof dashboardsNotice>;
 

@@ -3,7 +3,7 @@
  * ours, worth fixing; told once when found, reminded by policy, and once more when it is gone.
  * Never carries key material.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { noticeCore, type Fact, type RenderedNotice } from '../notice';
 
 const KEY_FINDING = 'API Key Audit Finding';
@@ -16,10 +16,10 @@ export const keyNotice = z.object({
   check: z.string(),
   /** The finding's own severity; `severity` is the notifiers' (high = critical). */
   level: z.enum(['low', 'medium', 'high']),
-  keyRecordId: z.string().optional(),
-  keyName: z.string().optional(),
-  keySuffix: z.string().optional(),
-  secretId: z.string().optional(),
+  keyRecordId: z.optional(z.string()),
+  keyName: z.optional(z.string()),
+  keySuffix: z.optional(z.string()),
+  secretId: z.optional(z.string()),
   /** What to do about it. */
   action: z.string(),
 });

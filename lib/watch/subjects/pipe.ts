@@ -1,5 +1,5 @@
 /** A pipe's notice: its state changes, reminders, recovery, and the watchdog's acts on it. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   PIPE_STATE_CHANGED,
   pipeStateChangedDetail,
@@ -29,15 +29,17 @@ const PIPE_NOTICE_KINDS = [
 export type PipeNoticeKind = (typeof PIPE_NOTICE_KINDS)[number];
 
 /** A progress notice: the counter it read, its last two readings and the rate between them. */
-const progress = z.object({
-  /** The metric's name as the service publishes it, e.g. `ClickPipes_SentEvents_Total`. */
-  metric: z.string(),
-  readings: z.array(z.object({ at: z.string(), value: z.number() })),
-  /** Per minute between the two readings; a counter that went down restarted from zero. */
-  ratePerMinute: z.number().optional(),
-  /** Fetched per minute over the same readings (what piles up while nothing is sent). */
-  fetchedPerMinute: z.number().optional(),
-});
+const progress = z.lazy(() =>
+  z.object({
+    /** The metric's name as the service publishes it, e.g. `ClickPipes_SentEvents_Total`. */
+    metric: z.string(),
+    readings: z.array(z.object({ at: z.string(), value: z.number() })),
+    /** Per minute between the two readings; a counter that went down restarted from zero. */
+    ratePerMinute: z.optional(z.number()),
+    /** Fetched per minute over the same readings (what piles up while nothing is sent). */
+    fetchedPerMinute: z.optional(z.number()),
+  }),
+);
 
 /** DESIGN.md: the `Pipe State Changed` detail plus the notice's own fields. */
 export const pipeNotice = z.object({
@@ -49,10 +51,10 @@ export const pipeNotice = z.object({
   pipeId: z.string(),
   pipeName: z.string(),
   /** The condition told (`health`, `progress`, `errors`, ...): a reminder or recovery names it. */
-  condition: z.string().optional(),
+  condition: z.optional(z.string()),
   /** `clickpipe_source` or the listing's source member (kafka, s3, postgres, ...). */
-  sourceKind: z.string().optional(),
-  progress: progress.optional(),
+  sourceKind: z.optional(z.string()),
+  progress: z.optional(progress),
 });
 export type PipeNotice = z.infer<typeof pipeNotice>;
 
@@ -80,13 +82,15 @@ export function pipeConditionKey(
  * The event's documented detail fields, plus what explains the notice (all optional, so a
  * consumer reading the documented ones is unaffected); the notice's ledger fields stay internal.
  */
-const eventDetail = z.object({
-  ...pipeStateChangedDetail.shape,
-  since: z.string().optional(),
-  condition: z.string().optional(),
-  sourceKind: z.string().optional(),
-  progress: progress.optional(),
-});
+const eventDetail = z.lazy(() =>
+  z.object({
+    ...pipeStateChangedDetail.shape,
+    since: z.optional(z.string()),
+    condition: z.optional(z.string()),
+    sourceKind: z.optional(z.string()),
+    progress: z.optional(progress),
+  }),
+);
 
 export function pipeEventDetail(
   n: Omit<PipeStateChangedDetail, 'pipeId' | 'pipeName'> & { pipeId?: string; pipeName?: string },

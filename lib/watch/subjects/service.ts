@@ -2,7 +2,7 @@
  * A watched service's notice: the watchdog could not list its pipes M runs in a row (and
  * can again), or it went idle (scaled to zero) and came back.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PIPE_STATE_CHANGED } from '../../events/schemas';
 import { noticeCore, titleOf, type RenderedNotice } from '../notice';
 import { pipeEventDetail } from './pipe';

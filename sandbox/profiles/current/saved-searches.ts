@@ -7,6 +7,7 @@ import { badRequest, notFound } from '../../errors';
 import { objectId } from '../../ids';
 import type { SavedSearchRow, Store } from '../../store';
 import { deleteAlertRows } from './rows';
+import { objectIdString } from './schemas';
 import { parseOr400 } from './validate';
 
 const IN_CONDITION = /^\s*\S.*?\s+IN\s*\(.*\)\s*$/is;
@@ -16,7 +17,7 @@ const WRITE_DEFAULTS = { select: '', where: '', whereLanguage: 'lucene', tags: [
 
 const savedSearchBody = z.object({
   name: z.string().trim().min(1),
-  sourceId: z.string().regex(/^[0-9a-f]{24}$/, 'Invalid ObjectId'),
+  sourceId: objectIdString,
   // An omitted field is stored as its default (WRITE_DEFAULTS; PUT is a full replace).
   select: z.string().default(WRITE_DEFAULTS.select),
   where: z.string().default(WRITE_DEFAULTS.where),

@@ -4,6 +4,7 @@
  * client merely because both read the same file. Unknown fields are dropped, as zod objects do.
  */
 import * as z from 'zod';
+import { isObjectId } from '../../ids';
 
 const AGG_FNS = [
   'avg',
@@ -33,7 +34,7 @@ const ALERT_SOURCES = ['tile', 'saved_search'] as const;
 export const ALERTABLE_DISPLAY_TYPES = ['line', 'stacked_bar', 'number'] as const;
 export const QUANTILE_LEVELS = [0.5, 0.9, 0.95, 0.99] as const;
 
-const objectIdString = z.string().regex(/^[0-9a-f]{24}$/, 'Invalid ObjectId');
+export const objectIdString = z.string().refine(isObjectId, 'Invalid ObjectId');
 const whereLanguage = z.enum(['sql', 'lucene']);
 const aggFn = z.enum(AGG_FNS);
 const numberFormat = z.looseObject({});

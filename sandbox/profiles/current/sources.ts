@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { notFound } from '../../errors';
 import { objectId } from '../../ids';
 import type { SourceRow, Store } from '../../store';
+import { objectIdString } from './schemas';
 import { failure } from './validate';
 import type { Issue } from './validate';
 
@@ -14,7 +15,6 @@ export const SOURCE_KINDS = ['log', 'trace', 'metric', 'session', 'promql'] as c
 type Kind = (typeof SOURCE_KINDS)[number];
 
 const expression = z.string().min(1);
-const objectIdString = z.string().regex(/^[0-9a-f]{24}$/, 'Invalid ObjectId');
 
 /** What every kind needs; the fields of its kind pass through and are stored as given. */
 const sourceBase = z.looseObject({
