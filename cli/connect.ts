@@ -201,5 +201,15 @@ export function sandboxEnvFile(
     CLOUDOPS_KEY_SECRET_ID: info.keySecretId,
     CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID: info.observabilityTokenSecretId,
     CLOUDOPS_VAR_WEBHOOK_ID: info.webhookId,
+    ...EXAMPLE_WEBHOOK_VARS,
   };
 }
+
+/**
+ * The example webhook file's URL and header (dashboards/alerting/checkout-alerts.yaml): values
+ * for a sandbox, where nothing is ever posted to them.
+ */
+export const EXAMPLE_WEBHOOK_VARS = {
+  CLOUDOPS_VAR_ALERTS_WEBHOOK_URL: 'https://hooks.example.invalid/cloudops-sandbox/checkout',
+  CLOUDOPS_VAR_ALERTS_WEBHOOK_TOKEN: 'sandbox-example-token',
+} as const;

@@ -130,7 +130,7 @@ export const dashboardsHelp: CommandHelp = {
       help: {
         dir: 'the folder to write the files into',
         force: 'overwrite files that exist (else pull refuses, writing nothing)',
-        json: 'print { service, dir, files: [{ file, key, name }] }',
+        json: 'print { service, dir, files: [{ file, key, name, alerts: [{ id, name, tile, state }] }] }',
         target: 'only the dashboard with this key (repeatable)',
         name: 'only dashboards with this name (repeatable)',
         owner: flag.owner,

@@ -3,9 +3,11 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ObservabilityBackend } from '../../lib/api';
 import { directorySource, isDashboardFile } from '../../lib/dashboards/load';
+import { pullObjects } from '../../lib/dashboards/pull-objects';
 import {
   declaredIn,
   pullFiles,
+  uniqueNames,
   type DeclaredFile,
   type PullResult,
 } from '../../lib/dashboards/pull';
@@ -31,7 +33,7 @@ async function declaredFiles(dir: string): Promise<DeclaredFile[]> {
 export async function pullDashboards(
   backend: Pick<
     ObservabilityBackend,
-    'listDashboards' | 'listAlerts' | 'listSources' | 'listWebhooks'
+    'listDashboards' | 'listAlerts' | 'listSources' | 'listWebhooks' | 'listSavedSearches'
   >,
   dir: string,
   options: {
@@ -50,7 +52,18 @@ export async function pullDashboards(
   // Names instead of ids where the service lists them (and a name is unique).
   const sources = (await orAbsent(backend.listSources?.(call))) ?? [];
   const webhooks = (await orAbsent(backend.listWebhooks?.(call))) ?? [];
-  const result = pullFiles(dashboards, alerts, options, { sources, webhooks }, declared);
+  const savedSearches = (await orAbsent(backend.listSavedSearches?.(call))) ?? [];
+  const pulled = pullFiles(dashboards, alerts, options, { sources, webhooks }, declared);
+  const ids = { sources: uniqueNames(sources), webhooks: uniqueNames(webhooks) };
+  const objects = pullObjects({ webhooks, savedSearches, alerts }, options, ids, declared);
+  // A --target naming a webhook or saved search matched one, not "no dashboard".
+  const matched = new Set(objects.map((o) => o.key));
+  const result: PullResult = {
+    files: [...objects, ...pulled.files],
+    warnings: pulled.warnings.filter(
+      (w) => ![...matched].some((k) => w.startsWith(`--target "${k}"`)),
+    ),
+  };
   if (!options.force) {
     const taken: string[] = [];
     for (const f of result.files) if (await exists(path.join(dir, f.file))) taken.push(f.file);

@@ -7,9 +7,10 @@
 import {
   DashboardFilesError,
   directorySource,
-  loadDashboards,
+  loadFolder,
   usesNames,
   type DesiredDashboard,
+  type FolderObjects,
 } from '../../lib/dashboards';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import type { CliIO } from '../io';
@@ -29,7 +30,7 @@ const spec = {
   },
   help: {
     dir: 'directory of dashboard files (.yaml, .yml, .json), searched recursively',
-    json: 'print the result as JSON: { ok, dashboards, tiles, alerts, errors }',
+    json: 'print the result as JSON: { ok, dashboards, webhooks, savedSearches, tiles, alerts, errors }',
     var: 'value for a ${NAME} placeholder (repeatable; also CLOUDOPS_VAR_NAME)',
   },
 } satisfies CommandSpec<Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>;
@@ -43,8 +44,9 @@ export async function runDashboardsValidate(argv: string[], io: CliIO): Promise<
   if (!values.dir) throw new UsageError('--dir is required');
   const vars = collectVars(io.env, values.var ?? []);
   let dashboards: DesiredDashboard[];
+  let objects: FolderObjects;
   try {
-    dashboards = await loadDashboards(directorySource(values.dir), { vars });
+    ({ dashboards, objects } = await loadFolder(directorySource(values.dir), { vars }));
   } catch (error) {
     if (!(error instanceof DashboardFilesError)) throw error;
     if (values.json) io.out(JSON.stringify({ ok: false, errors: error.fileIssues }, null, 2));
@@ -52,23 +54,35 @@ export async function runDashboardsValidate(argv: string[], io: CliIO): Promise<
     return 1;
   }
   const tiles = dashboards.reduce((n, d) => n + d.tiles.length, 0);
-  const alerts = dashboards.reduce(
-    (n, d) => n + d.tiles.reduce((m, t) => m + t.alerts.length, 0),
-    0,
-  );
+  const alerts =
+    dashboards.reduce((n, d) => n + d.tiles.reduce((m, t) => m + t.alerts.length, 0), 0) +
+    objects.savedSearches.reduce((n, s) => n + s.alerts.length, 0);
+  const { webhooks, savedSearches } = objects;
   if (values.json) {
     io.out(
       JSON.stringify(
-        { ok: true, dashboards: dashboards.length, tiles, alerts, errors: [] },
+        {
+          ok: true,
+          dashboards: dashboards.length,
+          webhooks: webhooks.length,
+          savedSearches: savedSearches.length,
+          tiles,
+          alerts,
+          errors: [],
+        },
         null,
         2,
       ),
     );
     return 0;
   }
+  const others =
+    webhooks.length + savedSearches.length > 0
+      ? `, ${webhooks.length} webhook(s), ${savedSearches.length} saved search(es)`
+      : '';
   io.out(
-    `${dashboards.length} dashboard file(s) valid under ${values.dir}: ${tiles} tile(s), ${alerts} alert(s).` +
-      (usesNames(dashboards)
+    `${dashboards.length} dashboard file(s)${others} valid under ${values.dir}: ${tiles} tile(s), ${alerts} alert(s).` +
+      (usesNames(dashboards) || savedSearches.length > 0
         ? '\nSource and webhook names are checked against the service by plan and apply.'
         : ''),
   );

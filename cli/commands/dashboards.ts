@@ -1,10 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import {
   DashboardFilesError,
-  dashboardFileJsonSchema,
+  folderFileJsonSchema,
   DEFAULT_OWNER,
   DEFAULT_OWNER_WARNING,
   directorySource,
+  listsOnce,
   loadDashboardGroups,
   OWNER_ID,
   planServiceSync,
@@ -20,6 +21,7 @@ import {
   type ServiceSync,
 } from '../../lib/dashboards';
 import { readSavedPlan, writeSavedPlan, type ServicePlan } from '../../lib/dashboards/saved-plan';
+import type { ObservabilityBackend } from '../../lib/api';
 import { ValidationError } from '../../lib/errors';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
 import { terminalAsk, type Ask } from '../ask';
@@ -143,7 +145,7 @@ async function runDashboards(
   }
   const [action, planFile] = positionals;
   if (action === 'schema') {
-    io.out(JSON.stringify(dashboardFileJsonSchema(), null, 2));
+    io.out(JSON.stringify(folderFileJsonSchema(), null, 2));
     return EXIT.ok;
   }
   if (action !== 'plan' && action !== 'apply' && action !== 'pull') {
@@ -243,7 +245,7 @@ async function pull(
   });
   for (const warning of warnings) io.err(`warning: ${forTerminal(warning)}`);
   if (format === 'json') {
-    const listed = files.map(({ file, key, name }) => ({ file, key, name }));
+    const listed = files.map(({ file, key, name, alerts }) => ({ file, key, name, alerts }));
     io.out(
       JSON.stringify({ service: serviceId, dir: values.dir, files: listed, warnings }, null, 2),
     );
@@ -272,6 +274,12 @@ async function planServices(
   connect: () => DashboardServices,
 ): Promise<ServiceRun[]> {
   if (values.prune && owner === DEFAULT_OWNER) io.err(`warning: ${DEFAULT_OWNER_WARNING}`);
+  // Names resolve and plans read through one backend per service: each list read once.
+  const planning = new Map<string, ObservabilityBackend>();
+  const planningBackend = (service: string) => {
+    if (!planning.has(service)) planning.set(service, listsOnce(connect().backendFor(service)));
+    return planning.get(service)!;
+  };
   const groups = await loadDashboardGroups(directorySource(values.dir!), {
     vars: collectVars(io.env, values.var ?? []),
     configuredServices: () => connect().ids,
@@ -280,7 +288,7 @@ async function planServices(
       defaultService: connect().defaultService,
       ...(values.service !== undefined ? { only: values.service } : {}),
     }),
-    directory: (service) => connect().backendFor(service),
+    directory: (service) => planningBackend(service),
     call: { signal },
   });
   const services = connect();
@@ -298,6 +306,8 @@ async function planServices(
       remoteValidate: !values['no-remote-validate'],
       rateLimit: services.rateLimit,
       files: directorySource(values.dir!),
+      ...(g.objects ? { objects: g.objects } : {}),
+      planningBackend: planningBackend(g.service),
       signal,
     });
     runs.push({ service: g.service, sync });

@@ -2,6 +2,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { EXAMPLE_WEBHOOK_VARS } from '../connect';
 import {
   countRequests,
   expectThat,
@@ -29,6 +30,7 @@ function varsFor(ctx: DemoContext): Record<string, string> {
   return {
     CLOUDOPS_SERVICE_ID: ctx.sandbox.info.serviceId,
     CLOUDOPS_VAR_WEBHOOK_ID: ctx.sandbox.info.webhookId,
+    ...EXAMPLE_WEBHOOK_VARS,
   };
 }
 

@@ -1,6 +1,6 @@
 /** Alert fields as cloudops declares them, read back from the service, and compared. */
 import { alertLinks, wireSource, type Alert, type CreateAlertBody } from '../schemas';
-import type { TileAlertDeclaration } from './desired';
+import { scheduleOf, type TileAlertDeclaration } from './desired';
 import { stripMarker } from './marker';
 
 /** The declarable fields, normalized so "absent", null and "" compare equal. */
@@ -15,6 +15,14 @@ export interface AlertFields {
   source: string | undefined;
   channelType: string | undefined;
   webhookId: string | undefined;
+  /** An email channel's recipients, joined by `,` (the order the service keeps). */
+  emailRecipients: string | undefined;
+  /** Absent, null and 1 all fire on the first window (a service may answer 1 for "unset"). */
+  numConsecutiveWindows: number | undefined;
+  /** 0 is "no offset": a PUT with `scheduleStartAt: null` leaves 0 where nothing was set. */
+  scheduleOffsetMinutes: number | undefined;
+  /** The instant, so `...Z` and `...+00:00` spellings of one time compare equal. */
+  scheduleStartAt: string | undefined;
   dashboardId: string | undefined;
   tileId: string | undefined;
   savedSearchId: string | undefined;
@@ -40,6 +48,28 @@ function said(a: TileAlertDeclaration | CreateAlertBody | Alert): Said {
     thresholdType: opt(a.thresholdType),
     channelType: opt(a.channel?.type),
     webhookId: opt(a.channel?.webhookId),
+    emailRecipients: a.channel?.emailRecipients?.length
+      ? a.channel.emailRecipients.join(',')
+      : undefined,
+    numConsecutiveWindows:
+      a.numConsecutiveWindows && a.numConsecutiveWindows > 1 ? a.numConsecutiveWindows : undefined,
+    scheduleOffsetMinutes: a.scheduleOffsetMinutes ? a.scheduleOffsetMinutes : undefined,
+    scheduleStartAt: instant(a.scheduleStartAt),
+  };
+}
+
+function instant(at: string | null | undefined): string | undefined {
+  if (!at) return undefined;
+  const ms = Date.parse(at);
+  return Number.isNaN(ms) ? at : new Date(ms).toISOString();
+}
+
+/** The channel a body carries: a webhook or email recipients, as the fields say. */
+function channelOf(f: Pick<Said, 'channelType' | 'webhookId' | 'emailRecipients'>) {
+  return {
+    type: f.channelType!,
+    ...(f.webhookId ? { webhookId: f.webhookId } : {}),
+    ...(f.emailRecipients ? { emailRecipients: f.emailRecipients.split(',') } : {}),
   };
 }
 
@@ -48,12 +78,13 @@ function withLinks(
   source: string | undefined,
   links: Partial<Record<Exclude<LinkField, 'source'>, string | null>>,
 ): AlertFields {
-  const { channelType, webhookId, ...rest } = what;
+  const { channelType, webhookId, emailRecipients, ...rest } = what;
   return {
     ...rest,
     source,
     channelType,
     webhookId,
+    emailRecipients,
     dashboardId: source === 'tile' ? opt(links.dashboardId) : undefined,
     tileId: source === 'tile' ? opt(links.tileId) : undefined,
     savedSearchId: source === 'saved_search' ? opt(links.savedSearchId) : undefined,
@@ -95,7 +126,8 @@ export function bodyOfAlert(alert: Alert): CreateAlertBody | undefined {
     interval: f.interval as CreateAlertBody['interval'],
     thresholdType: f.thresholdType as CreateAlertBody['thresholdType'],
     source: f.source,
-    channel: { type: f.channelType, ...(f.webhookId ? { webhookId: f.webhookId } : {}) },
+    channel: channelOf(f),
+    ...scheduleOf(f),
     ...(f.dashboardId ? { dashboardId: f.dashboardId } : {}),
     ...(f.tileId ? { tileId: f.tileId } : {}),
     ...(f.savedSearchId ? { savedSearchId: f.savedSearchId } : {}),
@@ -107,12 +139,12 @@ export function bodyOfAlert(alert: Alert): CreateAlertBody | undefined {
  * out: a tile alert is matched by its tile, so they are equal). The marker is not shown.
  */
 export function alertShape(a: TileAlertDeclaration | Alert): Record<string, unknown> {
-  const { channelType, webhookId, ...rest } = said(a);
+  const { channelType, webhookId, emailRecipients, ...rest } = said(a);
   return {
     ...rest,
     channel:
       channelType === undefined
         ? undefined
-        : { type: channelType, ...(webhookId ? { webhookId } : {}) },
+        : channelOf({ channelType, webhookId, emailRecipients }),
   };
 }

@@ -47,7 +47,16 @@ export function desiredFromEvent(event: AlertEvent): DesiredSet {
 /** An alert declared on a tile: what a dashboard file and a `Dashboard Synced` event say. */
 export type TileAlertDeclaration = Pick<
   DeclaredAlertDetail,
-  'name' | 'threshold' | 'thresholdMax' | 'thresholdType' | 'interval' | 'channel' | 'message'
+  | 'name'
+  | 'threshold'
+  | 'thresholdMax'
+  | 'thresholdType'
+  | 'interval'
+  | 'channel'
+  | 'message'
+  | 'numConsecutiveWindows'
+  | 'scheduleOffsetMinutes'
+  | 'scheduleStartAt'
 >;
 
 /** Where a tile alert points once its dashboard is written. */
@@ -80,14 +89,56 @@ export function tileAlert(
       source: 'tile',
       dashboardId: link.dashboardId,
       tileId: link.tileId,
-      name: declared.name,
-      threshold: declared.threshold,
-      ...(declared.thresholdMax !== undefined ? { thresholdMax: declared.thresholdMax } : {}),
-      thresholdType: declared.thresholdType,
-      interval: declared.interval,
-      channel: declared.channel,
-      ...(declared.message !== undefined ? { message: declared.message } : {}),
+      ...declaredFields(declared),
     },
+  };
+}
+
+/** The builder of an alert declared on a saved search (a `kind: savedSearch` file's `alerts`). */
+export function searchAlert(
+  searchKey: string,
+  savedSearchId: string,
+  declared: TileAlertDeclaration,
+): DesiredAlert {
+  const owner: AlertOwner = { kind: 'search', searchKey, alertName: declared.name };
+  return {
+    owner,
+    id: ownerId(owner),
+    body: { source: 'saved_search', savedSearchId, ...declaredFields(declared) },
+  };
+}
+
+/** What a declaration says, wherever the alert sits. */
+function declaredFields(declared: TileAlertDeclaration) {
+  return {
+    name: declared.name,
+    threshold: declared.threshold,
+    ...(declared.thresholdMax !== undefined ? { thresholdMax: declared.thresholdMax } : {}),
+    thresholdType: declared.thresholdType,
+    interval: declared.interval,
+    channel: declared.channel,
+    ...(declared.message !== undefined ? { message: declared.message } : {}),
+    ...scheduleOf(declared),
+  };
+}
+
+/**
+ * The August 2026 fields as a PUT must carry them: it replaces per field, so a set field is
+ * always sent, and with neither schedule field `scheduleStartAt: null` clears a start time an
+ * earlier write set (and resets the offset to 0, which is what "unset" means).
+ */
+export function scheduleOf(
+  declared: Pick<
+    TileAlertDeclaration,
+    'numConsecutiveWindows' | 'scheduleOffsetMinutes' | 'scheduleStartAt'
+  >,
+): Partial<CreateAlertBody> {
+  const { numConsecutiveWindows: windows, scheduleOffsetMinutes: offset } = declared;
+  const startAt = declared.scheduleStartAt ?? (offset === undefined ? null : undefined);
+  return {
+    ...(windows !== undefined ? { numConsecutiveWindows: windows } : {}),
+    ...(offset !== undefined ? { scheduleOffsetMinutes: offset } : {}),
+    ...(startAt !== undefined ? { scheduleStartAt: startAt } : {}),
   };
 }
 

@@ -5,12 +5,13 @@
  * - desired.ts: what is wanted: events as desired sets; tileAlert(), the one body builder.
  * - compare.ts: what an alert says, read one way for declarations, bodies and read-backs.
  * - plan.ts: events against the service (copies, versions, orphans) -> steps. Pure.
- * - tile-plan.ts: a dashboard's declared tile alerts against the service -> changes. Pure.
+ * - tile-plan.ts: declared alerts against the service -> changes, for a holder that is a
+ *   dashboard (alerts on its tiles) or a saved search (alerts on the search itself). Pure.
  * - write.ts: create (once, through lib/api createOnce), update, delete.
  * - provision.ts, batch.ts: executor of event plans; tile-apply.ts: of tile alert changes.
  * - versions*.ts, ledger.ts: the newest event per owner, shared with the dashboard sync.
- * Another kind of declared alert (on a saved search) is a marker owner kind, a builder beside
- * tileAlert() and a planner beside tile-plan.ts; the writes and the executors stay.
+ * Alerts on a saved search are a marker owner kind (`s/`), a builder beside tileAlert()
+ * (searchAlert) and a holder kind of tile-plan.ts; the writes and the executors are the same.
  */
 export * from './marker';
 export * from './mutex';

@@ -4,6 +4,7 @@
  * create, a PUT and a list unchanged, so the marker lives there as its last line:
  *
  *   [cloudops:d/<dashboardKey>/<tileName>/<alertName>@<version>]   declared on a dashboard tile
+ *   [cloudops:s/<searchKey>/<alertName>@<version>]                  declared on a saved search
  *   [cloudops:r/<requestKey>@<version>]                            requested by another system
  *
  * Parts are percent-encoded (no `/`, `@`, `]` or space inside), so the line always parses.
@@ -13,6 +14,7 @@
 
 export type AlertOwner =
   | { kind: 'dashboard'; dashboardKey: string; tileName: string; alertName: string }
+  | { kind: 'search'; searchKey: string; alertName: string }
   | { kind: 'request'; key: string };
 
 export interface Marker {
@@ -28,9 +30,10 @@ const enc = encodeURIComponent;
 
 /** Stable identity string of an owner (also the keyed-mutex key). */
 export function ownerId(owner: AlertOwner): string {
-  return owner.kind === 'dashboard'
-    ? `d/${enc(owner.dashboardKey)}/${enc(owner.tileName)}/${enc(owner.alertName)}`
-    : `r/${enc(owner.key)}`;
+  if (owner.kind === 'dashboard')
+    return `d/${enc(owner.dashboardKey)}/${enc(owner.tileName)}/${enc(owner.alertName)}`;
+  if (owner.kind === 'search') return `s/${enc(owner.searchKey)}/${enc(owner.alertName)}`;
+  return `r/${enc(owner.key)}`;
 }
 
 export function formatMarker(marker: Marker): string {
@@ -64,6 +67,10 @@ export function parseMarker(message: string | null | undefined): Marker | undefi
     if (parts[0] === 'd' && decoded.length === 3 && decoded.every((p) => p !== '')) {
       const [dashboardKey, tileName, alertName] = decoded as [string, string, string];
       return { owner: { kind: 'dashboard', dashboardKey, tileName, alertName }, version };
+    }
+    if (parts[0] === 's' && decoded.length === 2 && decoded.every((p) => p !== '')) {
+      const [searchKey, alertName] = decoded as [string, string];
+      return { owner: { kind: 'search', searchKey, alertName }, version };
     }
     if (parts[0] === 'r' && decoded.length === 1 && decoded[0] !== '') {
       return { owner: { kind: 'request', key: decoded[0] }, version };

@@ -591,9 +591,10 @@ function notConfirmed(d: DesiredAlert, c: Pick<Config, 'maxRounds'>): string {
 
 function describe(d: DesiredAlert): string {
   const o = d.owner;
-  return o.kind === 'dashboard'
-    ? `alert "${o.alertName}" on tile "${o.tileName}" of dashboard "${o.dashboardKey}"`
-    : `alert "${d.body.name}" requested with key "${o.key}"`;
+  if (o.kind === 'dashboard')
+    return `alert "${o.alertName}" on tile "${o.tileName}" of dashboard "${o.dashboardKey}"`;
+  if (o.kind === 'search') return `alert "${o.alertName}" on saved search "${o.searchKey}"`;
+  return `alert "${d.body.name}" requested with key "${o.key}"`;
 }
 
 function message(error: unknown): string {

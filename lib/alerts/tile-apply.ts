@@ -5,7 +5,7 @@
  */
 import { CloudOpsError } from '../errors';
 import { redactText } from '../redact';
-import { markedBody, tileAlert } from './desired';
+import { markedBody, searchAlert, tileAlert, type DesiredAlert } from './desired';
 import type { AlertChange } from './tile-plan';
 import type { AlertWriter } from './write';
 
@@ -19,7 +19,7 @@ export interface AlertResult {
 }
 
 /** The written dashboard the alerts attach to. */
-export interface TileAlertTarget {
+export interface DashboardAlertTarget {
   dashboardKey: string;
   dashboardId: string;
   /** Tile identity (key, else name) -> id after the write. */
@@ -27,6 +27,15 @@ export interface TileAlertTarget {
   /** The version written into the markers (the sync's time). */
   version: string;
 }
+
+/** The written saved search the alerts attach to. */
+export interface SearchAlertTarget {
+  searchKey: string;
+  savedSearchId: string;
+  version: string;
+}
+
+export type TileAlertTarget = DashboardAlertTarget | SearchAlertTarget;
 
 export async function applyTileAlerts(
   changes: readonly AlertChange[],
@@ -72,16 +81,22 @@ async function writeOne(
     await writer.remove(change.id!);
     return change.id!;
   }
-  const tileId = target.tileIds.get(change.tileIdentity);
-  if (!tileId) throw new CloudOpsError(`tile "${change.tile}" has no id after the write`);
-  const link = { dashboardId: target.dashboardId, tileId };
-  const d = tileAlert(target.dashboardKey, change.tileIdentity, link, change.want!);
+  const d = desiredOf(change, target);
   const body = markedBody(d, target.version);
   if (change.action === 'update') {
     await writer.update(change.id!, body);
     return change.id!;
   }
   return (await writer.create(d.id, body)).value.id;
+}
+
+function desiredOf(change: AlertChange, target: TileAlertTarget): DesiredAlert {
+  if ('savedSearchId' in target)
+    return searchAlert(target.searchKey, target.savedSearchId, change.want!);
+  const tileId = target.tileIds.get(change.tileIdentity);
+  if (!tileId) throw new CloudOpsError(`tile "${change.tile}" has no id after the write`);
+  const link = { dashboardId: target.dashboardId, tileId };
+  return tileAlert(target.dashboardKey, change.tileIdentity, link, change.want!);
 }
 
 function describe(error: unknown): string {

@@ -7,12 +7,15 @@
  * An alert is matched by the tile it watches (tile id) and its name, so a tile renamed with a
  * key keeps its alerts; a marker naming the tile differently is re-marked. Alerts on tiles the
  * dashboard write removes are left out: the service deletes those itself.
+ *
+ * A saved search holds alerts the same way: it is planned as one holder whose single "tile" is
+ * the search itself (its id the savedSearchId), marked `s/<searchKey>/<alertName>`.
  */
 import { diffValues, type FieldChange } from '../diff';
 import { alertLinks, type Alert } from '../schemas';
 import { alertShape } from './compare';
 import type { TileAlertDeclaration } from './desired';
-import { ownerId, parseMarker } from './marker';
+import { ownerId, parseMarker, type AlertOwner } from './marker';
 
 /** One tile alert to create, update or delete (declared in the file on a tile). */
 export interface AlertChange {
@@ -31,6 +34,8 @@ export interface AlertChange {
   want?: TileAlertDeclaration;
   /** Update: a hand-made alert taken over with its dashboard (--adopt); it gets the marker. */
   adopt?: boolean;
+  /** Update, delete: the alert's state on the service (ALERT, OK, PENDING, ...); read-only. */
+  state?: string;
 }
 
 /** A tile as the planner needs it: identity, name, current id (none yet: a new tile), alerts. */
@@ -41,8 +46,12 @@ export interface AlertTile {
   alerts: readonly TileAlertDeclaration[];
 }
 
+/** What the alerts sit on: a dashboard (by its key) or a saved search (by its key). */
+export type AlertHolder =
+  { kind: 'dashboard'; dashboardKey: string } | { kind: 'search'; searchKey: string };
+
 export interface TileAlertsInput {
-  dashboardKey: string;
+  holder: AlertHolder;
   /** The desired tiles, each with the id the dashboard write keeps (if any). */
   tiles: readonly AlertTile[];
   /** The alerts on the dashboard as the service holds them. */
@@ -59,13 +68,14 @@ export function newTileAlerts(tiles: readonly Omit<AlertTile, 'id'>[]): AlertCha
 }
 
 export function planTileAlerts(input: TileAlertsInput): AlertChange[] {
-  const { dashboardKey, tiles, onDashboard, adopt } = input;
+  const { holder, tiles, onDashboard, adopt } = input;
   // Adopting a dashboard adopts its hand-made alerts too (matched by tile and name).
   const managed = onDashboard.filter((a) => {
     const m = parseMarker(a.message);
     if (!m) return adopt;
-    return m.owner.kind === 'dashboard' && m.owner.dashboardKey === dashboardKey;
+    return heldBy(m.owner, holder);
   });
+  const tileOf = (a: Alert) => linkOf(a, holder);
   const kept = new Set(tiles.map((t) => t.id).filter((id): id is string => id !== undefined));
   const used = new Set<string>();
   const out: AlertChange[] = [];
@@ -82,7 +92,7 @@ export function planTileAlerts(input: TileAlertsInput): AlertChange[] {
         continue;
       }
       used.add(have.id);
-      const update = updateChange(dashboardKey, t, a, have);
+      const update = updateChange(holder, t, a, have);
       if (update) out.push(update);
     }
   }
@@ -95,9 +105,10 @@ export function planTileAlerts(input: TileAlertsInput): AlertChange[] {
       action: 'delete',
       name: markerAlertName(m),
       tile: input.tileNames.get(tileId) ?? tileId,
-      tileIdentity: marker.owner.kind === 'dashboard' ? marker.owner.tileName : '',
+      tileIdentity: marker.owner.kind === 'dashboard' ? marker.owner.tileName : t0(holder),
       id: m.id,
       changes: [],
+      ...stateOf(m),
     });
   }
   return out;
@@ -116,19 +127,23 @@ function createChange(t: Omit<AlertTile, 'id'>, a: TileAlertDeclaration): AlertC
 
 /** An update when a field or the marker differs, or the alert is hand-made (adopted). */
 function updateChange(
-  dashboardKey: string,
+  holder: AlertHolder,
   t: AlertTile,
   a: TileAlertDeclaration,
   have: Alert,
 ): AlertChange | undefined {
   const changes = diffValues(alertShape(have), alertShape(a));
   const marker = parseMarker(have.message);
-  const wantOwner = ownerId({
-    kind: 'dashboard',
-    dashboardKey,
-    tileName: t.identity,
-    alertName: a.name,
-  });
+  const wantOwner = ownerId(
+    holder.kind === 'dashboard'
+      ? {
+          kind: 'dashboard',
+          dashboardKey: holder.dashboardKey,
+          tileName: t.identity,
+          alertName: a.name,
+        }
+      : { kind: 'search', searchKey: holder.searchKey, alertName: a.name },
+  );
   const adopt = marker === undefined;
   if (marker && ownerId(marker.owner) !== wantOwner)
     changes.push({ path: 'marker', from: ownerId(marker.owner), to: wantOwner });
@@ -142,14 +157,32 @@ function updateChange(
     changes,
     want: a,
     ...(adopt ? { adopt } : {}),
+    ...stateOf(have),
   };
 }
 
-function tileOf(a: Alert): string | undefined {
-  return alertLinks(a).tileId;
+/** A state is shown as the service says it (PENDING included), never checked or written. */
+function stateOf(a: Alert): { state?: string } {
+  return a.state ? { state: a.state } : {};
+}
+
+/** The one identity a saved search's "tile" has: the search holds its alerts itself. */
+const t0 = (holder: AlertHolder) => (holder.kind === 'search' ? holder.searchKey : '');
+
+/** The holder's alerts are the ones its marker names. */
+function heldBy(owner: AlertOwner, holder: AlertHolder): boolean {
+  if (holder.kind === 'dashboard')
+    return owner.kind === 'dashboard' && owner.dashboardKey === holder.dashboardKey;
+  return owner.kind === 'search' && owner.searchKey === holder.searchKey;
+}
+
+/** What an alert watches within its holder: a tile, or the saved search itself. */
+function linkOf(a: Alert, holder: AlertHolder): string | undefined {
+  const links = alertLinks(a);
+  return holder.kind === 'dashboard' ? links.tileId : links.savedSearchId;
 }
 
 function markerAlertName(a: Alert): string {
   const m = parseMarker(a.message);
-  return m?.owner.kind === 'dashboard' ? m.owner.alertName : (a.name ?? '');
+  return m && m.owner.kind !== 'request' ? m.owner.alertName : (a.name ?? '');
 }

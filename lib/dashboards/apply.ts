@@ -24,6 +24,7 @@ import { redactText } from '../redact';
 import type { Alert, Dashboard } from '../schemas';
 import type { FileAlert } from './file-schema';
 import { removeExtrasMadeHere } from './converge';
+import type { ObjectResult } from './objects-apply';
 import { fingerprint } from './normalize';
 import { identityTag, ownerOf, ownerTag } from './ownership';
 import {
@@ -65,6 +66,8 @@ export interface ApplyResult {
   ok: boolean;
   /** True when the run was interrupted (Ctrl-C): later results are `not applied`. */
   interrupted: boolean;
+  /** The folder's webhooks and saved searches (and the alerts on the searches). */
+  objects?: ObjectResult[];
 }
 
 export interface ApplyOptions {

@@ -132,8 +132,21 @@ function streamOne(
     if (seen) return { kind: 'in-sync', file: file.file, entry: { ...entry, ...current, ...seen } };
   }
   // One file at a time: validateFiles' cross-file check is duplicateKeys' job here.
-  const { dashboards, issues } = validateFiles([file], options);
+  const { dashboards, issues, objects } = validateFiles([file], options);
   const dashboard = dashboards[0];
+  if (objects.webhooks.length + objects.savedSearches.length > 0)
+    // Their secrets come from variables the CLI is given; the function has no such source yet.
+    return {
+      kind: 'bad',
+      issues: [
+        {
+          file: file.file,
+          path: 'kind',
+          message:
+            'webhook and saved-search files are applied by `cloudops dashboards apply`, not by the sync function',
+        },
+      ],
+    };
   if (!dashboard || issues.length > 0) return { kind: 'bad', issues };
   const base = { ...current, key: dashboard.key };
   const service = options.service;

@@ -21,6 +21,8 @@ export interface PlanCost {
 interface Counted {
   counts: { create: number; update: number; delete: number };
   alertCounts: { create: number; update: number; delete: number };
+  /** Webhooks and saved searches written or deleted: one request each. */
+  objectWrites?: number;
 }
 
 export function planCost(plan: Counted, rateLimit: RateLimit = MANAGEMENT_RATE_LIMIT): PlanCost {
@@ -28,7 +30,8 @@ export function planCost(plan: Counted, rateLimit: RateLimit = MANAGEMENT_RATE_L
   const a = plan.alertCounts;
   // After creates, one list finds what a concurrent apply created too (converge.ts).
   const relist = create > 0 ? 1 : 0;
-  const requests = create + relist + update + del + a.create + a.update + a.delete;
+  const requests =
+    create + relist + update + del + a.create + a.update + a.delete + (plan.objectWrites ?? 0);
   // `limit` go at once, then one window per further `limit`.
   const windows = requests === 0 ? 0 : Math.floor((requests - 1) / Math.max(1, rateLimit.limit));
   return { requests, seconds: Math.ceil((windows * rateLimit.windowMs) / 1000), rateLimit };

@@ -14,6 +14,7 @@ import {
   ALERT_INTERVALS,
   DASHBOARD_LIMITS,
   DISPLAY_TYPES,
+  isoDateTime,
   SERIES_TYPES,
   tileOnClick,
 } from '../schemas';
@@ -187,43 +188,95 @@ export type FileTileConfig = z.infer<typeof fileTileConfig>;
 
 export { THRESHOLD_TYPES, type ThresholdType } from '../schemas/alert';
 
+/** Recipients of one email channel (cloudops' bound: a channel, not a mailing list). */
+const EMAIL_RECIPIENTS_MAX = 50;
+
 const fileAlertChannel = z.lazy(() =>
   z
     .strictObject({
       type: z
         .string()
-        .check(z.minLength(1), z.describe('Channel type; webhook is the documented one')),
+        .check(
+          z.minLength(1),
+          z.describe('Channel type: webhook (a webhook of the service) or email (management API)'),
+        ),
       webhookId: z
         .optional(z.string().check(z.minLength(1)))
         .check(z.describe('Id of a webhook of the service (checked against the webhooks list)')),
       webhook: z
         .optional(z.string().check(z.minLength(1)))
         .check(z.describe('Name of a webhook of the service, resolved to its id once per run')),
+      emailRecipients: z
+        .optional(
+          z
+            .array(z.email({ error: 'not an email address' }))
+            .check(z.minLength(1), z.maxLength(EMAIL_RECIPIENTS_MAX)),
+        )
+        .check(
+          z.describe(
+            `Addresses an email channel notifies (1–${EMAIL_RECIPIENTS_MAX}, with type email)`,
+          ),
+        ),
     })
-    .check(z.describe('Where the alert notifies')),
+    .check(
+      z.describe(
+        'Where the alert notifies: a webhook (by name or id) or email recipients, one of them',
+      ),
+    ),
 );
 
-/** An alert declared on a tile; the alert provisioner creates it once the tile has an id. */
+/**
+ * Thresholds stay where a float64 still counts in ones: beyond that a typo'd value is sent as
+ * something else than written.
+ */
+const THRESHOLD_BOUND = Number.MAX_SAFE_INTEGER;
+const threshold = () => z.number().check(z.gte(-THRESHOLD_BOUND), z.lte(THRESHOLD_BOUND));
+/** cloudops' bound: more windows in a row than this is a different alert (a longer interval). */
+const CONSECUTIVE_WINDOWS_MAX = 100;
+
+/**
+ * An alert declared in a file (on a tile, or on a saved search); the alert engine writes it once
+ * what it watches has an id. Rules across fields live in validate.ts.
+ */
 export const fileAlert = z.lazy(() =>
   z
     .strictObject({
       name: z
         .string()
         .check(z.minLength(1), z.describe('Unique on its tile; identifies the alert across syncs')),
-      threshold: z
-        .number()
-        .check(z.describe('Threshold (the lower bound for between / not_between)')),
+      threshold: threshold().check(
+        z.describe('Threshold (the lower bound for between / not_between)'),
+      ),
       thresholdMax: z
-        .optional(z.number())
+        .optional(threshold())
         .check(z.describe('Upper bound, with between / not_between only; >= threshold')),
       thresholdType: z
         .enum(THRESHOLD_TYPES)
         .check(z.describe('How the value is compared with the threshold')),
       interval: z.enum(ALERT_INTERVALS).check(z.describe('Evaluation window')),
+      numConsecutiveWindows: z
+        .optional(z.int().check(z.gte(1), z.lte(CONSECUTIVE_WINDOWS_MAX)))
+        .check(
+          z.describe(
+            `Fire only after this many windows in a row (1–${CONSECUTIVE_WINDOWS_MAX}); the alert is PENDING until then`,
+          ),
+        ),
+      scheduleOffsetMinutes: z
+        .optional(z.int().check(z.gte(0), z.lte(1439)))
+        .check(
+          z.describe(
+            'Shift each window by this many minutes (below the interval); not with scheduleStartAt',
+          ),
+        ),
+      scheduleStartAt: z
+        .optional(isoDateTime)
+        .check(
+          z.describe('Align the windows to this ISO date-time; not with scheduleOffsetMinutes'),
+        ),
       channel: fileAlertChannel,
       message: z.optional(z.string()).check(z.describe('Text sent with the notification')),
     })
-    .check(z.describe('An alert on this tile (line, stacked_bar and number tiles)')),
+    .check(z.describe('An alert (on line, stacked_bar and number tiles)')),
 );
 export type FileAlert = z.infer<typeof fileAlert>;
 
@@ -266,6 +319,25 @@ const fileTile = z.lazy(() =>
 );
 export type FileTile = z.infer<typeof fileTile>;
 
+/** A dashboard filter: a picker of values of `expression` in one source (and the others listed). */
+export const fileDashboardFilter = z
+  .strictObject({
+    name: z.string().check(z.minLength(1), z.describe('Label of the filter')),
+    expression: z
+      .string()
+      .check(z.minLength(1), z.describe('Column or expression whose values the filter offers')),
+    type: z
+      .optional(z.string().check(z.minLength(1)))
+      .check(z.describe('Filter type, as the service names it')),
+    source: z.optional(sourceName),
+    sourceId: z.optional(sourceIdField),
+    appliesToSourceIds: z
+      .optional(z.array(objectIdString).check(z.maxLength(20)))
+      .check(z.describe('Other sources the filter also applies to, by id (August 2026)')),
+  })
+  .check(z.describe('A dashboard filter; its source by `source: <name>` or `sourceId`'));
+export type FileDashboardFilter = z.infer<typeof fileDashboardFilter>;
+
 /** User tags: the marker tags cloudops adds count against the service's 50-tag limit. */
 const USER_TAGS_MAX = DASHBOARD_LIMITS.tagsMax - MARKER_TAG_COUNT;
 
@@ -274,6 +346,11 @@ export const dashboardFile = z.lazy(() =>
     .strictObject({
       /** Lets editors find the JSON Schema; ignored otherwise. */
       $schema: z.optional(z.string()).check(z.describe('Where editors find this schema; ignored')),
+      kind: z
+        .optional(z.literal('dashboard'))
+        .check(
+          z.describe('What the file declares: dashboard (the default), webhook or savedSearch'),
+        ),
       key: z
         .optional(dashboardKey)
         .check(z.describe('Identity of the dashboard; default: the file path without extension')),
@@ -302,6 +379,9 @@ export const dashboardFile = z.lazy(() =>
       tiles: z
         .optional(z.array(fileTile).check(z.maxLength(DASHBOARD_LIMITS.tilesMax)))
         .check(z.describe('Tiles')),
+      filters: z
+        .optional(z.array(fileDashboardFilter).check(z.maxLength(20)))
+        .check(z.describe('Dashboard filters; absent: the service keeps the ones it has')),
     })
     .check(z.describe('One dashboard')),
 );

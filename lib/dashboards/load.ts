@@ -9,7 +9,8 @@ import type { CallOptions } from '../api/http';
 import { FILE_LIMITS, locateIn } from './parse';
 import { resolveNames, type NameDirectory } from './resolve';
 import { groupByService, type ServiceGroup, type ServiceScope } from './services';
-import type { DesiredDashboard, FileIssue, SourceFile } from './types';
+import { withFolderWebhooks } from './folder-webhooks';
+import type { DesiredDashboard, FileIssue, FolderObjects, SourceFile } from './types';
 import { formatFileIssue, validateFiles, type ValidateOptions } from './validate';
 
 export interface DashboardSource {
@@ -114,21 +115,47 @@ export async function loadDashboards(
   source: DashboardSource,
   options: LoadOptions = {},
 ): Promise<DesiredDashboard[]> {
+  return (await loadFolder(source, options)).dashboards;
+}
+
+/** A folder's dashboards for one service, with its webhooks and saved searches. */
+export interface LoadedFolder {
+  dashboards: DesiredDashboard[];
+  objects: FolderObjects;
+}
+
+/** Like loadDashboards, keeping the folder's other kinds (webhooks, saved searches). */
+export async function loadFolder(
+  source: DashboardSource,
+  options: LoadOptions = {},
+): Promise<LoadedFolder> {
   const files = await readSource(source);
   if (files.length === 0) {
     throw dashboardFilesError(source.label, [
       { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
     ]);
   }
-  const { dashboards: all, issues } = validateFiles(files, options);
+  const { dashboards: all, issues, objects } = validateFiles(files, options);
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   const service = options.service;
   const dashboards =
     service === undefined ? all : all.filter((d) => !d.services || d.services.includes(service));
-  if (!options.directory) return dashboards;
-  const resolved = await resolveNames(dashboards, options.directory, files, options.call);
+  const { directory } = options;
+  if (!directory) return { dashboards, objects };
+  const lists = () =>
+    withFolderWebhooks(typeof directory === 'function' ? directory() : directory, objects.webhooks);
+  const resolved = await resolveNames(
+    dashboards,
+    lists,
+    files,
+    options.call,
+    objects.savedSearches,
+  );
   if (resolved.issues.length > 0) throw dashboardFilesError(source.label, resolved.issues);
-  return resolved.dashboards;
+  return {
+    dashboards: resolved.dashboards,
+    objects: { ...objects, savedSearches: resolved.savedSearches },
+  };
 }
 
 export interface LoadGroupsOptions extends ValidateOptions {
@@ -160,7 +187,7 @@ export async function loadDashboardGroups(
       { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
     ]);
   }
-  const { dashboards, issues } = validateFiles(files, options);
+  const { dashboards, issues, objects } = validateFiles(files, options);
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   if (options.configuredServices && dashboards.some((d) => d.services)) {
     const known = options.configuredServices();
@@ -181,15 +208,24 @@ export async function loadDashboardGroups(
     );
     if (unknown.length > 0) throw dashboardFilesError(source.label, unknown);
   }
-  const groups = groupByService(dashboards, options.scope());
+  // The folder's webhooks and saved searches go to the first group: the default (or only) service.
+  const groups = groupByService(dashboards, options.scope()).map((g, i) =>
+    i === 0 ? { ...g, objects } : g,
+  );
   const directory = options.directory;
   if (!directory) return groups;
   const several = groups.length > 1;
   const resolved: ServiceGroup[] = [];
   const problems: FileIssue[] = [];
   for (const g of groups) {
-    const r = await resolveNames(g.dashboards, () => directory(g.service), files, options.call);
-    resolved.push({ service: g.service, dashboards: r.dashboards });
+    const own = g.objects ?? { webhooks: [], savedSearches: [] };
+    const lists = () => withFolderWebhooks(directory(g.service), own.webhooks);
+    const r = await resolveNames(g.dashboards, lists, files, options.call, own.savedSearches);
+    resolved.push({
+      service: g.service,
+      dashboards: r.dashboards,
+      ...(g.objects ? { objects: { ...g.objects, savedSearches: r.savedSearches } } : {}),
+    });
     for (const i of r.issues)
       problems.push(several ? { ...i, message: `${i.message} (service ${g.service})` } : i);
   }

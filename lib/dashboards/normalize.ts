@@ -297,5 +297,40 @@ export function fingerprint(d: Dashboard): string {
     name: d.name,
     tags: normalizeTags(d.tags),
     tiles: d.tiles.map((t) => ({ id: t.id, ...normalizeTile(t) })),
+    // Only when there are some: a dashboard without filters keeps the fingerprint it had.
+    ...(d.filters?.length ? { filters: d.filters.map(comparableFilter) } : {}),
   });
+}
+
+/** A filter as compared: what a file can say, `appliesToSourceIds` as a set (empty = absent). */
+function comparableFilter(f: Record<string, unknown>): Record<string, unknown> {
+  const applies = Array.isArray(f.appliesToSourceIds)
+    ? [...(f.appliesToSourceIds as string[])].sort()
+    : [];
+  return compact({
+    name: f.name,
+    expression: f.expression,
+    type: f.type ?? undefined,
+    sourceId: f.sourceId,
+    appliesToSourceIds: applies.length > 0 ? applies : undefined,
+  });
+}
+
+/**
+ * Dashboard filters, old -> new; none when the file leaves them out (the service keeps its own,
+ * so they are neither sent nor drift).
+ */
+export function filterChanges(
+  want: readonly Record<string, unknown>[] | undefined,
+  have: readonly Record<string, unknown>[] | undefined,
+): FieldChange[] {
+  if (want === undefined) return [];
+  // A type the file leaves out is the service's default, whatever it answers.
+  const seen = (have ?? []).map((f, i) =>
+    want[i] !== undefined && want[i].type === undefined ? { ...f, type: undefined } : f,
+  );
+  return diffValues(
+    { filters: seen.map(comparableFilter) },
+    { filters: want.map(comparableFilter) },
+  );
 }

@@ -23,7 +23,7 @@ import type { RateLimitConfig } from '../api/rate-limiter';
 import type { FieldChange } from '../diff';
 import { ValidationError } from '../errors';
 import { planCost, type PlanCost } from './cost';
-import { normalizeTags, tileChanges, tileWrite } from './normalize';
+import { filterChanges, normalizeTags, tileChanges, tileWrite } from './normalize';
 import {
   ALERTS_TAG,
   DEFAULT_OWNER,
@@ -34,6 +34,7 @@ import {
   withMarker,
   isKeyTag,
 } from './ownership';
+import type { ObjectChange } from './objects-plan';
 import type { DesiredDashboard, DesiredTile } from './types';
 
 export type DashboardAction = 'create' | 'update' | 'delete' | 'unchanged' | 'conflict';
@@ -77,6 +78,8 @@ export interface DashboardChange {
     tags?: { added: string[]; removed: string[] };
     /** The ownership marker tags are written (adoption, a new owner or alerts tag). */
     marker?: boolean;
+    /** Dashboard filters, old -> new (only when the file declares them). */
+    filters?: FieldChange[];
   };
   tiles: TileChange[];
   /** Tile alerts to create/update/delete (also on an otherwise unchanged dashboard). */
@@ -136,6 +139,8 @@ export interface Plan {
   alertsRead: boolean;
   /** What the apply costs (absent in a plan saved by an older cloudops). */
   cost?: PlanCost;
+  /** The folder's webhooks and saved searches (with the alerts on the searches). */
+  objects?: ObjectChange[];
 }
 
 type PlanBackend = Pick<ObservabilityBackend, 'listDashboards' | 'listAlerts'>;
@@ -518,7 +523,7 @@ function diffChange(
     alerts === undefined
       ? []
       : planTileAlerts({
-          dashboardKey: want.key,
+          holder: { kind: 'dashboard', dashboardKey: want.key },
           tiles: alertTiles(want, tileIds),
           onDashboard,
           tileNames,
@@ -535,8 +540,14 @@ function diffChange(
     added.some((t) => !user(t) && t !== ALERTS_TAG && !isKeyTag(t)) ||
     removed.some((t) => !user(t));
   if (marker) fields.marker = true;
+  const filters = filterChanges(want.filters, actual.filters);
+  if (filters.length > 0) fields.filters = filters;
   const changed =
-    fields.name !== undefined || fields.tags !== undefined || marker || tiles.length > 0;
+    fields.name !== undefined ||
+    fields.tags !== undefined ||
+    marker ||
+    filters.length > 0 ||
+    tiles.length > 0;
   return {
     action: changed ? 'update' : 'unchanged',
     key: want.key,
@@ -565,5 +576,6 @@ export function writeBody(
     name: want.name,
     tags: withMarker(want.tags, want.key, owner, hasAlerts(want)),
     tiles: want.tiles.map((t, i) => tileWrite(t, tileIds[i])),
+    ...(want.filters ? { filters: want.filters } : {}),
   };
 }

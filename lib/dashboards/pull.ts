@@ -10,12 +10,14 @@ import { parseMarker, stripMarker } from '../alerts/marker';
 import type { Alert, Dashboard, DataSource, Tile, Webhook } from '../schemas';
 import {
   dashboardKey,
+  fileDashboardFilter,
   fileSelectItem,
   fileSeries,
   fileTileConfig,
   tileKey,
   type DashboardFile,
   type FileAlert,
+  type FileDashboardFilter,
   type FileTile,
 } from './file-schema';
 import { ALERTS_TAG, identityTag, isReservedTag, ownerOf, ownerTag, taggedKey } from './ownership';
@@ -47,7 +49,7 @@ export interface DeclaredFile {
 }
 
 /** id -> name, for names exactly one entry has (an ambiguous name would not resolve back). */
-function uniqueNames(
+export function uniqueNames(
   list: readonly { id?: string; name?: string | null }[] = [],
 ): Map<string, string> {
   const count = new Map<string, number>();
@@ -57,12 +59,23 @@ function uniqueNames(
   return out;
 }
 
-interface PulledFile {
+/** An alert of a pulled dashboard as `pull --json` lists it: its state is shown, not written. */
+export interface PulledAlert {
+  id: string;
+  name: string;
+  /** The tile it watches; absent for an alert on a saved search. */
+  tile?: string;
+  /** ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING, or what else the service says. */
+  state: string | null;
+}
+
+export interface PulledFile {
   /** Relative path: the file that declares the dashboard, else `<key>.yaml`. */
   file: string;
   key: string;
   name: string;
   text: string;
+  alerts: PulledAlert[];
 }
 
 export interface PullResult {
@@ -134,10 +147,10 @@ function carriedKey(
 }
 
 /** `<key>.yaml` when the path is safe and the loader reads it (no `.`-segments), else by id. */
-function fileFor(key: string, id: string): string {
+export function fileFor(key: string, id: string, kind = 'dashboard'): string {
   const safe =
     dashboardKey.safeParse(key).success && !key.split('/').some((p) => p.startsWith('.'));
-  return safe ? `${key}.yaml` : `dashboard-${id}.yaml`;
+  return safe ? `${key}.yaml` : `${kind}-${id}.yaml`;
 }
 
 export function pullFiles(
@@ -171,7 +184,7 @@ export function pullFiles(
         `"${d.name}" pulled into ${file} is already declared by ${twin.file} (key "${twin.key}"): the next plan would see both`,
       );
     const text = render(fileOf(d, key, file, alerts, ids), file, home?.header, owned);
-    result.files.push({ file, key, name: d.name, text });
+    result.files.push({ file, key, name: d.name, text, alerts: alertsOf(d, alerts) });
   }
   for (const key of filter.keys ?? [])
     if (!used.has(key))
@@ -181,7 +194,19 @@ export function pullFiles(
   return result;
 }
 
-interface Ids {
+function alertsOf(d: Dashboard, alerts: readonly Alert[]): PulledAlert[] {
+  const tileNames = new Map(d.tiles.map((t) => [t.id, t.name]));
+  return alerts
+    .filter((a) => dashboardOf(a) === d.id)
+    .map((a) => ({
+      id: a.id,
+      name: a.name ?? '',
+      tile: tileNames.get(tileOf(a) ?? '') ?? tileOf(a) ?? '',
+      state: a.state ?? null,
+    }));
+}
+
+export interface Ids {
   sources: Map<string, string>;
   webhooks: Map<string, string>;
 }
@@ -208,6 +233,13 @@ function fileOf(
     ...(deriveKey(file) === key ? {} : { key }),
     name: d.name,
     ...(tags.length > 0 ? { tags: [...new Set(tags)].sort() } : {}),
+    ...(d.filters?.length
+      ? {
+          filters: d.filters.map(
+            (f) => named(pick(f, fileDashboardFilter.shape), ids) as FileDashboardFilter,
+          ),
+        }
+      : {}),
     tiles: d.tiles.map((t) => {
       const onTile = onDashboard.filter((a) => tileOf(a) === t.id);
       const tileKey = keyOfTile(t, key, onTile);
@@ -288,23 +320,37 @@ function query(t: Tile, ids: Ids): Partial<FileTile> {
   return {};
 }
 
-function fileAlertOf(a: Alert, ids: Ids): FileAlert {
+/**
+ * An alert as its file says it: the fields the file format has, defaults left out (1 window in
+ * a row, offset 0), the webhook by its name when that is unique. The state is never written.
+ */
+export function fileAlertOf(a: Alert, ids: Ids): FileAlert {
   const message = stripMarker(a.message ?? undefined);
-  const hook = a.channel?.webhookId ?? undefined;
+  const windows = a.numConsecutiveWindows ?? 1;
   return {
     name: a.name ?? '',
     threshold: a.threshold ?? 0,
     thresholdType: (a.thresholdType ?? 'above') as FileAlert['thresholdType'],
     interval: (a.interval ?? '5m') as FileAlert['interval'],
-    channel: {
-      type: a.channel?.type ?? 'webhook',
-      ...(hook && ids.webhooks.has(hook)
-        ? { webhook: ids.webhooks.get(hook)! }
-        : hook
-          ? { webhookId: hook }
-          : {}),
-    },
+    ...(windows > 1 ? { numConsecutiveWindows: windows } : {}),
+    ...(a.scheduleOffsetMinutes ? { scheduleOffsetMinutes: a.scheduleOffsetMinutes } : {}),
+    ...(a.scheduleStartAt ? { scheduleStartAt: a.scheduleStartAt } : {}),
+    channel: fileChannelOf(a.channel, ids),
     ...(a.thresholdMax != null ? { thresholdMax: a.thresholdMax } : {}),
     ...(message !== '' ? { message } : {}),
+  };
+}
+
+function fileChannelOf(channel: Alert['channel'], ids: Ids): FileAlert['channel'] {
+  const hook = channel?.webhookId ?? undefined;
+  const recipients = channel?.emailRecipients ?? [];
+  return {
+    type: channel?.type ?? 'webhook',
+    ...(hook && ids.webhooks.has(hook)
+      ? { webhook: ids.webhooks.get(hook)! }
+      : hook
+        ? { webhookId: hook }
+        : {}),
+    ...(recipients.length > 0 ? { emailRecipients: recipients } : {}),
   };
 }

@@ -6,6 +6,8 @@
 import type { ApplyResult, DashboardResult } from './apply';
 import { formatValue, type FieldChange } from '../diff';
 import type { AlertChange } from '../alerts/tile-plan';
+import type { AlertResult } from '../alerts/tile-apply';
+import type { ObjectChange } from './objects-plan';
 import type { DashboardChange, Plan, TileChange } from './plan';
 import { costLine } from './cost';
 
@@ -50,6 +52,10 @@ export function renderPlan(plan: Plan, options: RenderOptions = {}): string {
   const paint = painter(options.color ?? false);
   const lines: string[] = [];
   if (options.service) lines.push(`Service ${options.service}, owner "${plan.owner}":`);
+  for (const c of plan.objects ?? []) {
+    if (c.action === 'unchanged' && c.alerts.length === 0 && !options.showUnchanged) continue;
+    lines.push(...renderObject(c, paint));
+  }
   for (const c of plan.changes) {
     if (c.action === 'unchanged' && c.alerts.length === 0 && !options.showUnchanged) continue;
     lines.push(...renderChange(c, paint));
@@ -68,13 +74,59 @@ export function summaryLine(plan: Plan): string {
     a.create + a.update + a.delete > 0
       ? `; alerts: ${a.create} to create, ${a.update} to update, ${a.delete} to delete`
       : '';
+  const objects = plan.objects ?? [];
+  const o = (action: string) => objects.filter((c) => c.action === action).length;
+  const others =
+    objects.length > 0
+      ? `; webhooks and saved searches: ${o('create')} to create, ${o('update')} to update, ${o('delete')} to delete, ${o('unchanged')} unchanged`
+      : '';
   return (
     `Plan: ${create} to create, ${update} to update, ${del} to delete, ${unchanged} unchanged` +
+    others +
     (conflict > 0 ? `, ${conflict} conflict(s)` : '') +
     alerts +
     (deleted > 0 ? `; ${deleted} alert(s) would be deleted with their tiles` : '') +
     (plan.pending ? '.' : '. No changes.')
   );
+}
+
+const NOUN = { webhook: 'webhook', savedSearch: 'saved search' } as const;
+
+/** A webhook or saved search: its fields (never a webhook's URL or headers), its alerts. */
+function renderObject(c: ObjectChange, paint: Paint): string[] {
+  const where = c.sourceFile ? ` (${c.sourceFile})` : '';
+  const id = c.id ? ` id=${c.id}` : '';
+  const pendingAlerts = c.action === 'unchanged' && c.alerts.length > 0;
+  const sign = pendingAlerts ? '[~]' : SIGN[c.action];
+  const kind = (sign[1] === '=' ? '~' : sign[1]) as '+' | '-' | '~' | '!';
+  const action = pendingAlerts ? 'alerts of' : c.action;
+  const head = `${sign} ${action} ${NOUN[c.kind]} "${c.name}"${where}${id}${c.adopted ? ' [adopt]' : ''}`;
+  const lines = [paint(kind, head)];
+  if (c.reason) lines.push(`    reason: ${c.reason}`);
+  if (c.action !== 'delete' && c.action !== 'conflict')
+    for (const f of c.fields)
+      lines.push(
+        `    ${c.action === 'create' ? '+' : '~'} ${f.path}: ${c.action === 'create' ? formatValue(f.to) : arrow(f)}`,
+      );
+  for (const [field, state] of Object.entries(c.writeOnly ?? {}))
+    lines.push(`    ${state.startsWith('resent') ? '~' : '='} ${field}: ${state}`);
+  if (c.alerts.length > 0) {
+    lines.push('    alerts:');
+    lines.push(
+      ...tree(
+        '    ',
+        c.alerts.map((a) => renderAlert(a, paint, 'saved search')),
+      ),
+    );
+  }
+  if (c.action === 'delete' && c.alertsDeleted.length > 0)
+    lines.push(
+      paint(
+        '!',
+        `    ! deletes ${c.alertsDeleted.length} alert(s) with it: ${c.alertsDeleted.map(alertLabel).join(', ')}`,
+      ),
+    );
+  return lines;
 }
 
 /** Draws `items` as a tree under `indent` (├─ / └─, children under │). */
@@ -108,6 +160,7 @@ function renderChange(c: DashboardChange, paint: Paint): string[] {
       `    ~ tags: ${[...added.map((t) => `+${t}`), ...removed.map((t) => `-${t}`)].join(' ')}`,
     );
   }
+  for (const f of c.fields.filters ?? []) lines.push(`    ~ ${f.path}: ${arrow(f)}`);
   if (c.fields.marker && c.action === 'update')
     lines.push(
       `    ~ ownership marker tags${c.adopted ? ' (adopted; no field changes unless listed)' : ''}`,
@@ -164,11 +217,17 @@ function renderTile(t: TileChange, paint: Paint): { head: string; children: stri
   return { head, children };
 }
 
-function renderAlert(a: AlertChange, paint: Paint): { head: string; children: string[] } {
+function renderAlert(
+  a: AlertChange,
+  paint: Paint,
+  holder = 'tile',
+): { head: string; children: string[] } {
   const sign = ALERT_SIGN[a.action];
-  const id = a.id ? ` (${a.id})` : '';
+  // OK goes without saying; any other state (PENDING, ALERT, ...) is worth a look before a write.
+  const state = a.state && a.state !== 'OK' ? `, state ${a.state}` : '';
+  const id = a.id ? ` (${a.id}${state})` : '';
   const adopted = a.adopt ? ' adopted (marker added; no field changes)' : '';
-  const head = paint(sign, `${sign} alert "${a.name}" on tile "${a.tile}"${id}${adopted}`);
+  const head = paint(sign, `${sign} alert "${a.name}" on ${holder} "${a.tile}"${id}${adopted}`);
   const children =
     a.action === 'create'
       ? a.changes.map((c) => `${c.path}: ${formatValue(c.to)}`)
@@ -219,20 +278,33 @@ export function planToJson(plan: Plan): unknown {
         alerts: rest.alerts.map(({ want: _w, ...a }) => a),
       }),
     ),
+    ...(plan.objects
+      ? {
+          objects: plan.objects.map(({ search: _s, keptDigests: _k, seenPrint: _p, ...rest }) => ({
+            ...rest,
+            alerts: rest.alerts.map(({ want: _w, ...a }) => a),
+          })),
+        }
+      : {}),
   };
 }
 
 export function renderApply(result: ApplyResult): string {
   const lines: string[] = [];
+  for (const o of result.objects ?? []) {
+    const alerts = o.alertResults ?? [];
+    if (o.status !== 'unchanged' || alerts.length > 0) {
+      const msg = o.message ? `: ${o.message}` : '';
+      lines.push(
+        `${o.status.padEnd(9)} ${NOUN[o.kind]} "${o.name}"${o.id ? ` id=${o.id}` : ''}${msg}`,
+      );
+    }
+    for (const a of alerts) lines.push(alertResultLine(a, NOUN[o.kind]));
+  }
   for (const r of result.results) {
     const alerts = r.alertResults ?? [];
     if (r.status !== 'unchanged' || alerts.length > 0) lines.push(resultLine(r));
-    for (const a of alerts) {
-      const msg = a.message ? `: ${a.message}` : '';
-      lines.push(
-        `  alert ${a.action} "${a.name}" on tile "${a.tile}": ${a.status}${a.id ? ` id=${a.id}` : ''}${msg}`,
-      );
-    }
+    for (const a of alerts) lines.push(alertResultLine(a));
   }
   const count = (s: string) => result.results.filter((r) => r.status === s).length;
   lines.push(
@@ -250,6 +322,11 @@ export function renderApply(result: ApplyResult): string {
     );
   }
   return lines.join('\n');
+}
+
+function alertResultLine(a: AlertResult, holder = 'tile'): string {
+  const msg = a.message ? `: ${a.message}` : '';
+  return `  alert ${a.action} "${a.name}" on ${holder} "${a.tile}": ${a.status}${a.id ? ` id=${a.id}` : ''}${msg}`;
 }
 
 function resultLine(r: DashboardResult): string {

@@ -1,15 +1,23 @@
 /**
- * Names in files become ids: `source: <name>` (series or config) → `sourceId`, and
+ * Names in files become ids: `source: <name>` (series, config, dashboard filter) → `sourceId`, and
  * `webhook: <name>` on an alert channel → `webhookId`; a `webhookId` written as an id is
  * checked to exist. Each list is read at most once per run, and only when a file needs it.
  * Source and webhook names are not documented as unique, so a name two entries share is an
- * error, as is an unknown one (naming file, line and the names that exist).
+ * error, as is an unknown one (naming file, line and the names that exist). An email channel
+ * on a service that takes webhooks only (`/api/v2`) is an error here too, before any write.
  */
 import { ApiError } from '../api/errors';
 import type { CallOptions } from '../api/http';
+import type { ObservabilityMode } from '../api/observability-backend';
 import { formatPath } from '../format-issues';
 import { locateIn } from './parse';
-import type { DesiredDashboard, DesiredTile, FileIssue, SourceFile } from './types';
+import type {
+  DesiredDashboard,
+  DesiredSavedSearch,
+  DesiredTile,
+  FileIssue,
+  SourceFile,
+} from './types';
 
 export interface NamedEntry {
   id?: string;
@@ -20,13 +28,17 @@ export interface NamedEntry {
 export interface NameDirectory {
   listSources?(opts?: CallOptions): Promise<NamedEntry[]>;
   listWebhooks?(opts?: CallOptions): Promise<NamedEntry[]>;
+  /** `/api/v2` (open-source) takes webhook channels only; email is the management API's. */
+  readonly mode?: ObservabilityMode;
+  /** Webhook names known without the list (the folder's own webhooks): name -> id. */
+  knownWebhooks?: ReadonlyMap<string, string>;
 }
 
 interface Ref {
-  dashboard: number;
-  tile: number;
+  file: string;
   path: PropertyKey[];
-  kind: 'source' | 'webhook' | 'webhookId';
+  /** `email`: an email channel, which only some services take (no name to resolve). */
+  kind: 'source' | 'webhook' | 'webhookId' | 'email';
   value: string;
   apply: (id: string) => void;
 }
@@ -34,14 +46,28 @@ interface Ref {
 /** Every name (and webhook id) the dashboards refer to, with a setter for the resolved id. */
 function collectRefs(dashboards: DesiredDashboard[]): Ref[] {
   const refs: Ref[] = [];
-  dashboards.forEach((d, di) => {
+  dashboards.forEach((d) => {
+    d.filters?.forEach((f, fi) => {
+      if (f.source === undefined) return;
+      const apply = (id: string) => {
+        const { source: _name, ...rest } = f;
+        d.filters![fi] = { ...rest, sourceId: id };
+      };
+      refs.push({
+        file: d.sourceFile,
+        path: ['filters', fi, 'source'],
+        kind: 'source',
+        value: f.source,
+        apply,
+      });
+    });
     d.tiles.forEach((t, ti) => {
       const push = (
         path: PropertyKey[],
         kind: Ref['kind'],
         value: string,
         apply: Ref['apply'] = () => {},
-      ) => refs.push({ dashboard: di, tile: ti, path: ['tiles', ti, ...path], kind, value, apply });
+      ) => refs.push({ file: d.sourceFile, path: ['tiles', ti, ...path], kind, value, apply });
       t.series.forEach((s, si) => {
         if (s.source === undefined) return;
         push(['series', si, 'source'], 'source', s.source, (id) => {
@@ -56,19 +82,44 @@ function collectRefs(dashboards: DesiredDashboard[]): Ref[] {
           t.config = { ...rest, sourceId: id };
         });
       }
-      t.alerts.forEach((a, ai) => {
-        const ch = a.channel;
-        if (ch.webhook !== undefined) {
-          push(['alerts', ai, 'channel', 'webhook'], 'webhook', ch.webhook, (id) => {
-            const { webhook: _name, ...rest } = ch;
-            t.alerts[ai] = { ...a, channel: { ...rest, webhookId: id } };
-          });
-        } else if (ch.webhookId !== undefined) {
-          push(['alerts', ai, 'channel', 'webhookId'], 'webhookId', ch.webhookId);
-        }
-      });
+      alertRefs(t.alerts, (path, kind, value, apply) => push(path, kind, value, apply));
     });
   });
+  return refs;
+}
+
+type Push = (path: PropertyKey[], kind: Ref['kind'], value: string, apply?: Ref['apply']) => void;
+
+/** The webhook names and ids of alerts (on a tile or a saved search); `alerts` is a copy. */
+function alertRefs(alerts: DesiredTile['alerts'], push: Push): void {
+  alerts.forEach((a, ai) => {
+    const ch = a.channel;
+    if (ch.webhook !== undefined) {
+      push(['alerts', ai, 'channel', 'webhook'], 'webhook', ch.webhook, (id) => {
+        const { webhook: _name, ...rest } = ch;
+        alerts[ai] = { ...a, channel: { ...rest, webhookId: id } };
+      });
+    } else if (ch.webhookId !== undefined) {
+      push(['alerts', ai, 'channel', 'webhookId'], 'webhookId', ch.webhookId);
+    } else if (ch.type === 'email') {
+      push(['alerts', ai, 'channel', 'type'], 'email', ch.type);
+    }
+  });
+}
+
+/** A saved search names its source and its alerts' webhooks like a tile does. */
+function searchRefs(searches: DesiredSavedSearch[]): Ref[] {
+  const refs: Ref[] = [];
+  for (const s of searches) {
+    const push: Push = (path, kind, value, apply = () => {}) =>
+      refs.push({ file: s.sourceFile, path, kind, value, apply });
+    if (s.source !== undefined)
+      push(['source'], 'source', s.source, (id) => {
+        delete s.source;
+        s.sourceId = id;
+      });
+    alertRefs(s.alerts, push);
+  }
   return refs;
 }
 
@@ -101,21 +152,31 @@ export async function resolveNames(
   directory: NameDirectory | (() => NameDirectory),
   files: readonly SourceFile[],
   call: CallOptions = {},
-): Promise<{ dashboards: DesiredDashboard[]; issues: FileIssue[] }> {
+  savedSearches: readonly DesiredSavedSearch[] = [],
+): Promise<{
+  dashboards: DesiredDashboard[];
+  savedSearches: DesiredSavedSearch[];
+  issues: FileIssue[];
+}> {
   const copies = dashboards.map((d) => ({
     ...d,
+    ...(d.filters ? { filters: [...d.filters] } : {}),
     tiles: d.tiles.map((t): DesiredTile => ({
       ...t,
       series: [...t.series],
       alerts: [...t.alerts],
     })),
   }));
-  const refs = collectRefs(copies);
-  if (refs.length === 0) return { dashboards: copies, issues: [] };
+  const searches = savedSearches.map((s) => ({ ...s, alerts: [...s.alerts] }));
+  const refs = [...collectRefs(copies), ...searchRefs(searches)];
+  if (refs.length === 0) return { dashboards: copies, savedSearches: searches, issues: [] };
 
   const lists = typeof directory === 'function' ? directory() : directory;
+  const known = lists.knownWebhooks ?? new Map<string, string>();
   const needSources = refs.some((r) => r.kind === 'source');
-  const needWebhooks = refs.some((r) => r.kind !== 'source');
+  const needWebhooks = refs.some(
+    (r) => r.kind === 'webhookId' || (r.kind === 'webhook' && !known.has(r.value)),
+  );
   const [sources, webhooks] = await Promise.all([
     needSources ? orAbsent(lists.listSources?.(call)) : undefined,
     needWebhooks ? orAbsent(lists.listWebhooks?.(call)) : undefined,
@@ -124,7 +185,7 @@ export async function resolveNames(
   const texts = new Map(files.map((f) => [f.file, f.text]));
   const issues: FileIssue[] = [];
   const issue = (ref: Ref, message: string) => {
-    const file = copies[ref.dashboard].sourceFile;
+    const file = ref.file;
     const text = texts.get(file);
     issues.push({
       file,
@@ -135,6 +196,11 @@ export async function resolveNames(
   };
 
   for (const ref of refs) {
+    if (ref.kind === 'email') {
+      if (lists.mode === 'open-source')
+        issue(ref, 'email channels are for managed observability; /api/v2 takes webhooks only');
+      continue;
+    }
     if (ref.kind === 'webhookId') {
       // No list to check against (a backend without it): the service checks at write time.
       if (webhooks && !webhooks.some((w) => w.id === ref.value))
@@ -142,6 +208,10 @@ export async function resolveNames(
           ref,
           `webhook id "${ref.value}" not found; ${existing(webhooks, (w) => `"${w.name ?? ''}" (${w.id})`)}`,
         );
+      continue;
+    }
+    if (ref.kind === 'webhook' && known.has(ref.value)) {
+      ref.apply(known.get(ref.value)!);
       continue;
     }
     const list = ref.kind === 'source' ? sources : webhooks;
@@ -166,12 +236,15 @@ export async function resolveNames(
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.column ?? 0) - (b.column ?? 0),
   );
-  return { dashboards: copies, issues };
+  return { dashboards: copies, savedSearches: searches, issues };
 }
 
 /** True when any dashboard names a source or webhook (so a run needs the lists). */
 export function usesNames(dashboards: readonly DesiredDashboard[]): boolean {
-  return collectRefs(dashboards.map((d) => ({ ...d, tiles: [...d.tiles] }))).some(
-    (r) => r.kind !== 'webhookId',
-  );
+  const copies = dashboards.map((d) => ({
+    ...d,
+    tiles: [...d.tiles],
+    ...(d.filters ? { filters: [...d.filters] } : {}),
+  }));
+  return collectRefs(copies).some((r) => r.kind === 'source' || r.kind === 'webhook');
 }

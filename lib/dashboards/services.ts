@@ -4,7 +4,7 @@
  * (`--service`, else the first configured one), as before the list existed. `--service` also
  * restricts the run to that one service.
  */
-import type { DesiredDashboard } from './types';
+import type { DesiredDashboard, FolderObjects } from './types';
 
 export interface ServiceScope {
   /** Where files without `services:` go (`--service`, else the first configured service). */
@@ -17,6 +17,8 @@ export interface ServiceGroup {
   service: string;
   /** Each group has its own copies: names resolve per service (each has its own sources). */
   dashboards: DesiredDashboard[];
+  /** The folder's webhooks and saved searches: on the first group (the default service) only. */
+  objects?: FolderObjects;
 }
 
 /**

@@ -22,7 +22,7 @@ import {
   type LoadedFiles,
   type ManifestRun,
 } from './incremental';
-import { dashboardFilesError, loadDashboards, type DashboardSource } from './load';
+import { dashboardFilesError, loadFolder, type DashboardSource } from './load';
 import type { Manifest } from './manifest';
 import { ALERTS_TAG, DEFAULT_OWNER } from './ownership';
 import { locateIn } from './parse';
@@ -36,7 +36,24 @@ import {
 } from './plan';
 import { validateRemotely } from './remote-validate';
 import { orAbsent, resolveNames, type NameDirectory } from './resolve';
-import type { DesiredDashboard, FileIssue, SourceFile } from './types';
+import { AlertWriter } from '../alerts/write';
+import { planCost } from './cost';
+import type { ObjectResult } from './objects-apply';
+import type { ObjectPlan } from './objects-plan';
+import {
+  checkSavedObjects,
+  listsOnce,
+  objectsApply,
+  planFolderObjects,
+  refuseWebhooksInUse,
+} from './objects-sync';
+import type {
+  DesiredDashboard,
+  DesiredWebhook,
+  FileIssue,
+  FolderObjects,
+  SourceFile,
+} from './types';
 
 export interface ServiceSyncOptions extends PlanOptions {
   readonly backend: ObservabilityBackend;
@@ -66,6 +83,13 @@ export interface ServiceSyncOptions extends PlanOptions {
   readonly remoteValidate?: boolean;
   /** Where the files come from: places the service's refusals on their lines. */
   readonly files?: { readonly label: string; read(file: string): Promise<string> };
+  /** The folder's webhooks and saved searches (planned and applied with the dashboards). */
+  readonly objects?: FolderObjects;
+  /**
+   * The backend planning reads through, each list once (listsOnce): pass the one the files'
+   * names were resolved with, so no list is read twice. @default listsOnce(backend)
+   */
+  readonly planningBackend?: ObservabilityBackend;
 }
 
 export interface SyncHooks {
@@ -89,17 +113,29 @@ export interface ServiceSync {
   apply(hooks?: SyncHooks): Promise<AppliedSync>;
 }
 
-/** Plans one service's dashboards (one request in steady state). */
+/** Plans one service's dashboards (one request in steady state), webhooks and saved searches. */
 export async function planServiceSync(
   desired: readonly DesiredDashboard[],
   options: ServiceSyncOptions,
 ): Promise<ServiceSync> {
   const call = options.signal ? { signal: options.signal } : {};
+  // Each list once for the whole plan, whichever part needs it first.
+  const lists = options.planningBackend ?? listsOnce(options.backend);
+  const planning = { ...options, backend: lists };
+  const owner = options.owner ?? DEFAULT_OWNER;
+  const objects = await planFolderObjects(
+    desired,
+    { objects: options.objects, owner, prune: options.prune, adopt: options.adopt },
+    lists,
+    call,
+  );
   // Dashboards whose alerts the ledger has not settled as declared (filled by the plan).
   const unsettled = new Set<string>();
   const plan = options.ledger
-    ? await planWithLedger(desired, options, options.ledger, unsettled, call)
-    : await planDashboards(desired, options.backend, options, call);
+    ? await planWithLedger(objects.dashboards, planning, options.ledger, unsettled, call)
+    : await planDashboards(objects.dashboards, lists, options, call);
+  await refuseWebhooksInUse(plan, objects.changes, () => lists.listAlerts(call));
+  addObjects(plan, objects, options.rateLimit);
   // The service's own check, between the plan and the first write (remote-validate.ts).
   if (options.remoteValidate !== false) {
     const checked = await validateRemotely(plan, options.backend, {
@@ -112,7 +148,23 @@ export async function planServiceSync(
       options.logger?.warn('dashboard validation unavailable', { reason: checked.unavailable });
     }
   }
-  return serviceSync(plan, options, unsettled);
+  return serviceSync(plan, options, unsettled, objects.webhooks);
+}
+
+/** The webhooks and saved searches join the plan: its changes, notes, counts and cost. */
+function addObjects(plan: Plan, objects: ObjectPlan, rateLimit: PlanOptions['rateLimit']): void {
+  if (objects.changes.length === 0 && objects.notes.length === 0) return;
+  plan.objects = objects.changes;
+  plan.notes.push(...objects.notes);
+  let writes = 0;
+  for (const c of objects.changes) {
+    if (c.action === 'create' || c.action === 'update' || c.action === 'delete') writes += 1;
+    if (c.action === 'conflict') plan.counts.conflict += 1;
+    for (const a of c.alerts) plan.alertCounts[a.action] += 1;
+  }
+  const alertWrites = Object.values(plan.alertCounts).reduce((n, k) => n + k, 0);
+  plan.pending ||= writes + alertWrites > 0;
+  plan.cost = planCost({ ...plan, objectWrites: writes }, rateLimit);
 }
 
 /**
@@ -123,14 +175,17 @@ export async function savedServiceSync(
   plan: Plan,
   options: ServiceSyncOptions,
 ): Promise<ServiceSync> {
-  await checkSavedPlan(plan, options.backend, options.signal ? { signal: options.signal } : {});
-  return serviceSync(plan, options, new Set());
+  const call = options.signal ? { signal: options.signal } : {};
+  await checkSavedObjects(plan, options.backend, call);
+  await checkSavedPlan(plan, options.backend, call);
+  return serviceSync(plan, options, new Set(), new Map());
 }
 
 function serviceSync(
   plan: Plan,
   options: ServiceSyncOptions,
   unsettled: ReadonlySet<string>,
+  webhooks: ReadonlyMap<string, DesiredWebhook>,
 ): ServiceSync {
   return {
     plan,
@@ -141,12 +196,32 @@ function serviceSync(
       const claimed = options.ledger
         ? await claimAlerts(plan, options.ledger, version)
         : new Set<string>();
+      const call = options.signal ? { signal: options.signal } : {};
+      const objects = objectsApply(
+        plan,
+        {
+          backend: options.backend,
+          call,
+          owner: plan.owner,
+          webhooks,
+          attempts: 5,
+          settleMs: 1000,
+        },
+        options.signal,
+      );
+      await objects.before();
       const result = await applyPlan(plan, options.backend, {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.logger ? { logger: options.logger } : {}),
         ...(hooks.onResult ? { onResult: hooks.onResult } : {}),
         now: () => now,
       });
+      const writer = new AlertWriter({
+        backend: options.backend,
+        relist: () => options.backend.listAlerts(call),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      withObjectResults(result, await objects.after(writer, version));
       const events = dashboardSyncedEvents(result.results, now, {
         changedOnly: options.events === 'changed',
         alsoKeys: unsettled,
@@ -296,15 +371,17 @@ export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome>
   const loaded: LoadedFiles | undefined = written
     ? await loadResolvingNamesOnly(options, webhooks, call)
     : undefined;
-  const desired =
-    loaded?.desired ??
-    (await loadDashboards(options.source, {
-      vars: options.vars,
-      service: options.service,
-      // The backend is also the directory that resolves `source:` / `webhook:` names.
-      directory: options.backend,
-      call,
-    }));
+  const lists = listsOnce(options.backend);
+  const folder = loaded
+    ? undefined
+    : await loadFolder(options.source, {
+        vars: options.vars,
+        service: options.service,
+        // The backend is also the directory that resolves `source:` / `webhook:` names.
+        directory: lists,
+        call,
+      });
+  const desired = loaded?.desired ?? folder!.dashboards;
   // With a manifest the dashboard list is read already: the plan takes it as it is.
   const planned = loaded?.rest ? listedOnce(options.backend, loaded.rest) : undefined;
   const sync = await planServiceSync(
@@ -314,6 +391,7 @@ export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome>
       files: options.source,
       ...options,
       ...(planned ? { backend: planned.backend } : {}),
+      ...(folder ? { objects: folder.objects, planningBackend: lists } : {}),
       // Files a manifest vouched in sync declare dashboards too (prune's empty-source guard).
       declaredUnread: loaded?.inSync.filter((k) => !k.entry.elsewhere).length ?? 0,
     },
@@ -378,6 +456,7 @@ async function loadResolvingNamesOnly(
   );
   const { backend } = options;
   const directory: NameDirectory = {
+    mode: backend.mode,
     ...(backend.listSources ? { listSources: (c) => backend.listSources!(c) } : {}),
     // Without the list, webhook ids are skipped here (resolve.ts): they are checked after planning.
     ...(named ? { listWebhooks: async () => (await webhooks()) ?? [] } : {}),
@@ -428,6 +507,19 @@ async function checkWrittenWebhookIds(
     });
   }
   if (issues.length > 0) throw dashboardFilesError(label, issues);
+}
+
+/** The webhooks' and saved searches' results join the apply's (and its `ok`). */
+function withObjectResults(result: ApplyResult, objects: ObjectResult[]): void {
+  if (objects.length === 0) return;
+  result.objects = objects;
+  const failed = objects.some(
+    (o) =>
+      o.status === 'failed' ||
+      o.status === 'not applied' ||
+      (o.alertResults ?? []).some((a) => a.status !== 'done'),
+  );
+  if (failed) result.ok = false;
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {

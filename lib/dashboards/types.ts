@@ -1,4 +1,4 @@
-import type { FileAlert, FileSeries, FileTileConfig } from './file-schema';
+import type { FileAlert, FileDashboardFilter, FileSeries, FileTileConfig } from './file-schema';
 
 /**
  * A tile as the files want it, defaults applied. Exactly one query form is set: `series`
@@ -27,6 +27,8 @@ export interface DesiredDashboard {
   name: string;
   tags: string[];
   tiles: DesiredTile[];
+  /** Dashboard filters; absent: the file leaves them to the service (never sent, never diffed). */
+  filters?: FileDashboardFilter[];
   /** The services the file names (`services:`); absent: the configured/--service service. */
   services?: string[];
 }
@@ -47,4 +49,49 @@ export interface SourceFile {
   text: string;
   /** Set (with an empty text) when the file was too large to read. */
   bytes?: number;
+}
+
+/**
+ * One validated `kind: webhook` file. `url`, `headers` and `queryParams` hold resolved variable
+ * values (registered as secrets): never shown, saved or logged.
+ */
+export interface DesiredWebhook {
+  key: string;
+  sourceFile: string;
+  name: string;
+  service: 'slack' | 'incidentio' | 'generic';
+  url: string;
+  description?: string;
+  body?: string;
+  /** Absent: left as the service holds them (they cannot be read back). */
+  headers?: Record<string, string>;
+  queryParams?: Record<string, string>;
+  /** The URL, headers and query parameters as written, variables unreplaced (no values). */
+  templates: {
+    url?: string;
+    headers?: Record<string, string>;
+    queryParams?: Record<string, string>;
+  };
+}
+
+/** One validated `kind: savedSearch` file; `source` is a name until resolved to `sourceId`. */
+export interface DesiredSavedSearch {
+  key: string;
+  sourceFile: string;
+  name: string;
+  source?: string;
+  sourceId?: string;
+  select?: string;
+  where?: string;
+  whereLanguage?: 'sql' | 'lucene';
+  orderBy?: string;
+  tags: string[];
+  filters?: { type?: 'sql'; condition: string }[];
+  alerts: FileAlert[];
+}
+
+/** The webhooks and saved searches a folder declares (beside its dashboards). */
+export interface FolderObjects {
+  webhooks: DesiredWebhook[];
+  savedSearches: DesiredSavedSearch[];
 }

@@ -7,7 +7,7 @@
  * resolved against the service afterwards (resolve.ts).
  */
 import type * as z from 'zod/mini';
-import { DASHBOARD_LIMITS } from '../schemas';
+import { DASHBOARD_LIMITS, INTERVAL_MINUTES } from '../schemas';
 import { formatPath } from '../format-issues';
 import {
   dashboardFile,
@@ -16,9 +16,26 @@ import {
   type DashboardFile,
   type FileTile,
 } from './file-schema';
+import { registerSecret } from '../redact';
+import {
+  FILE_KINDS,
+  kindOf,
+  savedSearchFile,
+  webhookFile,
+  type FileKind,
+  type SavedSearchFile,
+  type WebhookFile,
+} from './kinds-schema';
 import { isReservedTag } from './ownership';
 import { parseFile, substituteVars } from './parse';
-import type { DesiredDashboard, DesiredTile, FileIssue, SourceFile } from './types';
+import type {
+  DesiredDashboard,
+  DesiredTile,
+  DesiredWebhook,
+  FileIssue,
+  FolderObjects,
+  SourceFile,
+} from './types';
 
 export interface ValidateOptions {
   /** Values for `${NAME}` placeholders in the files. */
@@ -28,6 +45,8 @@ export interface ValidateOptions {
 export interface ValidationResult {
   dashboards: DesiredDashboard[];
   issues: FileIssue[];
+  /** The folder's `kind: webhook` and `kind: savedSearch` files. */
+  objects: FolderObjects;
 }
 
 /** `team/checkout.yaml` -> `team/checkout`: the identity of a file without an explicit key. */
@@ -54,7 +73,9 @@ export function validateFiles(
 ): ValidationResult {
   const issues: FileIssue[] = [];
   const dashboards: DesiredDashboard[] = [];
-  const seen = new Map<string, string>();
+  const objects: FolderObjects = { webhooks: [], savedSearches: [] };
+  // Keys are unique per kind: each kind is its own list on the service.
+  const seenByKind = new Map<FileKind, Map<string, string>>();
 
   for (const source of [...files].sort((a, b) => byFile.compare(a.file, b.file))) {
     const parsed = parseFile(source);
@@ -68,7 +89,14 @@ export function validateFiles(
       path: formatPath(path),
       message,
     });
-    const fileIssues: FileIssue[] = [];
+    const kind = kindOf(parsed.value);
+    if (kind === undefined) {
+      issues.push(at(['kind'], `unknown kind; expected ${FILE_KINDS.join(', ')}`));
+      continue;
+    }
+    // Before substitution: a secret must be written as a variable, never as its value.
+    const fileIssues: FileIssue[] = kind === 'webhook' ? literalSecretIssues(parsed.value, at) : [];
+    const templates = kind === 'webhook' ? secretTemplates(parsed.value) : {};
     const value = substituteVars(
       parsed.value,
       options.vars ?? {},
@@ -76,33 +104,164 @@ export function validateFiles(
         fileIssues.push(at(path, `\${${name}} is not defined (pass it as a variable)`)),
       parsed.shared ?? false,
     );
+    let seen = seenByKind.get(kind);
+    if (!seen) seenByKind.set(kind, (seen = new Map<string, string>()));
+    if (kind !== 'dashboard') {
+      const checked = kindFile(kind, value, at);
+      fileIssues.push(...checked.issues);
+      const key = checked.key ?? deriveKey(source.file);
+      fileIssues.push(...keyIssues(checked.key, key, source.file, seen, at, !!checked.data));
+      fileIssues.sort(byPlace);
+      issues.push(...fileIssues);
+      if (checked.data && fileIssues.length === 0)
+        addObject(objects, checked.data, key, source.file, templates);
+      continue;
+    }
     fileIssues.push(...semanticIssues(value, at), ...serviceIssues(value, at));
     const result = dashboardFile.safeParse(value);
     if (!result.success) fileIssues.push(...schemaIssues(result.error.issues, at));
 
     const data = result.success ? result.data : undefined;
     const key = data?.key ?? deriveKey(source.file);
-    if (data && data.key === undefined && !dashboardKey.safeParse(key).success) {
-      fileIssues.push(
-        at(
-          [],
-          `the file path gives the key "${key}", which is not a valid key: set \`key:\` in the file`,
-        ),
-      );
-    }
-    const first = seen.get(key);
-    if (first !== undefined) {
-      fileIssues.push(
-        at(data?.key !== undefined ? ['key'] : [], `duplicate key "${key}": also used by ${first}`),
-      );
-    } else {
-      seen.set(key, source.file);
-    }
-    fileIssues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+    fileIssues.push(...keyIssues(data?.key, key, source.file, seen, at, data !== undefined));
+    fileIssues.sort(byPlace);
     issues.push(...fileIssues);
     if (data && fileIssues.length === 0) dashboards.push(toDesired(data, key, source.file));
   }
-  return { dashboards, issues };
+  return { dashboards, issues, objects };
+}
+
+/** The write-only parts of a webhook (and its URL, often a credential) come from variables. */
+function literalSecretIssues(raw: unknown, at: At): FileIssue[] {
+  if (!isRecord(raw)) return [];
+  const out: FileIssue[] = [];
+  const check = (path: PropertyKey[], v: unknown) => {
+    if (typeof v === 'string' && !VARIABLE.test(v))
+      out.push(at(path, 'write it as a ${VARIABLE}: a literal value would sit in the repository'));
+  };
+  check(['url'], raw.url);
+  for (const field of ['headers', 'queryParams'] as const) {
+    const map = raw[field];
+    if (isRecord(map)) for (const [k, v] of Object.entries(map)) check([field, k], v);
+  }
+  return out;
+}
+/** The URL, headers and query parameters as written (a copy: substitution replaces in place). */
+function secretTemplates(raw: unknown): DesiredWebhook['templates'] {
+  if (!isRecord(raw)) return {};
+  const map = (v: unknown) =>
+    isRecord(v)
+      ? Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string'))
+      : undefined;
+  const headers = map(raw.headers) as Record<string, string> | undefined;
+  const queryParams = map(raw.queryParams) as Record<string, string> | undefined;
+  return {
+    ...(typeof raw.url === 'string' ? { url: raw.url } : {}),
+    ...(headers ? { headers } : {}),
+    ...(queryParams ? { queryParams } : {}),
+  };
+}
+
+const VARIABLE = /(?<!\$)\$\{[A-Za-z_][A-Za-z0-9_]*\}/;
+
+interface KindFile {
+  issues: FileIssue[];
+  key?: string;
+  data?: WebhookFile | SavedSearchFile;
+}
+
+/** A webhook or saved-search file: its schema and the rules across its fields. */
+function kindFile(kind: Exclude<FileKind, 'dashboard'>, value: unknown, at: At): KindFile {
+  const schema = kind === 'webhook' ? webhookFile : savedSearchFile;
+  const result = schema.safeParse(value);
+  const issues = result.success ? [] : schemaIssues(result.error.issues, at);
+  if (isRecord(value) && kind === 'webhook') issues.push(...webhookRules(value, at));
+  if (isRecord(value) && kind === 'savedSearch') {
+    issues.push(...tagIssues(value, at));
+    if (Array.isArray(value.alerts)) {
+      const sink: Sink = { at, out: [] };
+      alertRules(value.alerts, undefined, ['alerts'], sink);
+      issues.push(...sink.out);
+    }
+  }
+  const key = isRecord(value) && typeof value.key === 'string' ? value.key : undefined;
+  return {
+    issues,
+    ...(key !== undefined ? { key } : {}),
+    ...(result.success ? { data: result.data } : {}),
+  };
+}
+
+/** slack posts a fixed payload: it refuses body, headers and queryParams (the API's rule). */
+function webhookRules(value: Record<string, unknown>, at: At): FileIssue[] {
+  const out: FileIssue[] = [];
+  if (value.service === 'slack')
+    for (const field of ['body', 'headers', 'queryParams'])
+      if (value[field] !== undefined)
+        out.push(at([field], 'not supported for the slack webhook service'));
+  // A variable left unreplaced is reported as undefined already.
+  const url = value.url;
+  if (typeof url === 'string' && !VARIABLE.test(url) && !/^https?:\/\/[^\s/]+/.test(url))
+    out.push(at(['url'], 'expected an http(s) URL'));
+  return out;
+}
+
+function addObject(
+  objects: FolderObjects,
+  data: WebhookFile | SavedSearchFile,
+  key: string,
+  sourceFile: string,
+  templates: DesiredWebhook['templates'],
+): void {
+  if (data.kind === 'webhook') {
+    const { kind: _k, $schema: _s, key: _key, ...fields } = data;
+    // Resolved variable values: masked wherever a text could echo them.
+    registerSecret(fields.url);
+    for (const v of [
+      ...Object.values(fields.headers ?? {}),
+      ...Object.values(fields.queryParams ?? {}),
+    ])
+      registerSecret(v);
+    objects.webhooks.push({ key, sourceFile, ...fields, templates });
+    return;
+  }
+  const { kind: _k, $schema: _s, key: _key, tags, alerts, ...fields } = data;
+  objects.savedSearches.push({
+    key,
+    sourceFile,
+    ...fields,
+    tags: [...new Set(tags ?? [])].sort(),
+    alerts: alerts ?? [],
+  });
+}
+
+const byPlace = (a: FileIssue, b: FileIssue) =>
+  (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
+
+/** A key derived from the path must be valid, and a key is used by one file of its kind. */
+function keyIssues(
+  written: string | undefined,
+  key: string,
+  file: string,
+  seen: Map<string, string>,
+  at: At,
+  parsed = true,
+): FileIssue[] {
+  const out: FileIssue[] = [];
+  if (parsed && written === undefined && !dashboardKey.safeParse(key).success)
+    out.push(
+      at(
+        [],
+        `the file path gives the key "${key}", which is not a valid key: set \`key:\` in the file`,
+      ),
+    );
+  const first = seen.get(key);
+  if (first !== undefined)
+    out.push(
+      at(written !== undefined ? ['key'] : [], `duplicate key "${key}": also used by ${first}`),
+    );
+  else seen.set(key, file);
+  return out;
 }
 
 function toDesired(data: DashboardFile, key: string, sourceFile: string): DesiredDashboard {
@@ -112,6 +271,7 @@ function toDesired(data: DashboardFile, key: string, sourceFile: string): Desire
     name: data.name,
     tags: [...new Set(data.tags ?? [])].sort(),
     tiles: (data.tiles ?? []).map((t) => desiredTile(t)),
+    ...(data.filters ? { filters: data.filters } : {}),
     ...(data.services ? { services: data.services } : {}),
   };
 }
@@ -156,16 +316,15 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 function semanticIssues(value: unknown, at: At): FileIssue[] {
   const out: FileIssue[] = [];
   if (!isRecord(value)) return out;
-  if (Array.isArray(value.tags)) {
-    const tags = new Set<string>();
-    value.tags.forEach((tag, i) => {
-      if (typeof tag !== 'string') return;
-      if (isReservedTag(tag))
-        out.push(at(['tags', i], `"${tag}" is reserved for the cloudops ownership marker`));
-      if (tags.has(tag)) out.push(at(['tags', i], `duplicate tag "${tag}"`));
-      tags.add(tag);
+  out.push(...tagIssues(value, at));
+  if (Array.isArray(value.filters))
+    value.filters.forEach((f: unknown, i) => {
+      if (!isRecord(f)) return;
+      if (f.source !== undefined && f.sourceId !== undefined)
+        out.push(at(['filters', i, 'source'], 'give sourceId or source (a name), not both'));
+      else if (f.source === undefined && f.sourceId === undefined)
+        out.push(at(['filters', i], 'sourceId (or source: <name>) is required'));
     });
-  }
   if (!Array.isArray(value.tiles)) return out;
   const names = new Map<string, number>();
   const keys = new Map<string, number>();
@@ -222,6 +381,21 @@ function semanticIssues(value: unknown, at: At): FileIssue[] {
       else keys.set(tile.key, i);
     }
     out.push(...tileRules(tile, i, at));
+  });
+  return out;
+}
+
+/** User tags: none reserved for the ownership marker, none twice. */
+function tagIssues(value: Record<string, unknown>, at: At): FileIssue[] {
+  const out: FileIssue[] = [];
+  if (!Array.isArray(value.tags)) return out;
+  const tags = new Set<string>();
+  value.tags.forEach((tag: unknown, i) => {
+    if (typeof tag !== 'string') return;
+    if (isReservedTag(tag))
+      out.push(at(['tags', i], `"${tag}" is reserved for the cloudops ownership marker`));
+    if (tags.has(tag)) out.push(at(['tags', i], `duplicate tag "${tag}"`));
+    tags.add(tag);
   });
   return out;
 }
@@ -321,19 +495,52 @@ function alertRules(alerts: unknown[], kind: string | undefined, base: PropertyK
       report(sink, here, ['thresholdMax'], 'only with thresholdType between or not_between');
     if (ranged && isNum(a.thresholdMax) && isNum(a.threshold) && a.thresholdMax < a.threshold)
       report(sink, here, ['thresholdMax'], `must be >= threshold (${a.threshold})`);
-    const ch = a.channel;
-    if (isRecord(ch)) {
-      if (ch.webhookId !== undefined && ch.webhook !== undefined)
-        report(sink, here, ['channel', 'webhook'], 'give webhookId or webhook (a name), not both');
-      else if (ch.type === 'webhook' && ch.webhookId === undefined && ch.webhook === undefined)
-        report(
-          sink,
-          here,
-          ['channel', 'webhookId'],
-          'webhookId (or webhook: <name>) is required when type is webhook',
-        );
-    }
+    if (isRecord(a.channel)) channelRules(a.channel, [...here, 'channel'], sink);
+    scheduleRules(a, here, sink);
   }
+}
+
+/** A channel is a webhook (by id or by name) or email recipients: exactly one, as its type says. */
+function channelRules(ch: Record<string, unknown>, base: PropertyKey[], sink: Sink) {
+  const hook = ch.webhookId !== undefined || ch.webhook !== undefined;
+  const email = ch.emailRecipients !== undefined;
+  if (ch.webhookId !== undefined && ch.webhook !== undefined)
+    report(sink, base, ['webhook'], 'give webhookId or webhook (a name), not both');
+  if (hook && email) {
+    report(sink, base, ['emailRecipients'], 'a channel is a webhook or email recipients, not both');
+    return;
+  }
+  if (ch.type === 'webhook' && !hook)
+    report(
+      sink,
+      base,
+      ['webhookId'],
+      'webhookId (or webhook: <name>) is required when type is webhook',
+    );
+  if (ch.type === 'email' && !email)
+    report(sink, base, ['emailRecipients'], 'required when type is email');
+  if (typeof ch.type === 'string' && ch.type !== 'email' && email)
+    report(sink, base, ['emailRecipients'], `only when type is email (this is ${ch.type})`);
+}
+
+/** The provider's rules: an offset below the interval, and an offset or a start time, not both. */
+function scheduleRules(a: Record<string, unknown>, base: PropertyKey[], sink: Sink) {
+  const offset = a.scheduleOffsetMinutes;
+  if (offset !== undefined && a.scheduleStartAt !== undefined)
+    report(
+      sink,
+      base,
+      ['scheduleStartAt'],
+      'set scheduleOffsetMinutes or scheduleStartAt, not both',
+    );
+  const minutes = INTERVAL_MINUTES[a.interval as keyof typeof INTERVAL_MINUTES];
+  if (isNum(offset) && minutes !== undefined && offset >= minutes && offset < 1440)
+    report(
+      sink,
+      base,
+      ['scheduleOffsetMinutes'],
+      `must be less than the interval (${String(a.interval)} = ${minutes} minutes)`,
+    );
 }
 
 /** Fields a series may carry only for some series types. */

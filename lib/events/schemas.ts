@@ -29,6 +29,9 @@ export const declaredAlert = z.lazy(() =>
     interval: z.enum(ALERT_INTERVALS),
     channel: alertChannel,
     message: z.optional(z.string()),
+    numConsecutiveWindows: z.optional(z.int().check(z.minimum(1))),
+    scheduleOffsetMinutes: z.optional(z.int().check(z.minimum(0))),
+    scheduleStartAt: z.optional(z.string()),
   }),
 );
 export type DeclaredAlertDetail = z.infer<typeof declaredAlert>;

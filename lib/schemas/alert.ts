@@ -32,7 +32,7 @@ export function wireSource(source: string): string {
 }
 
 /** Minutes per interval: a schedule offset must stay below its interval. */
-const INTERVAL_MINUTES: Record<(typeof ALERT_INTERVALS)[number], number> = {
+export const INTERVAL_MINUTES: Record<(typeof ALERT_INTERVALS)[number], number> = {
   '1m': 1,
   '5m': 5,
   '15m': 15,

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxEnv, sandboxEnvFile } from '../../cli/connect';
+import { sandboxEnv, sandboxEnvFile, EXAMPLE_WEBHOOK_VARS } from '../../cli/connect';
 import { keyCheck, rateLimitCheck, secretCheck } from '../../cli/doctor/checks';
 import type { KeyRecord } from '../../lib/schemas';
 import type { Sandbox } from '../../sandbox';
@@ -211,6 +211,7 @@ describe('a 401 anywhere points at the key settings and at doctor', () => {
         ...byValue,
         CLOUDOPS_KEY_SECRET: 'wrong-wrong-wrong-wrong',
         CLOUDOPS_VAR_WEBHOOK_ID: sandbox.info.webhookId,
+        ...EXAMPLE_WEBHOOK_VARS,
       },
     });
     expect(run.code).toBe(1);

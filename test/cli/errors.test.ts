@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../cli/exit';
-import { sandboxEnv, terminalLogger } from '../../cli/connect';
+import { sandboxEnv, terminalLogger, EXAMPLE_WEBHOOK_VARS } from '../../cli/connect';
 import { noteStdinFromTerminal, type CliIO } from '../../cli/io';
 import { createLogger } from '../../lib/log';
 import { startSandbox, type Sandbox } from '../../sandbox';
@@ -85,6 +85,7 @@ describe('an unreachable service', () => {
         ...env,
         CLOUDOPS_OBSERVABILITY_URL: url,
         CLOUDOPS_VAR_WEBHOOK_ID: sandbox.info.webhookId,
+        ...EXAMPLE_WEBHOOK_VARS,
       },
     });
     expect(run.stderr).toBe('');
@@ -134,7 +135,7 @@ describe('outputs that cannot be written', () => {
         '--events',
         path.join(dir, 'missing/events.json'),
       ],
-      { env: { ...env, CLOUDOPS_VAR_WEBHOOK_ID: sandbox.info.webhookId } },
+      { env: { ...env, CLOUDOPS_VAR_WEBHOOK_ID: sandbox.info.webhookId, ...EXAMPLE_WEBHOOK_VARS } },
     );
     expect(run.code).toBe(EXIT.usage);
     expect(run.stderr).toMatch(

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxEnvFile } from '../../cli/connect';
+import { sandboxEnvFile, EXAMPLE_WEBHOOK_VARS } from '../../cli/connect';
 import type { Sandbox } from '../../sandbox';
 import { runCli } from '../../cli/cli';
 import { runCapture } from '../support/cli';
@@ -55,7 +55,7 @@ describe('usage and setup errors exit 64, never 2', () => {
     const run = await runCapture(
       ['dashboards', 'plan', '--dir', 'dashboards', '--detailed-exitcode'],
       {
-        env: { CLOUDOPS_VAR_WEBHOOK_ID: 'x' },
+        env: { CLOUDOPS_VAR_WEBHOOK_ID: 'x', ...EXAMPLE_WEBHOOK_VARS },
       },
     );
     expect(run.code).toBe(64);
@@ -130,6 +130,7 @@ describe('Ctrl-C exits 130', () => {
       CLOUDOPS_KEY_ID: 'KEYIDKEYID',
       CLOUDOPS_KEY_SECRET: 'not-a-real-key-secret',
       CLOUDOPS_VAR_WEBHOOK_ID: '6b07d35a82fb6adb7c2e1e75',
+      ...EXAMPLE_WEBHOOK_VARS,
     });
 
     it.each([

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxEnv } from '../../cli/connect';
+import { sandboxEnv, EXAMPLE_WEBHOOK_VARS } from '../../cli/connect';
 import type { Sandbox } from '../../sandbox';
 import { runCapture } from '../support/cli';
 import { startTestSandbox } from '../support/sandbox';
@@ -21,6 +21,7 @@ beforeAll(async () => {
   env = {
     ...sandboxEnv(sandbox.info),
     CLOUDOPS_VAR_WEBHOOK_ID: sandbox.info.webhookId,
+    ...EXAMPLE_WEBHOOK_VARS,
     CLOUDOPS_LOG_LEVEL: 'silent',
     // The test sandbox allows this; the service's own 10 / 10 s would make the pulls wait.
     CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',

@@ -64,6 +64,25 @@ describe('alerts (August 2026)', () => {
     }
   });
 
+  it('scheduleStartAt round-trips on both surfaces; a PUT with scheduleStartAt null clears it', async () => {
+    const start = '2026-09-01T06:00:00Z';
+    for (const [s, shape] of [
+      [api, facts.apiAlert],
+      [management, facts.managementAlert],
+    ] as const) {
+      const { scheduleOffsetMinutes: _o, ...rest } = searchAlert({ scheduleStartAt: start });
+      const created = await s.call('POST', '/alerts', rest);
+      expect(created.status, s.name).toBe(200);
+      conforms(shape, s.payload(created), `${s.name} alert`);
+      expect(s.payload(created).scheduleStartAt, s.name).toBe(start);
+      const id = s.payload(created).id;
+      const cleared = await s.call('PUT', `/alerts/${id}`, { ...rest, scheduleStartAt: null });
+      expect(cleared.status, s.name).toBe(200);
+      expect(s.payload(cleared), s.name).not.toHaveProperty('scheduleStartAt');
+      expect(s.payload(cleared).scheduleOffsetMinutes ?? 0, s.name).toBe(0);
+    }
+  });
+
   it('an email channel: accepted by the management API, refused by /api/v2 (webhooks only)', async () => {
     const email = { type: 'email', emailRecipients: ['oncall@example.com'] };
     const created = await management.call('POST', '/alerts', searchAlert({ channel: email }));

@@ -43,6 +43,27 @@ describe.each(surfaces(() => sb))('spec profile, $name', (s) => {
 });
 
 describe('spec profile alerts', () => {
+  it('keep none of the August 2026 fields a write sends (dropped without an error)', async () => {
+    const [api] = surfaces(() => sb);
+    const dashboard = sb.store.state.dashboards.find((d) => d.tiles.length > 0)!;
+    const created = await api.call('POST', '/alerts', {
+      name: 'windows',
+      source: 'tile',
+      dashboardId: dashboard.id,
+      tileId: dashboard.tiles[0].id,
+      threshold: 5,
+      thresholdType: 'above',
+      interval: '15m',
+      numConsecutiveWindows: 3,
+      scheduleOffsetMinutes: 5,
+      channel: { type: 'webhook', webhookId: sb.info.webhookId },
+    });
+    expect(created.status, created.text).toBe(200);
+    const kept = api.payload(created) as Record<string, unknown>;
+    expect(kept).not.toHaveProperty('numConsecutiveWindows');
+    expect(kept).not.toHaveProperty('scheduleOffsetMinutes');
+  });
+
   it('carry the snapshot fields only', async () => {
     const [, management] = surfaces(() => sb);
     const alerts = management.payload(await management.call('GET', '/alerts')) as Record<

@@ -7,15 +7,19 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index';
-import { startDashboardsSandbox, type DashboardsSandbox } from '../support/dashboards-sandbox';
-
-const EXAMPLES = path.join(import.meta.dirname, '../../dashboards');
+import {
+  exampleFolder,
+  startDashboardsSandbox,
+  type DashboardsSandbox,
+} from '../support/dashboards-sandbox';
 
 describe.each(['current', 'spec'] as const)('example dashboards on the %s profile', (profile) => {
   let ds: DashboardsSandbox;
   let sb: Sandbox;
+  let EXAMPLES: string;
 
   beforeAll(async () => {
+    EXAMPLES = await exampleFolder(profile);
     ds = await startDashboardsSandbox(profile, (s) => ({
       CLOUDOPS_VAR_WEBHOOK_ID: s.store.state.seed.webhookId,
     }));

@@ -8,7 +8,11 @@ import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDashboardsSandbox, type DashboardsSandbox } from '../support/dashboards-sandbox';
+import {
+  exampleFolder,
+  startDashboardsSandbox,
+  type DashboardsSandbox,
+} from '../support/dashboards-sandbox';
 
 const EXAMPLES = path.join(import.meta.dirname, '../../dashboards');
 let ds: DashboardsSandbox;
@@ -55,7 +59,8 @@ describe.each(['current', 'spec'] as const)(
       own = await startDashboardsSandbox(profile, (sb) => ({
         CLOUDOPS_VAR_WEBHOOK_ID: sb.store.state.seed.webhookId,
       }));
-      expect((await own.cli('apply', '--dir', EXAMPLES, '--auto-approve')).code).toBe(0);
+      const examples = await exampleFolder(profile);
+      expect((await own.cli('apply', '--dir', examples, '--auto-approve')).code).toBe(0);
       const state = own.sb.store.state;
       state.dashboards = state.dashboards.filter((d) => d.tags.includes('cloudops'));
     });
@@ -67,7 +72,16 @@ describe.each(['current', 'spec'] as const)(
       expect(pulled.code).toBe(0);
       expect(pulled.err).toBe('');
       // Each key as declared (not a slug of the name), so the files sit where their key says.
+      // The folder's webhook and saved search come back too (the spec snapshot has neither).
+      const kinds =
+        profile === 'current'
+          ? [
+              path.join('alerting', 'checkout-alerts.yaml'),
+              path.join('alerting', 'checkout-errors-search.yaml'),
+            ]
+          : [];
       expect(await files(dir)).toEqual([
+        ...kinds,
         'checkout-service.yaml',
         path.join('data', 'ingest.yaml'),
         path.join('platform', 'overview.yaml'),
@@ -118,7 +132,12 @@ describe('pull into the folder that declares the dashboards', () => {
     );
     expect(pulled.code, pulled.err).toBe(0);
     expect((JSON.parse(pulled.out) as { files: unknown }).files).toEqual([
-      { file: 'platform-overview.json', key: 'platform/overview', name: 'Platform overview' },
+      {
+        file: 'platform-overview.json',
+        key: 'platform/overview',
+        name: 'Platform overview',
+        alerts: [],
+      },
     ]);
   });
 

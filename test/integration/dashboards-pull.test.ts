@@ -41,8 +41,10 @@ describe('dashboards pull', () => {
         .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
         .sort(),
     );
-    expect(json.files).toHaveLength(3);
+    expect(json.files).toHaveLength(5);
     expect(json.files.map((f) => f.key).sort()).toEqual([
+      'alerting/checkout-alerts',
+      'alerting/checkout-errors-search',
       'checkout-service',
       'data/ingest',
       'platform/overview',
@@ -50,11 +52,11 @@ describe('dashboards pull', () => {
   });
 
   it('refuses to overwrite files without --force, writing nothing; --force overwrites', async () => {
-    const [first] = await readdir(dir);
+    const first = (await readdir(dir)).find((f) => f.endsWith('.yaml'))!;
     await writeFile(path.join(dir, first), '# mine\n');
     const refused = await cli('pull', '--dir', dir);
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain(`pull would overwrite 3 file(s) in ${dir}`);
+    expect(refused.err).toContain(`pull would overwrite 5 file(s) in ${dir}`);
     expect(refused.err).toContain('nothing was written (--force overwrites them)');
     expect(await readFile(path.join(dir, first), 'utf8')).toBe('# mine\n');
 

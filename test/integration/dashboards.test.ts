@@ -282,10 +282,10 @@ describe('dashboards sync against the sandbox', () => {
     expect(JSON.parse(clean.out)).toMatchObject({ pending: false, counts: { unchanged: 50 } });
     expect(api()).toHaveLength(1);
     const schema = await cli('schema');
-    expect(JSON.parse(schema.out)).toMatchObject({
-      type: 'object',
-      title: 'cloudops dashboard file',
-    });
+    // One schema for every kind of file the folder holds.
+    const parsed = JSON.parse(schema.out) as { title: string; oneOf: { title: string }[] };
+    expect(parsed.title).toBe('cloudops dashboards folder file');
+    expect(parsed.oneOf.map((k) => k.title)).toEqual(['dashboard', 'webhook', 'savedSearch']);
   });
 });
 

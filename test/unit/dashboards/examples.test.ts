@@ -3,11 +3,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCapture } from '../../support/cli';
 import { dashboardFileJsonSchema } from '../../../lib/dashboards/file-schema';
+import { folderFileJsonSchema } from '../../../lib/dashboards/kinds-schema';
 import { formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
 
 const DIR = path.join(import.meta.dirname, '../../../dashboards');
 const VARS = {
   WEBHOOK_ID: 'wh-1',
+  ALERTS_WEBHOOK_URL: 'https://hooks.example.test/checkout',
+  ALERTS_WEBHOOK_TOKEN: 'Token example',
   STAGING: '0b6f0d37-5a0e-4c3e-9f1e-3a2b1c0d9e8f',
   PRODUCTION: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
 };
@@ -47,7 +50,13 @@ describe('dashboards/ README and example files', () => {
     expect(files.length).toBeGreaterThanOrEqual(3);
     expect(validateFiles(files, { vars: VARS }).issues.map(formatFileIssue)).toEqual([]);
     const committed = JSON.parse(await readFile(path.join(DIR, '.schema.json'), 'utf8')) as unknown;
-    expect(committed).toEqual(dashboardFileJsonSchema());
+    expect(committed).toEqual(folderFileJsonSchema());
+    // One example of each kind, the webhook named by a tile alert and by the search's alert.
+    const { objects, dashboards } = validateFiles(files, { vars: VARS });
+    expect(objects.webhooks.map((w) => w.name)).toEqual(['Checkout alerts']);
+    expect(objects.savedSearches[0].alerts[0].channel.webhook).toBe('Checkout alerts');
+    const tileAlerts = dashboards.flatMap((d) => d.tiles.flatMap((t) => t.alerts));
+    expect(tileAlerts.some((a) => a.channel.webhook === 'Checkout alerts')).toBe(true);
     for (const { file, text } of files) {
       const ref = file.endsWith('.json')
         ? (JSON.parse(text) as { $schema?: string }).$schema
@@ -82,20 +91,26 @@ describe('dashboards/ README and example files', () => {
       }
       for (const [k, v] of Object.entries(o)) walk(v, `${at}.${k}`);
     };
-    walk(dashboardFileJsonSchema(), '$');
+    walk(folderFileJsonSchema(), '$');
     expect(missing).toEqual([]);
   });
 
   it('`dashboards validate --dir` checks offline: 0 for the examples, 1 with one line per problem', async () => {
     const ok = await runCapture(['dashboards', 'validate', '--dir', DIR], {
-      env: { CLOUDOPS_VAR_WEBHOOK_ID: 'wh-1' },
+      env: {
+        CLOUDOPS_VAR_WEBHOOK_ID: 'wh-1',
+        CLOUDOPS_VAR_ALERTS_WEBHOOK_URL: VARS.ALERTS_WEBHOOK_URL,
+        CLOUDOPS_VAR_ALERTS_WEBHOOK_TOKEN: VARS.ALERTS_WEBHOOK_TOKEN,
+      },
     });
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^3 dashboard file\(s\) valid under .*: 9 tile\(s\), 2 alert\(s\)\./);
+    expect(ok.stdout).toMatch(
+      /^3 dashboard file\(s\), 1 webhook\(s\), 1 saved search\(es\) valid under .*: 9 tile\(s\), 3 alert\(s\)\./,
+    );
     const bad = await runCapture(['dashboards', 'validate', '--dir', DIR]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(
-      'checkout-service.yaml:30:22 tiles[0].alerts[0].channel.webhookId: ${WEBHOOK_ID} is not defined',
+      'checkout-service.yaml:31:22 tiles[0].alerts[0].channel.webhookId: ${WEBHOOK_ID} is not defined',
     );
     expect(bad.stderr).not.toMatch(/\n\s+at /);
     const usage = await runCapture(['dashboards', 'validate']);

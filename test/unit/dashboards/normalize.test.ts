@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   comparableQuery,
+  filterChanges,
   fingerprint,
   normalizeTile,
   tileChanges,
@@ -157,5 +158,34 @@ describe('one comparable tile shape', () => {
   it('fingerprints a config-form dashboard stably', () => {
     const d = dashboard.parse({ id: 'd', name: 'D', tiles: [configAnswer] });
     expect(fingerprint(d)).toBe(fingerprint(structuredClone(d)));
+  });
+});
+
+describe('dashboard filters in comparisons', () => {
+  const filter = { name: 'Service', expression: 'ServiceName', sourceId: 's1' };
+  it('are compared only when declared; applied sources compare as a set', () => {
+    expect(filterChanges(undefined, [filter])).toEqual([]);
+    const read = {
+      ...filter,
+      id: 'f1',
+      type: 'QUERY_EXPRESSION',
+      appliesToSourceIds: ['s3', 's2'],
+    };
+    expect(filterChanges([{ ...filter, appliesToSourceIds: ['s2', 's3'] }], [read])).toEqual([]);
+    expect(filterChanges([{ ...filter, type: 'sql' }], [read])).toEqual([
+      { path: 'filters[0].appliesToSourceIds', from: ['s2', 's3'] },
+      { path: 'filters[0].type', from: 'QUERY_EXPRESSION', to: 'sql' },
+    ]);
+    expect(filterChanges([{ ...filter, expression: 'Service' }], [filter])).toEqual([
+      { path: 'filters[0].expression', from: 'ServiceName', to: 'Service' },
+    ]);
+  });
+
+  it('a saved plan goes stale when a filter changes on the service, not when there are none', () => {
+    const d = { id: 'd1', name: 'D', tags: [], tiles: [] };
+    expect(fingerprint({ ...d, filters: [] })).toBe(fingerprint(d));
+    expect(fingerprint({ ...d, filters: [filter] })).not.toBe(
+      fingerprint({ ...d, filters: [{ ...filter, expression: 'Host' }] }),
+    );
   });
 });

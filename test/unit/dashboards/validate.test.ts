@@ -203,3 +203,25 @@ describe('loadDashboards', () => {
     );
   });
 });
+
+describe('dashboard filters', () => {
+  it('take their source by name or id, one of them, and at most 20 other source ids', () => {
+    const file = (filter: string) =>
+      lines([{ file: 'f.yaml', text: `name: F\nfilters:\n  - ${filter}\n` }]);
+    expect(file('{ name: Service, expression: ServiceName, source: Logs }')).toEqual([]);
+    expect(
+      file(
+        '{ name: S, expression: e, sourceId: 0123456789abcdef01234567, appliesToSourceIds: [0123456789abcdef01234568] }',
+      ),
+    ).toEqual([]);
+    expect(file('{ name: S, expression: e }')).toEqual([
+      'f.yaml:3:5 filters[0]: sourceId (or source: <name>) is required',
+    ]);
+    expect(
+      file('{ name: S, expression: e, source: Logs, sourceId: 0123456789abcdef01234567 }'),
+    ).toEqual(['f.yaml:3:39 filters[0].source: give sourceId or source (a name), not both']);
+    expect(file('{ name: S, expression: e, source: Logs, appliesToSourceIds: [logs] }')).toEqual([
+      'f.yaml:3:66 filters[0].appliesToSourceIds[0]: expected a 24-hex-character id',
+    ]);
+  });
+});
