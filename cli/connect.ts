@@ -10,6 +10,7 @@ import {
   type Clients,
   type CredentialProviders,
 } from '../lib/clients';
+import { EVERY_OPERATION } from '../lib/all-clients';
 import { secretsManagerCredentials } from '../lib/credentials';
 import { createLogger, type LogFields, type Logger } from '../lib/log';
 import { redactText } from '../lib/redact';
@@ -135,10 +136,10 @@ export function connectFromEnv(
   const secrets = () => (secretsClient ??= secretsManagerClientFromEnv(env));
   const logger = cliLogger(env);
   const credentials = credentialsFrom(config, secrets);
-  const clients = createClients({
-    ...clientSettings(config, credentials, logger),
-    ...overrides,
-  });
+  const clients = createClients(
+    { ...clientSettings(config, credentials, logger), ...overrides },
+    EVERY_OPERATION,
+  );
   return {
     config,
     clients,

@@ -13,14 +13,17 @@ import {
   type ClientSettings,
   type Clients,
 } from '../lib/clients';
+import type { ClientKit } from '../lib/api/kit';
 import { ENV, type ConnectionEnv } from '../lib/config';
 import { credentialsMiddleware, type CredentialsContext } from '../lib/credentials';
 import { ConfigError } from '../lib/errors';
 import { silentLogger, type Logger } from '../lib/log';
 import { notConfiguredMiddleware } from './runtime';
 
-export interface FunctionConnectionOptions {
+export interface FunctionConnectionOptions<M extends object> {
   config: ConnectionEnv;
+  /** The operations this function calls: its bundle carries only these. */
+  kit: ClientKit<M>;
   /** The APIs this function calls: only their secrets are read (and must be granted). */
   needs: { management: boolean; observability: boolean };
   /** @default a client for the function's region */
@@ -30,13 +33,14 @@ export interface FunctionConnectionOptions {
   overrides?: Partial<ClientSettings>;
 }
 
-type FunctionContext = Context & Partial<CredentialsContext> & { cloudopsClients?: Clients };
+type FunctionContext = Context &
+  Partial<CredentialsContext> & { cloudopsClients?: Clients<object> };
 
-/** The clients clientsMiddleware made for this invocation. */
-export function clientsOf(context: Context): Clients {
+/** The clients clientsMiddleware made for this invocation, with the operations of its kit. */
+export function clientsOf<M extends object>(context: Context): Clients<M> {
   const clients = (context as FunctionContext).cloudopsClients;
   if (!clients) throw new ConfigError('clientsMiddleware is not in front of this handler');
-  return clients;
+  return clients as Clients<M>;
 }
 
 /**
@@ -46,8 +50,8 @@ export function clientsOf(context: Context): Clients {
  * secret still holds its deploy-time placeholder. Fails at creation (cold start), naming the
  * variables, when a needed API has no credentials.
  */
-export function clientsMiddleware(
-  options: FunctionConnectionOptions,
+export function clientsMiddleware<M extends object>(
+  options: FunctionConnectionOptions<M>,
 ): MiddlewareObj<unknown, unknown, Error, Context>[] {
   const { config, needs } = options;
   const secretIds = {
@@ -73,19 +77,22 @@ export function clientsMiddleware(
       const context = request.context as FunctionContext;
       const loaded = context.credentials;
       // Clients per invocation: the providers may be new after a rotation.
-      context.cloudopsClients = createClients({
-        ...clientSettings(
-          config,
-          {
-            management: needs.management ? (loaded?.management ?? fromEnv.management) : undefined,
-            observability: needs.observability
-              ? (loaded?.observability ?? fromEnv.observability)
-              : undefined,
-          },
-          options.logger,
-        ),
-        ...options.overrides,
-      });
+      context.cloudopsClients = createClients(
+        {
+          ...clientSettings(
+            config,
+            {
+              management: needs.management ? (loaded?.management ?? fromEnv.management) : undefined,
+              observability: needs.observability
+                ? (loaded?.observability ?? fromEnv.observability)
+                : undefined,
+            },
+            options.logger,
+          ),
+          ...options.overrides,
+        },
+        options.kit,
+      );
     },
     after: close,
     onError: close,

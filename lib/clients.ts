@@ -4,24 +4,26 @@
  */
 import type { Clock } from './api/clock';
 import type { FetchLike } from './api/http';
-import type { RateLimiterRegistry } from './api/rate-limiter';
 import {
-  createManagementClient,
-  createObservabilityBackend,
-  createObservabilityClient,
-  type ManagementClient,
-  type ObservabilityBackend,
-  type ObservabilityClient,
-  type ObservabilityMode,
-  type RateLimitConfig,
-} from './api';
+  connectManagement,
+  withOperations,
+  type ManagementBasics,
+} from './api/management/connection';
+import type { everyManagementOperation } from './api/management-client';
+import type { ObservabilityOperations } from './api/management/observability';
+import type { ObservabilityBackend, ObservabilityMode } from './api/observability-backend';
+import type { ClientKit } from './api/kit';
+import type { ObservabilityClient } from './api/observability-client';
+import type { RateLimiterRegistry, RateLimitConfig } from './api/rate-limiter';
 import type { ConnectionEnv } from './config';
 import type { ManagementCredentialProvider, ObservabilityCredentialProvider } from './credentials';
 // Not the index: it would load the middy middleware into the CLI.
 import { staticCredentials } from './credentials/static';
 import { ConfigError } from './errors';
 import type { Logger } from './log';
-import { managementAuth, observabilityTokenSecret } from './schemas';
+import { managementAuth, observabilityTokenSecret } from './schemas/secrets';
+
+type EveryManagementOperation = ReturnType<typeof everyManagementOperation>;
 
 export interface ClientSettings {
   readonly apiUrl?: string;
@@ -44,35 +46,42 @@ export interface ClientSettings {
   readonly fetch?: FetchLike;
 }
 
-export interface Clients {
-  readonly management?: ManagementClient;
+/** The default, every operation, is the CLI's (lib/all-clients.ts). */
+export interface Clients<M extends object = EveryManagementOperation> {
+  readonly management?: M & ManagementBasics;
   readonly observability?: ObservabilityClient;
   /** The management client, or a ConfigError naming what to set. */
-  requireManagement(): ManagementClient;
+  requireManagement(): M & ManagementBasics;
   /** Dashboards and alerts of one service, through the configured deployment mode. */
   backend(serviceId?: string): ObservabilityBackend;
   close(): void;
 }
 
-export function createClients(settings: ClientSettings): Clients {
+export function createClients<M extends object>(
+  settings: ClientSettings,
+  kit: ClientKit<M>,
+): Clients<M> {
   const management =
     settings.apiUrl && settings.management
-      ? createManagementClient({
-          baseUrl: settings.apiUrl,
-          credentials: settings.management,
-          organizationId: settings.organizationId,
-          deadlineMs: settings.deadlineMs,
-          rateLimit: settings.managementRateLimit,
-          timeoutMs: settings.timeoutMs,
-          logger: settings.logger,
-          clock: settings.clock,
-          limiters: settings.limiters,
-          fetch: settings.fetch,
-        })
+      ? withOperations(
+          connectManagement({
+            baseUrl: settings.apiUrl,
+            credentials: settings.management,
+            organizationId: settings.organizationId,
+            deadlineMs: settings.deadlineMs,
+            rateLimit: settings.managementRateLimit,
+            timeoutMs: settings.timeoutMs,
+            logger: settings.logger,
+            clock: settings.clock,
+            limiters: settings.limiters,
+            fetch: settings.fetch,
+          }),
+          kit.management,
+        )
       : undefined;
   const observability =
-    settings.observabilityUrl && settings.observability
-      ? createObservabilityClient({
+    settings.observabilityUrl && settings.observability && kit.observability
+      ? kit.observability.client({
           baseUrl: settings.observabilityUrl,
           credentials: settings.observability,
           rateLimit: settings.observabilityRateLimit,
@@ -82,7 +91,7 @@ export function createClients(settings: ClientSettings): Clients {
         })
       : undefined;
   // A plain function, not a method using `this`: callers may pass `clients.backend` around.
-  const requireManagement = (): ManagementClient => {
+  const requireManagement = (): M & ManagementBasics => {
     if (!management) {
       throw new ConfigError(
         'the management API is not configured: set CLOUDOPS_API_URL and a key ' +
@@ -96,6 +105,8 @@ export function createClients(settings: ClientSettings): Clients {
     observability,
     requireManagement,
     backend(serviceId) {
+      if (!kit.observability)
+        throw new ConfigError('these clients were made without the dashboard and alert operations');
       // Managed mode needs only the management key; the bearer token is for open-source.
       if (settings.mode === 'open-source' && !observability) {
         throw new ConfigError(
@@ -108,9 +119,9 @@ export function createClients(settings: ClientSettings): Clients {
           'observability mode "managed" reaches dashboards and alerts through a service: set CLOUDOPS_SERVICE_ID',
         );
       }
-      return createObservabilityBackend({
+      return kit.observability.backend({
         mode: settings.mode,
-        management: settings.mode === 'managed' ? requireManagement() : undefined,
+        management: settings.mode === 'managed' ? managedObjects(requireManagement()) : undefined,
         observability,
         serviceId,
       });
@@ -120,6 +131,13 @@ export function createClients(settings: ClientSettings): Clients {
       observability?.close();
     },
   };
+}
+
+/** The management operations on dashboards and alerts (a kit with `observability` has them). */
+function managedObjects(management: object): ObservabilityOperations {
+  if (!('listDashboards' in management))
+    throw new ConfigError('these clients were made without the dashboard and alert operations');
+  return management as ObservabilityOperations;
 }
 
 /** The credential providers a caller loaded (from Secrets Manager, or values in env). */

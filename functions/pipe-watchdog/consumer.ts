@@ -7,6 +7,7 @@
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { watchdogEntry, type WatchdogEntryOptions } from '../../lib/pipes/entry';
+import type { PipeApi } from '../../lib/pipes/watchdog';
 import { clientsMiddleware, clientsOf } from '../connect';
 import { deadlineFrom, lazyHandler, middySignal, type Deadline } from '../runtime';
 
@@ -26,7 +27,7 @@ export function createConsumerHandler(options: PipeWatchdogConsumerOptions = {})
     .use(clientsMiddleware(entry.connection))
     .handler(function pipeWatchdogConsumer(event, context, opts) {
       const deadline = deadlineOf(context, middySignal(opts));
-      const api = clientsOf(context).requireManagement();
+      const api = clientsOf<PipeApi>(context).requireManagement();
       return consume((event as SQSEvent).Records, api, deadline.signal);
     });
 }

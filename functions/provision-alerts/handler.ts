@@ -10,6 +10,7 @@ import type { Context, SQSBatchResponse } from 'aws-lambda';
 import { provisionAlertsEntry, type ProvisionEntryOptions } from '../../lib/alerts/entry';
 import type { Clock } from '../../lib/api/clock';
 import type { RateLimiterRegistry } from '../../lib/api/rate-limiter';
+import { OBSERVABILITY_KIT } from '../../lib/api/kit';
 import { clientsMiddleware, clientsOf } from '../connect';
 import { deadlineFrom, lazyHandler, middySignal, type Deadline } from '../runtime';
 
@@ -31,6 +32,7 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
       clientsMiddleware({
         config: entry.home.connection,
         needs: entry.home.needs,
+        kit: OBSERVABILITY_KIT,
         secretsManager: options.secretsManager,
         logger: entry.logger,
         overrides: { clock: options.clock, limiters: options.limiters },

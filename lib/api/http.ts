@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
 import nodeFetch from 'node-fetch';
 import type * as z from 'zod/mini';
 import { formatIssues } from '../format-issues';
@@ -22,6 +23,7 @@ import {
   type RequestRef,
   type TransportErrorKind,
 } from './errors';
+import { itemSchemaOf, readListInPlace } from './item-list';
 import { joinUrl, type ApiPath } from './paths';
 import type { RateLimiterRegistry } from './rate-limiter';
 import {
@@ -383,10 +385,13 @@ export class HttpCore {
         redirect: 'manual',
       });
       status = response.status;
-      const text = await readCapped(response, ref, this.maxResponseBytes, () =>
-        // Drop the connection rather than drain the rest of a runaway body into the pool.
-        timeout.abort(new Error('response too large')),
-      );
+      // Boxed so the text can be let go once parsed: no frame keeps it alive after.
+      const answer: AnswerText = {
+        text: await readCapped(response, ref, this.maxResponseBytes, () =>
+          // Drop the connection rather than drain the rest of a runaway body into the pool.
+          timeout.abort(new Error('response too large')),
+        ),
+      };
       if (status >= 300 && status < 400) {
         throw redirectRefused({
           ...ref,
@@ -396,7 +401,7 @@ export class HttpCore {
           requestUrl: url,
         });
       }
-      return this.interpret(req, ref, response, text);
+      return this.interpret(req, ref, response, answer);
     } catch (error) {
       if (error instanceof ApiError || error instanceof ResponseTooLargeError) throw error;
       throw classifyTransport(ref, error, req.signal, timeout.signal, timeoutMs);
@@ -415,14 +420,14 @@ export class HttpCore {
     req: ApiRequest<T>,
     ref: RequestRef,
     response: FetchResponseLike,
-    text: string,
+    answer: AnswerText,
   ): T {
     const status = response.status;
-    if (status < 200 || status >= 300) throw errorAnswer(ref, response, text);
+    if (status < 200 || status >= 300) throw errorAnswer(ref, response, answer.text);
     if (req.schema === null) return undefined as T;
     return req.responseType === 'text'
-      ? readTextAnswer(req.schema, ref, response, text)
-      : this.readJsonAnswer(req.schema, req.keepEnvelope, ref, response, text);
+      ? readTextAnswer(req.schema, ref, response, answer.text)
+      : this.readJsonAnswer(req.schema, req.keepEnvelope, ref, response, answer);
   }
 
   private readJsonAnswer<T>(
@@ -430,38 +435,51 @@ export class HttpCore {
     keepEnvelope: boolean | undefined,
     ref: RequestRef,
     response: FetchResponseLike,
-    text: string,
+    answer: AnswerText,
   ): T {
     const status = response.status;
     const headerRequestId = response.headers.get('x-request-id') ?? undefined;
-    if (text.trim() === '') {
+    if (answer.text.trim() === '') {
       // An empty 2xx is fine only when the payload may be absent.
       const empty = schema.safeParse(undefined);
       if (empty.success) return empty.data;
     }
-    const json = parseJson(text);
+    const json = parseJson(answer);
     if (!json.ok) {
       throw unexpectedResponse({
         ...ref,
         status,
         requestId: headerRequestId,
-        body: text,
+        body: answer.text,
         contentType: response.headers.get('content-type') ?? undefined,
-        reason: text.trim() === '' ? 'an empty body' : 'a body that is not valid JSON',
+        reason: answer.text.trim() === '' ? 'an empty body' : 'a body that is not valid JSON',
       });
     }
+    const key = this.options.envelope === 'management' ? 'result' : 'data';
+    const parsed = this.readPayload(schema, key, json.value);
+    if (!parsed.ok) {
+      const requestId = bodyRequestId(json.value) ?? headerRequestId;
+      throw invalidPayload(ref, status, requestId, formatIssues(parsed.issues), 'payload');
+    }
+    return (keepEnvelope ? parsed.envelope : parsed.envelope[key]) as T;
+  }
+
+  /** The envelope with its payload parsed (a list of itemByItem's one item at a time). */
+  private readPayload(
+    schema: z.ZodMiniType,
+    key: string,
+    body: unknown,
+  ): { ok: true; envelope: Record<string, unknown> } | { ok: false; issues: z.core.$ZodIssue[] } {
+    const item = itemSchemaOf(schema);
+    if (item) return readListInPlace(body, key, item);
     const envelope =
       this.options.envelope === 'management'
         ? managementEnvelope(schema)
         : observabilityEnvelope(schema);
-    const parsed = envelope.safeParse(json.value);
-    if (!parsed.success) {
-      const requestId = bodyRequestId(json.value) ?? headerRequestId;
-      throw invalidPayload(ref, status, requestId, formatIssues(parsed.error.issues), 'payload');
-    }
-    const unwrapped = parsed.data as Record<string, unknown>;
-    if (keepEnvelope) return unwrapped as T;
-    return (this.options.envelope === 'management' ? unwrapped.result : unwrapped.data) as T;
+    const parsed = envelope.safeParse(body);
+    return parsed.success
+      ? { ok: true, envelope: parsed.data }
+      : { ok: false, issues: parsed.error.issues };
   }
 }
 
@@ -516,7 +534,7 @@ function invalidPayload(
 /** A non-2xx answer as a typed error: the API's error envelope, or the unusable body itself. */
 function errorAnswer(ref: RequestRef, response: FetchResponseLike, text: string): ApiError {
   const status = response.status;
-  const json = parseJson(text);
+  const json = parseJson({ text });
   const details: ApiErrorDetails = {
     ...ref,
     status,
@@ -566,24 +584,64 @@ async function readCapped(
     if (Buffer.byteLength(text) > limit) throw tooLarge(Buffer.byteLength(text));
     return text;
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
+  const text = new BodyText(Number.isFinite(declared) ? declared : 0);
   for await (const chunk of response.body) {
-    // A view, not a copy: a large list would otherwise sit in memory twice before the concat.
     const buffer =
       typeof chunk === 'string'
         ? Buffer.from(chunk)
         : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    total += buffer.length;
-    if (total > limit) throw tooLarge(total);
-    chunks.push(buffer);
+    if (text.bytes + buffer.length > limit) throw tooLarge(text.bytes + buffer.length);
+    text.add(buffer);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return text.end();
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+/**
+ * A body's text built as its chunks arrive, each let go once taken, so that a large list is
+ * never held as chunks, their concatenation and its string at once: a declared length is
+ * filled into one buffer decoded at the end (bytes outside the JS heap, then one string);
+ * without one (or past it), each chunk is decoded as it comes.
+ */
+class BodyText {
+  private sized: Buffer | undefined;
+  private readonly decoder = new StringDecoder('utf8');
+  private text = '';
+  bytes = 0;
+
+  constructor(declaredBytes: number) {
+    this.sized = declaredBytes > 0 ? Buffer.allocUnsafe(declaredBytes) : undefined;
+  }
+
+  add(chunk: Buffer): void {
+    if (this.sized && this.bytes + chunk.length > this.sized.length) this.unsize();
+    if (this.sized) chunk.copy(this.sized, this.bytes);
+    else this.text += this.decoder.write(chunk);
+    this.bytes += chunk.length;
+  }
+
+  end(): string {
+    this.unsize();
+    return this.text + this.decoder.end();
+  }
+
+  /** The bytes filled so far become text; what follows is decoded as it comes. */
+  private unsize(): void {
+    if (!this.sized) return;
+    this.text = this.decoder.write(this.sized.subarray(0, this.bytes));
+    this.sized = undefined;
+  }
+}
+
+/** An answer's text, let go (emptied) once parsed. */
+interface AnswerText {
+  text: string;
+}
+
+function parseJson(answer: AnswerText): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    const value = JSON.parse(answer.text) as unknown;
+    answer.text = '';
+    return { ok: true, value };
   } catch {
     return { ok: false };
   }

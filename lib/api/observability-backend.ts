@@ -8,7 +8,7 @@ import type {
   UpdateAlertBody,
 } from '../schemas';
 import type { CallOptions } from './http';
-import type { ManagementClient } from './management-client';
+import type { ObservabilityOperations } from './management/observability';
 import type { ObservabilityClient } from './observability-client';
 import type { ObservabilityObjects } from './observability-objects';
 
@@ -59,7 +59,7 @@ export type { ObservabilityMode };
 export interface ObservabilityBackendOptions {
   readonly mode: ObservabilityMode;
   /** Required in managed mode: every call goes through it (one credential, the Basic key). */
-  readonly management?: ManagementClient;
+  readonly management?: ObservabilityOperations;
   /** Required in open-source mode; unused in managed mode (the bearer token is optional). */
   readonly observability?: ObservabilityClient;
   /** Required in managed mode: the service whose observability objects are managed. */

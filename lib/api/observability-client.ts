@@ -16,6 +16,7 @@ import {
 } from '../schemas';
 import { bearerAuth } from './auth';
 import { httpCoreFor, type ApiRequest, type CallOptions, type HttpClientOptions } from './http';
+import { itemByItem } from './item-list';
 import { observabilityObjects, type ObjectsAccess } from './observability-objects';
 import { PAGE_LIMIT, toPage } from './pages';
 import { observabilityPaths as P, withPage } from './paths';
@@ -72,7 +73,7 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
 
     async listDashboards(opts?: CallOptions): Promise<Dashboard[]> {
       return call(
-        { method: 'GET', path: P.collection('dashboards'), schema: z.array(dashboard) },
+        { method: 'GET', path: P.collection('dashboards'), schema: itemByItem(z.array(dashboard)) },
         opts,
       );
     },

@@ -1,9 +1,17 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { ClientKit } from '../api/kit';
+import { keyOperations, type KeyOperations } from '../api/management/keys';
+import { pipeOperations, type PipeOperations } from '../api/management/pipes';
 import { clientSettings, createClients } from '../clients';
 import type { ConnectionEnv } from '../config';
 import type { Logger } from '../log';
 import type { RotationConfig } from './config';
 import type { RotationDeps } from './rotation';
+
+/** The management calls a rotation makes: keys, and a pipe list to test the new key. */
+const ROTATION_KIT: ClientKit<KeyOperations & PipeOperations> = {
+  management: (connection) => ({ ...keyOperations(connection), ...pipeOperations(connection) }),
+};
 
 /**
  * The rotator's wiring from the env contract (the function and `cloudops keys rotate` share
@@ -25,6 +33,7 @@ export function rotationDeps(
     connect: (credentials) =>
       createClients(
         clientSettings(connection, { management: credentials }, options.logger),
+        ROTATION_KIT,
       ).requireManagement(),
     now: options.now ?? Date.now,
     config: options.config,

@@ -10,6 +10,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
+import { keyOperations } from '../api/management/keys';
 import { clientSettings, createClients } from '../clients';
 import { envList, NotConfiguredError, readConnectionEnv, readEnv } from '../config';
 import { secretsManagerCredentials } from '../credentials';
@@ -132,6 +133,8 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
             },
             logger,
           ),
+          // The audit lists keys and activities, nothing else.
+          { management: keyOperations },
         )
       : undefined;
 

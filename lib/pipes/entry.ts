@@ -8,6 +8,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Clock } from '../api/clock';
+import type { ClientKit } from '../api/kit';
+import { metricsOperations } from '../api/management/metrics';
+import { pipeOperations } from '../api/management/pipes';
 import type { RateLimiterRegistry } from '../api/rate-limiter';
 import { ConfigError } from '../errors';
 import { createLogger, withLogContext } from '../log';
@@ -40,6 +43,14 @@ export interface WatchdogEntryOptions {
   clock?: Clock;
   limiters?: RateLimiterRegistry;
 }
+
+/** The management calls the consumer makes: pipes and their metrics. */
+const WATCHDOG_KIT: ClientKit<PipeApi> = {
+  management: (connection) => ({
+    ...pipeOperations(connection),
+    ...metricsOperations(connection),
+  }),
+};
 
 export function watchdogEntry(options: WatchdogEntryOptions = {}) {
   const settings = readWatchdogSettings(options.env);
@@ -84,6 +95,7 @@ export function watchdogEntry(options: WatchdogEntryOptions = {}) {
     connection: {
       config: settings.connection,
       needs: { management: true, observability: false },
+      kit: WATCHDOG_KIT,
       secretsManager,
       logger,
       overrides: {

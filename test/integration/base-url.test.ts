@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEnv } from '../../cli/connect';
+import { EVERY_OPERATION } from '../../lib/all-clients';
 import { clientSettings, createClients, envCredentials } from '../../lib/clients';
 import { readConnectionEnv } from '../../lib/config';
 import type { Sandbox } from '../../sandbox/index';
@@ -34,7 +35,7 @@ describe('API URLs with or without their prefix', () => {
     const config = readConnectionEnv(env);
     expect(config.CLOUDOPS_API_URL).toBe(sb.info.apiUrl);
     expect(config.CLOUDOPS_OBSERVABILITY_URL).toBe(sb.info.observabilityUrl);
-    const clients = createClients(clientSettings(config, envCredentials(config)));
+    const clients = createClients(clientSettings(config, envCredentials(config)), EVERY_OPERATION);
     sb.requestLog.clear();
     try {
       await clients.requireManagement().listPipes(sb.info.serviceId);

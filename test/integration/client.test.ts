@@ -25,6 +25,8 @@ import {
   type ObservabilityClientOptions,
 } from '../../lib/api';
 import type { CredentialProvider } from '../../lib/credentials/types';
+import { EVERY_OPERATION } from '../../lib/all-clients';
+import { OBSERVABILITY_KIT } from '../../lib/api/kit';
 import { createClients } from '../../lib/clients';
 import { ValidationError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
@@ -355,12 +357,15 @@ describe.each(['current', 'spec'] as const)('against the %s profile', (profile) 
     await psb.close();
   });
   function managementOnly() {
-    const clients = createClients({
-      apiUrl: psb.info.apiUrl,
-      mode: 'managed',
-      management: provider(`itest-${profile}-${++labels}`, keySecret(psb)),
-      managementRateLimit: false,
-    });
+    const clients = createClients(
+      {
+        apiUrl: psb.info.apiUrl,
+        mode: 'managed',
+        management: provider(`itest-${profile}-${++labels}`, keySecret(psb)),
+        managementRateLimit: false,
+      },
+      EVERY_OPERATION,
+    );
     own.push(clients);
     return clients;
   }
@@ -401,13 +406,17 @@ describe.each(['current', 'spec'] as const)('against the %s profile', (profile) 
 
 describe('managed mode needs one credential', () => {
   it('with only the management key configured, dashboards and alerts work end to end (PUT included)', async () => {
-    const clients = createClients({
-      apiUrl: sb.info.apiUrl,
-      observabilityUrl: sb.info.observabilityUrl,
-      mode: 'managed',
-      management: provider(`itest-key-${++labels}`, keySecret(sb)),
-      managementRateLimit: false,
-    });
+    // The kit the sync and provision-alerts carry: nothing but dashboards and alerts.
+    const clients = createClients(
+      {
+        apiUrl: sb.info.apiUrl,
+        observabilityUrl: sb.info.observabilityUrl,
+        mode: 'managed',
+        management: provider(`itest-key-${++labels}`, keySecret(sb)),
+        managementRateLimit: false,
+      },
+      OBSERVABILITY_KIT,
+    );
     closers.push(clients);
     expect(clients.observability).toBeUndefined();
     const backend = clients.backend(sb.info.serviceId);
@@ -437,10 +446,10 @@ describe('managed mode needs one credential', () => {
   });
 
   it('open-source mode without the bearer token is a ConfigError naming it', () => {
-    const clients = createClients({
-      observabilityUrl: sb.info.observabilityUrl,
-      mode: 'open-source',
-    });
+    const clients = createClients(
+      { observabilityUrl: sb.info.observabilityUrl, mode: 'open-source' },
+      OBSERVABILITY_KIT,
+    );
     expect(() => clients.backend()).toThrow(/CLOUDOPS_OBSERVABILITY_TOKEN/);
   });
 });

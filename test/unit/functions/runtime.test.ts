@@ -10,6 +10,7 @@ import type { Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientsMiddleware, NOT_CONFIGURED_RESPONSE } from '../../../functions/connect';
 import { deadlineFrom, invocationLogFields, lazyHandler } from '../../../functions/runtime';
+import { EVERY_OPERATION } from '../../../lib/all-clients';
 import { NOT_CONFIGURED_TEMPLATE, readConnectionEnv } from '../../../lib/config';
 import { clearCredentialsCache } from '../../../lib/credentials';
 import { createLogger, withLogContext } from '../../../lib/log';
@@ -149,6 +150,7 @@ describe('a function deployed before its secrets are seeded', () => {
           clientsMiddleware({
             config,
             needs: { management: true, observability: true },
+            kit: EVERY_OPERATION,
             secretsManager: server.client,
             logger,
           }),
@@ -178,6 +180,7 @@ describe('a function deployed before its secrets are seeded', () => {
         clientsMiddleware({
           config,
           needs: { management: false, observability: true },
+          kit: EVERY_OPERATION,
           secretsManager: server.client,
         }),
       )
