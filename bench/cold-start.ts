@@ -17,7 +17,8 @@ import {
   RotateSecretCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { connectFromEnv, sandboxEnv } from '../cli/connect';
+import { connectFromEnv, EXAMPLE_WEBHOOK_VARS, sandboxEnv } from '../cli/connect';
+import { varsFromEnv } from '../lib/config';
 import { dashboardSyncedEvents, directorySource, syncDashboards } from '../lib/dashboards';
 import { createVersionTable } from '../lib/alerts/versions-dynamo';
 import { startLocalDynamo, type LocalDynamo } from '../test/support/local-dynamo';
@@ -253,10 +254,21 @@ const batchMessage = (w: World): WatchdogBatchMessage => ({
   serviceIds: w.sb.info.serviceIds,
   scheduledAt: Date.now(),
 });
-const exampleFiles = () =>
-  directorySource(EXAMPLES)
-    .list()
-    .then((files) => files.filter((f) => /\.(ya?ml|json)$/.test(f)));
+/**
+ * The example dashboards as the deployed sync takes them: it applies dashboard files only, so the
+ * folder's webhook and saved-search files stay out and the tile alert names the seeded webhook
+ * by id (`${WEBHOOK_ID}`) instead of the folder's webhook by name.
+ */
+async function lambdaExampleFiles(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const file of await directorySource(EXAMPLES).list()) {
+    if (!/\.(ya?ml|json)$/.test(file)) continue;
+    const text = readFileSync(path.join(EXAMPLES, file), 'utf8');
+    if (/^kind:\s*(webhook|savedSearch)\b/m.test(text)) continue;
+    out.set(file, text.replace('webhook: Checkout alerts', "webhookId: '${WEBHOOK_ID}'"));
+  }
+  return out;
+}
 
 export const SCENARIOS: Record<FunctionName, Scenario> = {
   'rotate-key': {
@@ -279,10 +291,8 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
     needsDynamo: true,
     async event(w, env) {
       const files = new Map<string, string>();
-      for (const file of await exampleFiles()) {
-        const key = env.CLOUDOPS_DASHBOARDS_PREFIX + file;
-        files.set(key, readFileSync(path.join(EXAMPLES, file), 'utf8'));
-      }
+      for (const [file, text] of await lambdaExampleFiles())
+        files.set(env.CLOUDOPS_DASHBOARDS_PREFIX + file, text);
       w.stubs.objects.set(BUCKET, files);
       return scheduled();
     },
@@ -309,7 +319,7 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
           source: directorySource(EXAMPLES),
           backend: connection.clients.backend(info.serviceId),
           mode: 'apply',
-          vars: { WEBHOOK_ID: info.webhookId },
+          vars: { WEBHOOK_ID: info.webhookId, ...varsFromEnv(EXAMPLE_WEBHOOK_VARS) },
         });
         const events = dashboardSyncedEvents(outcome.apply?.results ?? [], new Date());
         const withAlert = events.find((e) => e.detail.alerts.length > 0);
