@@ -17,9 +17,13 @@ import {
   RotateSecretCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { connectFromEnv, EXAMPLE_WEBHOOK_VARS, sandboxEnv } from '../cli/connect';
-import { varsFromEnv } from '../lib/config';
-import { dashboardSyncedEvents, directorySource, syncDashboards } from '../lib/dashboards';
+import { connectFromEnv, sandboxEnv } from '../cli/connect';
+import {
+  dashboardSyncedEvents,
+  directorySource,
+  syncDashboards,
+  type DashboardSource,
+} from '../lib/dashboards';
 import { createVersionTable } from '../lib/alerts/versions-dynamo';
 import { startLocalDynamo, type LocalDynamo } from '../test/support/local-dynamo';
 import { startSandbox, type Sandbox } from '../sandbox/index';
@@ -270,6 +274,16 @@ async function lambdaExampleFiles(): Promise<Map<string, string>> {
   return out;
 }
 
+/** The same files as a source of the sync's own code (the alert event's setup applies them). */
+async function lambdaExamples(): Promise<DashboardSource> {
+  const files = await lambdaExampleFiles();
+  return {
+    label: `${EXAMPLES} (dashboards only)`,
+    list: () => Promise.resolve([...files.keys()]),
+    read: (file) => Promise.resolve(files.get(file) ?? ''),
+  };
+}
+
 export const SCENARIOS: Record<FunctionName, Scenario> = {
   'rotate-key': {
     event: () => Promise.resolve(undefined),
@@ -316,10 +330,10 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
       );
       try {
         const outcome = await syncDashboards({
-          source: directorySource(EXAMPLES),
+          source: await lambdaExamples(),
           backend: connection.clients.backend(info.serviceId),
           mode: 'apply',
-          vars: { WEBHOOK_ID: info.webhookId, ...varsFromEnv(EXAMPLE_WEBHOOK_VARS) },
+          vars: { WEBHOOK_ID: info.webhookId },
         });
         const events = dashboardSyncedEvents(outcome.apply?.results ?? [], new Date());
         const withAlert = events.find((e) => e.detail.alerts.length > 0);
