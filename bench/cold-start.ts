@@ -18,7 +18,12 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { connectFromEnv, sandboxEnv } from '../cli/connect';
-import { dashboardSyncedEvents, directorySource, syncDashboards } from '../lib/dashboards';
+import {
+  dashboardSyncedEvents,
+  directorySource,
+  syncDashboards,
+  type DashboardSource,
+} from '../lib/dashboards';
 import { createVersionTable } from '../lib/alerts/versions-dynamo';
 import { startLocalDynamo, type LocalDynamo } from '../test/support/local-dynamo';
 import { startSandbox, type Sandbox } from '../sandbox/index';
@@ -253,10 +258,31 @@ const batchMessage = (w: World): WatchdogBatchMessage => ({
   serviceIds: w.sb.info.serviceIds,
   scheduledAt: Date.now(),
 });
-const exampleFiles = () =>
-  directorySource(EXAMPLES)
-    .list()
-    .then((files) => files.filter((f) => /\.(ya?ml|json)$/.test(f)));
+/**
+ * The example dashboards as the deployed sync takes them: it applies dashboard files only, so the
+ * folder's webhook and saved-search files stay out and the tile alert names the seeded webhook
+ * by id (`${WEBHOOK_ID}`) instead of the folder's webhook by name.
+ */
+async function lambdaExampleFiles(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const file of await directorySource(EXAMPLES).list()) {
+    if (!/\.(ya?ml|json)$/.test(file)) continue;
+    const text = readFileSync(path.join(EXAMPLES, file), 'utf8');
+    if (/^kind:\s*(webhook|savedSearch)\b/m.test(text)) continue;
+    out.set(file, text.replace('webhook: Checkout alerts', "webhookId: '${WEBHOOK_ID}'"));
+  }
+  return out;
+}
+
+/** The same files as a source of the sync's own code (the alert event's setup applies them). */
+async function lambdaExamples(): Promise<DashboardSource> {
+  const files = await lambdaExampleFiles();
+  return {
+    label: `${EXAMPLES} (dashboards only)`,
+    list: () => Promise.resolve([...files.keys()]),
+    read: (file) => Promise.resolve(files.get(file) ?? ''),
+  };
+}
 
 export const SCENARIOS: Record<FunctionName, Scenario> = {
   'rotate-key': {
@@ -279,10 +305,8 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
     needsDynamo: true,
     async event(w, env) {
       const files = new Map<string, string>();
-      for (const file of await exampleFiles()) {
-        const key = env.CLOUDOPS_DASHBOARDS_PREFIX + file;
-        files.set(key, readFileSync(path.join(EXAMPLES, file), 'utf8'));
-      }
+      for (const [file, text] of await lambdaExampleFiles())
+        files.set(env.CLOUDOPS_DASHBOARDS_PREFIX + file, text);
       w.stubs.objects.set(BUCKET, files);
       return scheduled();
     },
@@ -306,7 +330,7 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
       );
       try {
         const outcome = await syncDashboards({
-          source: directorySource(EXAMPLES),
+          source: await lambdaExamples(),
           backend: connection.clients.backend(info.serviceId),
           mode: 'apply',
           vars: { WEBHOOK_ID: info.webhookId },
