@@ -22,6 +22,8 @@ export interface Connection {
   /** Where the key and token come from (their labels name the secret or the key suffix). */
   credentials: CredentialProviders;
   serviceIds: string[];
+  /** The Secrets Manager client, made on first use (closed with the connection). */
+  secrets(): SecretsManagerClient;
   close(): void;
 }
 
@@ -145,6 +147,7 @@ export function connectFromEnv(
     clients,
     credentials,
     serviceIds: config.CLOUDOPS_SERVICE_ID ?? [],
+    secrets,
     close() {
       clients.close();
       secretsClient?.destroy();

@@ -1,4 +1,5 @@
 /** The services `cloudops dashboards` works on (CLOUDOPS_SERVICE_ID, --service), one connection. */
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { ObservabilityBackend } from '../../lib/api';
 import { UsageError } from '../args';
 import { connectFromEnv } from '../connect';
@@ -13,6 +14,8 @@ export interface DashboardServices {
   backendFor(service: string): ObservabilityBackend;
   /** The rate limit the writes are paced to (managed: the key's; open-source: the token's). */
   rateLimit: { limit: number; windowMs: number };
+  /** Where webhook files' `{ secret }` values are read. */
+  secrets(): SecretsManagerClient;
   close(): void;
 }
 
@@ -43,6 +46,7 @@ export function servicesFromEnv(env: CliIO['env'], service?: string): DashboardS
         }
         return backend;
       },
+      secrets: () => connection.secrets(),
       close: () => connection.close(),
     };
   } catch (error) {

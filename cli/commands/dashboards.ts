@@ -282,6 +282,7 @@ async function planServices(
   };
   const groups = await loadDashboardGroups(directorySource(values.dir!), {
     vars: collectVars(io.env, values.var ?? []),
+    secretsClient: () => connect().secrets(),
     configuredServices: () => connect().ids,
     // Files without `services:` go to --service, else the first configured service.
     scope: () => ({

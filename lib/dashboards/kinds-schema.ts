@@ -1,8 +1,8 @@
 /**
  * The other kinds of file a dashboards folder holds besides dashboards (`kind:` at the top):
  * `webhook` and `savedSearch`, with the API's field names. Strict, like the dashboard file, so a
- * typo'd field is an error. Rules across fields (slack's refusals, secrets written as variables)
- * live in kinds-validate.ts.
+ * typo'd field is an error. Rules across fields (slack's refusals, secrets written as variables or
+ * secret references) live in validate.ts and webhook-secrets.ts.
  */
 import * as z from 'zod/mini';
 import { DASHBOARD_LIMITS } from '../schemas';
@@ -15,13 +15,31 @@ export type FileKind = (typeof FILE_KINDS)[number];
 export const WEBHOOK_FILE_SERVICES = ['slack', 'incidentio', 'generic'] as const;
 
 const d = (text: string) => z.describe(text);
+
+/** A value read from Secrets Manager (webhook-secrets.ts resolves it). */
+export const secretRef = z
+  .strictObject({
+    secret: z.string().check(z.minLength(1), d('Secrets Manager secret id or ARN')),
+    key: z.optional(
+      z.string().check(z.minLength(1), d('Field of a JSON secret; absent: the whole SecretString')),
+    ),
+  })
+  .check(d('A value read from Secrets Manager at plan time (never shown or stored)'));
+
+export type SecretRef = z.infer<typeof secretRef>;
+
+/** A write-only value: a `${VARIABLE}` or a secret reference. */
+const secretValue = (what: string) =>
+  z.union([z.string().check(d(`${what}: a \${VARIABLE}`)), secretRef]);
+
 const stringMap = (what: string) =>
   z
-    .record(
-      z.string().check(z.minLength(1)),
-      z.string().check(d(`A ${what} value: a \${VARIABLE}`)),
-    )
-    .check(d(`${what}s, each value a \${VARIABLE}; write-only: resent when their digest changes`));
+    .record(z.string().check(z.minLength(1)), secretValue(`A ${what} value`))
+    .check(
+      d(
+        `${what}s, each value a \${VARIABLE} or { secret }; write-only: resent when their digest changes`,
+      ),
+    );
 
 export const webhookFile = z.lazy(() =>
   z.strictObject({
@@ -41,9 +59,15 @@ export const webhookFile = z.lazy(() =>
     service: z
       .enum(WEBHOOK_FILE_SERVICES)
       .check(d('slack, incidentio or generic (slack takes no body, headers or queryParams)')),
-    url: z
-      .string()
-      .check(z.minLength(1), d('Where it posts, as a `${VARIABLE}` (a URL is often a credential)')),
+    url: z.union([
+      z
+        .string()
+        .check(
+          z.minLength(1),
+          d('Where it posts, as a `${VARIABLE}` (a URL is often a credential)'),
+        ),
+      secretRef,
+    ]),
     description: z.optional(z.string().check(d('Description shown by the service'))),
     body: z.optional(z.string().check(d('Body template (not with slack)'))),
     headers: z.optional(stringMap('header')),
@@ -143,7 +167,7 @@ export function folderFileJsonSchema(): Record<string, unknown> {
       'search. Tiles are matched to the service by `key`, else by name, so renaming a tile ' +
       'without a key replaces it (and deletes the alerts watching it). x + w must be <= 24; ' +
       'tiles must not overlap. `${NAME}` in any value is a variable; a webhook takes its URL, ' +
-      'headers and query parameters only from variables.',
+      'headers and query parameters only from variables or `{ secret: <id>, key?: <field> }`.',
     oneOf: [
       { title: 'dashboard', ...dashboard },
       { title: 'webhook', ...webhook },

@@ -3,6 +3,7 @@
  * uses a directory, the sync function an S3 prefix (functions/sync-dashboards).
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import path from 'node:path';
 import { ValidationError, type ErrorOptions } from '../errors';
 import type { CallOptions } from '../api/http';
@@ -12,6 +13,7 @@ import { groupByService, type ServiceGroup, type ServiceScope } from './services
 import { withFolderWebhooks } from './folder-webhooks';
 import type { DesiredDashboard, FileIssue, FolderObjects, SourceFile } from './types';
 import { formatFileIssue, validateFiles, type ValidateOptions } from './validate';
+import { secretsFor } from './webhook-secrets';
 
 export interface DashboardSource {
   /** Shown in messages: a directory or `s3://bucket/prefix`. */
@@ -95,7 +97,12 @@ export function dashboardFilesError(
  * write happens unless every file is good. An empty source is refused: with prune it would
  * delete every owned dashboard.
  */
-export interface LoadOptions extends ValidateOptions {
+/** Where `{ secret }` values are read (each referenced secret once, before validation). */
+interface SecretsOption {
+  readonly secretsClient?: () => SecretsManagerClient;
+}
+
+export interface LoadOptions extends ValidateOptions, SecretsOption {
   /**
    * The service's sources and webhooks lists: `source:` / `webhook:` names are resolved and
    * webhook ids checked (each list read once, only when a file needs it). Without it, names
@@ -135,7 +142,8 @@ export async function loadFolder(
       { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
     ]);
   }
-  const { dashboards: all, issues, objects } = validateFiles(files, options);
+  const secrets = await secretsFor(files, options.secretsClient);
+  const { dashboards: all, issues, objects } = validateFiles(files, { ...options, secrets });
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   const service = options.service;
   const dashboards =
@@ -158,7 +166,7 @@ export async function loadFolder(
   };
 }
 
-export interface LoadGroupsOptions extends ValidateOptions {
+export interface LoadGroupsOptions extends ValidateOptions, SecretsOption {
   /** Asked for once every file is valid (it may need the configuration). */
   readonly scope: () => ServiceScope;
   /**
@@ -187,7 +195,8 @@ export async function loadDashboardGroups(
       { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
     ]);
   }
-  const { dashboards, issues, objects } = validateFiles(files, options);
+  const secrets = await secretsFor(files, options.secretsClient);
+  const { dashboards, issues, objects } = validateFiles(files, { ...options, secrets });
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   if (options.configuredServices && dashboards.some((d) => d.services)) {
     const known = options.configuredServices();

@@ -272,7 +272,10 @@ function webhookKind(lists: ObjectLists): KindRules<DesiredWebhook, Webhook> {
       if (!marker || marker.owner !== owner || marker.key !== want.key)
         fields.push({ path: 'marker', to: 'ownership marker' });
       else if (stableStringify(marker.templates ?? {}) !== stableStringify(want.templates))
-        fields.push({ path: 'marker', to: 'variables named by url, headers or queryParams' });
+        fields.push({
+          path: 'marker',
+          to: 'variables or secrets named by url, headers or queryParams',
+        });
       const moved = (have.url ?? '') !== want.url || (have.service ?? 'generic') !== want.service;
       return {
         fields,

@@ -119,7 +119,7 @@ function render(value: WebhookFile | SavedSearchFile, file: string): string {
   const root = '../'.repeat(file.split('/').length - 1) || './';
   const note =
     value.kind === 'webhook'
-      ? '# url, headers and queryParams name variables (their values are never pulled)\n'
+      ? '# url, headers and queryParams name variables or secrets (their values are never pulled)\n'
       : '';
   return `# yaml-language-server: $schema=${root}.schema.json\n${note}${stringify(value)}`;
 }

@@ -1,4 +1,5 @@
 import type { FileAlert, FileDashboardFilter, FileSeries, FileTileConfig } from './file-schema';
+import type { SecretRef } from './kinds-schema';
 
 /**
  * A tile as the files want it, defaults applied. Exactly one query form is set: `series`
@@ -66,13 +67,16 @@ export interface DesiredWebhook {
   /** Absent: left as the service holds them (they cannot be read back). */
   headers?: Record<string, string>;
   queryParams?: Record<string, string>;
-  /** The URL, headers and query parameters as written, variables unreplaced (no values). */
+  /** The URL, headers and query parameters as written: variables or secret references, no values. */
   templates: {
-    url?: string;
-    headers?: Record<string, string>;
-    queryParams?: Record<string, string>;
+    url?: TemplateValue;
+    headers?: Record<string, TemplateValue>;
+    queryParams?: Record<string, TemplateValue>;
   };
 }
+
+/** A write-only value as a file writes it: a `${VARIABLE}` text or a secret reference. */
+export type TemplateValue = string | SecretRef;
 
 /** One validated `kind: savedSearch` file; `source` is a name until resolved to `sourceId`. */
 export interface DesiredSavedSearch {

@@ -24,9 +24,11 @@ import {
   webhookFile,
   type FileKind,
   type SavedSearchFile,
+  type SecretRef,
   type WebhookFile,
 } from './kinds-schema';
 import { isReservedTag } from './ownership';
+import { isSecretRef, resolveSecretRefs, type SecretReads } from './webhook-secrets';
 import { parseFile, substituteVars } from './parse';
 import type {
   DesiredDashboard,
@@ -35,11 +37,14 @@ import type {
   FileIssue,
   FolderObjects,
   SourceFile,
+  TemplateValue,
 } from './types';
 
 export interface ValidateOptions {
   /** Values for `${NAME}` placeholders in the files. */
   readonly vars?: Readonly<Record<string, string>>;
+  /** The secrets webhook files reference, read beforehand; absent: offline, shapes only. */
+  readonly secrets?: SecretReads;
 }
 
 export interface ValidationResult {
@@ -104,6 +109,7 @@ export function validateFiles(
         fileIssues.push(at(path, `\${${name}} is not defined (pass it as a variable)`)),
       parsed.shared ?? false,
     );
+    if (kind === 'webhook') fileIssues.push(...resolveSecretRefs(value, options.secrets, at));
     let seen = seenByKind.get(kind);
     if (!seen) seenByKind.set(kind, (seen = new Map<string, string>()));
     if (kind !== 'dashboard') {
@@ -131,13 +137,18 @@ export function validateFiles(
   return { dashboards, issues, objects };
 }
 
-/** The write-only parts of a webhook (and its URL, often a credential) come from variables. */
+/** The write-only parts of a webhook (and its URL, often a credential) come from variables or secrets. */
 function literalSecretIssues(raw: unknown, at: At): FileIssue[] {
   if (!isRecord(raw)) return [];
   const out: FileIssue[] = [];
   const check = (path: PropertyKey[], v: unknown) => {
     if (typeof v === 'string' && !VARIABLE.test(v))
-      out.push(at(path, 'write it as a ${VARIABLE}: a literal value would sit in the repository'));
+      out.push(
+        at(
+          path,
+          'write it as a ${VARIABLE} or { secret: <id> }: a literal value would sit in the repository',
+        ),
+      );
   };
   check(['url'], raw.url);
   for (const field of ['headers', 'queryParams'] as const) {
@@ -149,18 +160,23 @@ function literalSecretIssues(raw: unknown, at: At): FileIssue[] {
 /** The URL, headers and query parameters as written (a copy: substitution replaces in place). */
 function secretTemplates(raw: unknown): DesiredWebhook['templates'] {
   if (!isRecord(raw)) return {};
+  const written = (x: unknown) => typeof x === 'string' || isSecretRef(x);
   const map = (v: unknown) =>
     isRecord(v)
-      ? Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string'))
+      ? Object.fromEntries(
+          Object.entries(v).flatMap(([k, x]) => (written(x) ? [[k, copyOf(x)]] : [])),
+        )
       : undefined;
-  const headers = map(raw.headers) as Record<string, string> | undefined;
-  const queryParams = map(raw.queryParams) as Record<string, string> | undefined;
+  const headers = map(raw.headers) as Record<string, TemplateValue> | undefined;
+  const queryParams = map(raw.queryParams) as Record<string, TemplateValue> | undefined;
   return {
-    ...(typeof raw.url === 'string' ? { url: raw.url } : {}),
+    ...(written(raw.url) ? { url: copyOf(raw.url) as TemplateValue } : {}),
     ...(headers ? { headers } : {}),
     ...(queryParams ? { queryParams } : {}),
   };
 }
+
+const copyOf = (x: unknown) => (isSecretRef(x) ? { ...x } : x);
 
 const VARIABLE = /(?<!\$)\$\{[A-Za-z_][A-Za-z0-9_]*\}/;
 
@@ -214,15 +230,28 @@ function addObject(
   templates: DesiredWebhook['templates'],
 ): void {
   if (data.kind === 'webhook') {
-    const { kind: _k, $schema: _s, key: _key, ...fields } = data;
-    // Resolved variable values: masked wherever a text could echo them.
-    registerSecret(fields.url);
+    const { kind: _k, $schema: _s, key: _key, url, headers, queryParams, ...fields } = data;
+    // Every reference was replaced by its value before the schema saw the file.
+    const text = (v: string | SecretRef) => (typeof v === 'string' ? v : '');
+    const texts = (m: Record<string, string | SecretRef> | undefined) =>
+      m && Object.fromEntries(Object.entries(m).map(([k, v]) => [k, text(v)]));
+    const values = { url: text(url), headers: texts(headers), queryParams: texts(queryParams) };
+    // Resolved variable and secret values: masked wherever a text could echo them.
+    registerSecret(values.url);
     for (const v of [
-      ...Object.values(fields.headers ?? {}),
-      ...Object.values(fields.queryParams ?? {}),
+      ...Object.values(values.headers ?? {}),
+      ...Object.values(values.queryParams ?? {}),
     ])
       registerSecret(v);
-    objects.webhooks.push({ key, sourceFile, ...fields, templates });
+    objects.webhooks.push({
+      key,
+      sourceFile,
+      ...fields,
+      url: values.url,
+      ...(values.headers ? { headers: values.headers } : {}),
+      ...(values.queryParams ? { queryParams: values.queryParams } : {}),
+      templates,
+    });
     return;
   }
   const { kind: _k, $schema: _s, key: _key, tags, alerts, ...fields } = data;

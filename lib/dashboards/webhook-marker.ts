@@ -4,8 +4,9 @@
  *
  *   [cloudops:w k=<key> o=<owner> h=<digest> q=<digest> t=<templates>]
  *
- * `t` holds the file's text of the URL, headers and query parameters before the variables are
- * replaced (`${NAME}`s: the file never holds a value), so `pull` writes them back as written.
+ * `t` holds the file's URL, headers and query parameters before the variables and secret
+ * references are replaced (`${NAME}`s and `{ secret, key }`s: the file never holds a value), so
+ * `pull` writes them back as written.
  *
  * It also holds a digest of the headers and of the query parameters last sent. The service never
  * returns them, so this is the only way to tell whether they changed. It lives on the webhook,
@@ -16,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { stableStringify } from '../diff';
 import { DEFAULT_OWNER } from './ownership';
+import type { DesiredWebhook } from './types';
 
 export interface WebhookMarker {
   key: string;
@@ -27,11 +29,7 @@ export interface WebhookMarker {
   templates?: WebhookTemplates;
 }
 
-export interface WebhookTemplates {
-  url?: string;
-  headers?: Record<string, string>;
-  queryParams?: Record<string, string>;
-}
+export type WebhookTemplates = DesiredWebhook['templates'];
 
 const LINE = /(?:^|\n)\[cloudops:w ([^\]\n]*)\]\s*$/;
 const enc = encodeURIComponent;

@@ -1,0 +1,152 @@
+/**
+ * `{ secret: <id or ARN> }` (and `{ secret, key }` for a field of a JSON secret) as a webhook's
+ * url, header or query-parameter value. Each secret is read once per run, before validation (so
+ * before any write); the value replaces the reference, is registered for redaction, and the
+ * reference (never the value) is what the marker keeps and `pull` writes back.
+ */
+import {
+  GetSecretValueCommand,
+  ResourceNotFoundException,
+  type SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
+import { AWSCURRENT } from '../credentials/secrets-manager';
+import { registerSecret } from '../redact';
+import { kindOf, secretRef, type SecretRef } from './kinds-schema';
+import { parseFile } from './parse';
+import type { FileIssue, SourceFile } from './types';
+
+/** What reading one secret gave: its SecretString, or why there is none (never a value). */
+type SecretRead = { text: string } | { problem: string };
+export type SecretReads = ReadonlyMap<string, SecretRead>;
+
+const WRITE_ONLY = ['headers', 'queryParams'] as const;
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const isSecretRef = (v: unknown): v is SecretRef =>
+  isRecord(v) && typeof v.secret === 'string';
+
+/** Each place of a webhook file that may hold a reference: its path and the value there. */
+function valuePlaces(raw: Record<string, unknown>): [PropertyKey[], unknown][] {
+  const places: [PropertyKey[], unknown][] = [[['url'], raw.url]];
+  for (const field of WRITE_ONLY) {
+    const map = raw[field];
+    if (isRecord(map)) for (const [k, v] of Object.entries(map)) places.push([[field, k], v]);
+  }
+  return places;
+}
+
+/** The secret ids the webhook files reference (a file that does not parse is reported later). */
+function secretIdsOf(files: readonly SourceFile[]): string[] {
+  const ids = new Set<string>();
+  for (const file of files) {
+    if (!/\bsecret\s*["']?\s*:/.test(file.text)) continue;
+    const { value, issues } = parseFile(file);
+    if (issues.length > 0 || kindOf(value) !== 'webhook' || !isRecord(value)) continue;
+    for (const [, v] of valuePlaces(value)) if (isSecretRef(v)) ids.add(v.secret);
+  }
+  return [...ids].sort();
+}
+
+/** Reads each secret once (concurrently); every value read is registered for redaction. */
+async function readSecrets(
+  client: SecretsManagerClient,
+  ids: readonly string[],
+): Promise<Map<string, SecretRead>> {
+  const reads = await Promise.all(
+    ids.map(async (id): Promise<[string, SecretRead]> => {
+      try {
+        const out = await client.send(
+          new GetSecretValueCommand({ SecretId: id, VersionStage: AWSCURRENT }),
+        );
+        if (out.SecretString === undefined) return [id, { problem: 'has no SecretString' }];
+        registerSecret(out.SecretString);
+        return [id, { text: out.SecretString }];
+      } catch (error) {
+        if (error instanceof ResourceNotFoundException) return [id, { problem: 'not found' }];
+        const name = error instanceof Error ? error.name : 'error';
+        return [id, { problem: `could not be read (${name})` }];
+      }
+    }),
+  );
+  return new Map(reads);
+}
+
+/** The value a reference names, or the one-line problem (naming the secret id, not the value). */
+function valueOf(ref: SecretRef, reads: SecretReads | undefined): string | { problem: string } {
+  const read = reads?.get(ref.secret);
+  const named = `secret ${ref.secret}`;
+  if (!read) return { problem: `${named} was not read (plan and apply read secrets)` };
+  if ('problem' in read) return { problem: `${named} ${read.problem}` };
+  if (ref.key === undefined) return read.text;
+  let json: unknown;
+  try {
+    json = JSON.parse(read.text);
+  } catch {
+    json = undefined;
+  }
+  if (!isRecord(json))
+    return { problem: `${named} is not a JSON object, so it has no key "${ref.key}"` };
+  const field = json[ref.key];
+  if (field === undefined) return { problem: `${named} has no key "${ref.key}"` };
+  if (typeof field !== 'string') return { problem: `key "${ref.key}" of ${named} is not a string` };
+  registerSecret(field);
+  return field;
+}
+
+/** Sets a url (`['url']`) or a map entry (`['headers', name]`). */
+function setAt(raw: Record<string, unknown>, path: PropertyKey[], value: string): void {
+  const parent = path.length === 1 ? raw : (raw[path[0] as string] as Record<string, unknown>);
+  parent[path[path.length - 1] as string] = value;
+}
+
+const OFFLINE_STAND_IN = 'https://secret.invalid/';
+
+type At = (path: readonly PropertyKey[], message: string) => FileIssue;
+
+/**
+ * Replaces each reference of a parsed webhook file by its value (in place); a reference that
+ * cannot be resolved is an issue at its place. Without `reads` (offline validation) references
+ * are only checked for shape.
+ */
+export function resolveSecretRefs(
+  raw: unknown,
+  reads: SecretReads | undefined,
+  at: At,
+): FileIssue[] {
+  if (!isRecord(raw)) return [];
+  const issues: FileIssue[] = [];
+  for (const [path, v] of valuePlaces(raw)) {
+    if (!isRecord(v)) continue;
+    const shape = secretRef.safeParse(v);
+    if (!shape.success) {
+      issues.push(at(path, 'expected a ${VARIABLE} or { secret: <id>, key?: <field> }'));
+      // The schema's own word on this union ("Invalid input") would only repeat it.
+      setAt(raw, path, OFFLINE_STAND_IN);
+      continue;
+    }
+    // Offline, a URL stands in: the rules after this one check what a value looks like.
+    const value = reads ? valueOf(shape.data, reads) : OFFLINE_STAND_IN;
+    // Unresolved, the reference stays: the schema takes it, so its problem is the only one said.
+    if (typeof value !== 'string') {
+      issues.push(at(path, value.problem));
+      continue;
+    }
+    setAt(raw, path, value);
+  }
+  return issues;
+}
+
+/**
+ * The secrets the files reference, each read once; undefined without a client (offline). The
+ * client is made only when a file references a secret.
+ */
+export async function secretsFor(
+  files: readonly SourceFile[],
+  client: (() => SecretsManagerClient) | undefined,
+): Promise<SecretReads | undefined> {
+  if (!client) return undefined;
+  const ids = secretIdsOf(files);
+  return ids.length === 0 ? new Map() : readSecrets(client(), ids);
+}
