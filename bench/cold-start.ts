@@ -9,7 +9,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { build } from 'esbuild';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   GetSecretValueCommand,
@@ -18,13 +17,9 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { connectFromEnv, sandboxEnv } from '../cli/connect';
-import {
-  dashboardSyncedEvents,
-  directorySource,
-  syncDashboards,
-  type DashboardSource,
-} from '../lib/dashboards';
+import { dashboardSyncedEvents, directorySource, syncDashboards } from '../lib/dashboards';
 import { createVersionTable } from '../lib/alerts/versions-dynamo';
+import { exampleFolder } from '../test/support/dashboards-sandbox';
 import { startLocalDynamo, type LocalDynamo } from '../test/support/local-dynamo';
 import { startSandbox, type Sandbox } from '../sandbox/index';
 import type { RotationEvent } from '../sandbox/secrets-manager';
@@ -35,7 +30,6 @@ import type { Capture } from './capture';
 import { startSqsStub, type SqsStub } from './sqs-stub';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const EXAMPLES = path.join(ROOT, 'dashboards');
 const BUCKET = 'cloudops-bench-config';
 const TOPIC_ARN = 'arn:aws:sns:us-east-1:000000000000:cloudops-bench';
 const BUS = 'cloudops-bench';
@@ -259,30 +253,11 @@ const batchMessage = (w: World): WatchdogBatchMessage => ({
   scheduledAt: Date.now(),
 });
 /**
- * The example dashboards as the deployed sync takes them: it applies dashboard files only, so the
- * folder's webhook and saved-search files stay out and the tile alert names the seeded webhook
- * by id (`${WEBHOOK_ID}`) instead of the folder's webhook by name.
+ * The example folder as the bench's sandbox (the spec snapshot) and the deployed sync take it:
+ * dashboard files only, the alert on the seeded webhook by id. Made once per bench process.
  */
-async function lambdaExampleFiles(): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const file of await directorySource(EXAMPLES).list()) {
-    if (!/\.(ya?ml|json)$/.test(file)) continue;
-    const text = readFileSync(path.join(EXAMPLES, file), 'utf8');
-    if (/^kind:\s*(webhook|savedSearch)\b/m.test(text)) continue;
-    out.set(file, text.replace('webhook: Checkout alerts', "webhookId: '${WEBHOOK_ID}'"));
-  }
-  return out;
-}
-
-/** The same files as a source of the sync's own code (the alert event's setup applies them). */
-async function lambdaExamples(): Promise<DashboardSource> {
-  const files = await lambdaExampleFiles();
-  return {
-    label: `${EXAMPLES} (dashboards only)`,
-    list: () => Promise.resolve([...files.keys()]),
-    read: (file) => Promise.resolve(files.get(file) ?? ''),
-  };
-}
+let specExamples: Promise<string> | undefined;
+const examplesDir = () => (specExamples ??= exampleFolder('spec'));
 
 export const SCENARIOS: Record<FunctionName, Scenario> = {
   'rotate-key': {
@@ -305,8 +280,10 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
     needsDynamo: true,
     async event(w, env) {
       const files = new Map<string, string>();
-      for (const [file, text] of await lambdaExampleFiles())
-        files.set(env.CLOUDOPS_DASHBOARDS_PREFIX + file, text);
+      const examples = directorySource(await examplesDir());
+      for (const file of await examples.list())
+        if (/\.(ya?ml|json)$/.test(file))
+          files.set(env.CLOUDOPS_DASHBOARDS_PREFIX + file, await examples.read(file));
       w.stubs.objects.set(BUCKET, files);
       return scheduled();
     },
@@ -330,7 +307,7 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
       );
       try {
         const outcome = await syncDashboards({
-          source: await lambdaExamples(),
+          source: directorySource(await examplesDir()),
           backend: connection.clients.backend(info.serviceId),
           mode: 'apply',
           vars: { WEBHOOK_ID: info.webhookId },
