@@ -6,7 +6,12 @@
  * read, one with the same text is not parsed, when its dashboard is still the recorded one.
  * Every problem of every file read is collected before anything is written, as loadDashboards
  * does; keys must be unique across read and unread files alike.
+ *
+ * Webhook and saved-search files are few and always read: a webhook's secrets may change while
+ * its file does not, so they are read (once per run) and compared by digest every time. They are
+ * validated together once streaming is done, after their secrets are read.
  */
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { formatPath } from '../format-issues';
 import { dashboardFilesError, isDashboardFile, type DashboardSource } from './load';
 import {
@@ -16,10 +21,12 @@ import {
   type ReadFile,
   type SeenInSync,
 } from './manifest';
-import { locateIn } from './parse';
+import { kindOf } from './kinds-schema';
+import { locateIn, parseFile } from './parse';
 import { streamFiles, type StreamOptions } from './file-stream';
-import type { DesiredDashboard, FileIssue, SourceFile } from './types';
+import type { DesiredDashboard, FileIssue, FolderObjects, SourceFile } from './types';
 import { deriveKey, validateFiles, type ValidateOptions } from './validate';
+import { secretsFor } from './webhook-secrets';
 
 /** Says which files are in sync with the service, so nothing of them is kept. */
 export interface Voucher {
@@ -36,6 +43,8 @@ export interface ChangedFilesOptions extends ValidateOptions, StreamOptions {
   readonly lastRun?: Manifest;
   /** Asked for once the files are listed, before any is read (it may read the service). */
   readonly voucher?: () => Promise<Voucher>;
+  /** Where webhook files' `{ secret }` values are read; without it a reference is a problem. */
+  readonly secretsClient?: () => SecretsManagerClient;
 }
 
 export interface ChangedFiles {
@@ -47,6 +56,8 @@ export interface ChangedFiles {
   inSync: { file: string; entry: ManifestEntry }[];
   /** The files of `desired`, for the next manifest once their dashboard is seen in sync. */
   planned: ReadFile[];
+  /** The webhook and saved-search files (always read, secrets resolved). */
+  objects: FolderObjects;
   /** Dashboard files listed, and read (the others were vouched for unread). */
   listed: number;
   read: number;
@@ -56,7 +67,8 @@ export interface ChangedFiles {
 type Streamed =
   | { kind: 'in-sync'; file: string; entry: ManifestEntry }
   | { kind: 'changed'; record: ReadFile; dashboard: DesiredDashboard; text: string }
-  | { kind: 'bad'; issues: FileIssue[] };
+  | { kind: 'bad'; issues: FileIssue[] }
+  | { kind: 'object'; file: SourceFile };
 
 /** Lists and streams the files; throws DashboardFilesError (every problem) before any write. */
 export async function loadChangedFiles(
@@ -76,6 +88,7 @@ export async function loadChangedFiles(
     texts: [],
     inSync: [],
     planned: [],
+    objects: { webhooks: [], savedSearches: [] },
     listed: files.length,
     read: 0,
   };
@@ -99,9 +112,11 @@ export async function loadChangedFiles(
     options,
   );
   const issues: FileIssue[] = [];
+  const objectFiles: SourceFile[] = [];
   for (const s of streamed) {
     if (s.kind === 'bad') issues.push(...s.issues);
     else if (s.kind === 'in-sync') out.inSync.push({ file: s.file, entry: s.entry });
+    else if (s.kind === 'object') objectFiles.push(s.file);
     else {
       out.planned.push(s.record);
       out.desired.push(s.dashboard);
@@ -109,8 +124,32 @@ export async function loadChangedFiles(
     }
   }
   issues.push(...duplicateKeys(out, issues));
+  issues.push(...(await readObjects(objectFiles, out, options)));
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   return out;
+}
+
+/** The webhook and saved-search files, validated together once their secrets are read. */
+async function readObjects(
+  files: readonly SourceFile[],
+  out: ChangedFiles,
+  options: ChangedFilesOptions,
+): Promise<FileIssue[]> {
+  if (files.length === 0) return [];
+  // No client: every reference says it was not read (never an offline stand-in value).
+  const secrets = (await secretsFor(files, options.secretsClient)) ?? new Map();
+  const { issues, objects } = validateFiles(files, { ...options, secrets });
+  out.objects = objects;
+  out.texts.push(...files);
+  return issues;
+}
+
+/** A `kind: webhook` or `kind: savedSearch` file (a cheap look first: most files are dashboards). */
+function declaresObject(file: SourceFile): boolean {
+  if (!/^\s*"?kind"?\s*:/m.test(file.text)) return false;
+  const { value, issues } = parseFile(file);
+  const kind = issues.length === 0 ? kindOf(value) : undefined;
+  return kind === 'webhook' || kind === 'savedSearch';
 }
 
 /**
@@ -131,22 +170,10 @@ function streamOne(
     const seen = entry.elsewhere ? {} : voucher.known(entry);
     if (seen) return { kind: 'in-sync', file: file.file, entry: { ...entry, ...current, ...seen } };
   }
+  if (declaresObject(file)) return { kind: 'object', file };
   // One file at a time: validateFiles' cross-file check is duplicateKeys' job here.
-  const { dashboards, issues, objects } = validateFiles([file], options);
+  const { dashboards, issues } = validateFiles([file], options);
   const dashboard = dashboards[0];
-  if (objects.webhooks.length + objects.savedSearches.length > 0)
-    // Their secrets come from variables the CLI is given; the function has no such source yet.
-    return {
-      kind: 'bad',
-      issues: [
-        {
-          file: file.file,
-          path: 'kind',
-          message:
-            'webhook and saved-search files are applied by `cloudops dashboards apply`, not by the sync function',
-        },
-      ],
-    };
   if (!dashboard || issues.length > 0) return { kind: 'bad', issues };
   const base = { ...current, key: dashboard.key };
   const service = options.service;

@@ -12,7 +12,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { readObservabilityHome, type ObservabilityHome } from '../alerts/config';
 import { TileAlertLedger } from '../alerts/ledger';
 import { DynamoVersionStore } from '../alerts/versions-dynamo';
@@ -46,6 +46,7 @@ export interface SyncEntryOptions {
   env?: Record<string, string | undefined>;
   s3?: S3Client;
   eventBridge?: EventBridgeClient;
+  /** Reads webhook files' `{ secret }` values (and the drift notifiers' secrets). */
   secretsManager?: SecretsManagerClient;
   /** Client for provision-alerts' version table and the drift record (watchdog table). */
   dynamo?: DynamoDBClient;
@@ -74,6 +75,7 @@ export function syncDashboardsEntry(options: SyncEntryOptions = {}): SyncEntry {
     fields: { function: 'sync-dashboards' },
   });
   const s3 = options.s3 ?? new S3Client({});
+  let secretsClient: SecretsManagerClient | undefined;
   const deps: RunDeps = {
     settings,
     s3,
@@ -92,6 +94,8 @@ export function syncDashboardsEntry(options: SyncEntryOptions = {}): SyncEntry {
         )
       : undefined,
     drift: driftWiring(options, settings.scheduleMode),
+    // Made only when a webhook file references a secret.
+    secrets: () => (secretsClient ??= options.secretsManager ?? new SecretsManagerClient({})),
     manifest: settings.manifestKey
       ? {
           store: s3ManifestStore(s3, settings.bucket, settings.manifestKey, logger),
@@ -120,6 +124,8 @@ interface RunDeps {
   drift: Omit<DriftNoticeDeps, 'logger' | 'signal'> | undefined;
   /** Where the manifest is kept, and the context it must have been made in. */
   manifest: { store: ManifestStore; context: string } | undefined;
+  /** The function's Secrets Manager client, for webhook files' secret references. */
+  secrets: () => SecretsManagerClient;
 }
 
 async function runSync(
@@ -157,6 +163,7 @@ async function runSync(
       ...(io.signal ? { signal: io.signal } : {}),
       logger,
       checkWebhookIds: 'written',
+      secretsClient: deps.secrets,
       now: deps.now(),
       ...(deps.ledger ? { ledger: deps.ledger } : {}),
       // Only what changed: an unchanged dashboard's alerts need no provisioning.
@@ -172,8 +179,12 @@ async function runSync(
     });
   } catch (error) {
     // Out of time before the first write: nothing to undo, the next run starts over.
-    if (!io.signal?.aborted) throw error;
-    return stoppedReading(trigger, mode, logger);
+    if (io.signal?.aborted) return stoppedReading(trigger, mode, logger);
+    // Bad files, an unreadable secret, a webhook still in use: refused before any write.
+    logger.error('dashboard sync failed', {
+      error: (error as Error).message,
+    });
+    throw error;
   }
   logger.info('dashboard plan', {
     trigger: trigger.kind,

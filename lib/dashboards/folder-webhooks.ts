@@ -23,11 +23,19 @@ export function withFolderWebhooks(
     ...(directory.listSources ? { listSources: (c) => directory.listSources!(c) } : {}),
     // A folder name needs no list; an id or another name is checked against the service's.
     knownWebhooks: new Map(webhooks.map((w) => [w.name, PLACEHOLDER + w.name])),
-    listWebhooks: async (c) => {
-      const service = directory.listWebhooks ? await directory.listWebhooks(c) : [];
-      return service.filter((w) => !declared.has(w.name ?? ''));
-    },
+    // Without the service's list, ids are left for the service to check at write.
+    ...(directory.listWebhooks
+      ? {
+          listWebhooks: async (c) =>
+            (await directory.listWebhooks!(c)).filter((w) => !declared.has(w.name ?? '')),
+        }
+      : {}),
   };
+}
+
+/** A folder webhook's id before the webhook is written (bound later, never sent). */
+export function isFolderWebhookPlaceholder(id: string): boolean {
+  return id.startsWith(PLACEHOLDER);
 }
 
 /** Placeholder -> id of each folder webhook that has one (planned unchanged/updated, or written). */

@@ -5,6 +5,7 @@
  */
 import type { ApplyResult, ApplyStatus } from './apply';
 import type { Progress } from './continuation';
+import type { ObjectKind } from './objects-plan';
 import type { DashboardAction, Plan } from './plan';
 import type { SyncOutcome } from './sync';
 import type { Trigger } from './trigger';
@@ -17,7 +18,14 @@ export interface SyncFunctionSummary {
   pending?: boolean;
   /** Dashboard files listed, read, planned, and vouched in sync (read or not). */
   files?: { listed: number; read: number; planned: number; inSync: number };
-  results: { key?: string; name: string; status: ApplyStatus | 'planned'; message?: string }[];
+  /** Dashboards, then webhooks and saved searches (these carry their `kind`). */
+  results: {
+    kind?: ObjectKind;
+    key?: string;
+    name: string;
+    status: ApplyStatus | 'planned';
+    message?: string;
+  }[];
   eventsSent: number;
   /** Report mode with notifiers: the drift notices this run sent (or left pending). */
   driftNotices?: number;
@@ -41,7 +49,7 @@ export interface StoppedRun {
 export function progressOf(apply: ApplyResult, trigger: Trigger): Progress {
   let applied = 0;
   let pending = 0;
-  for (const r of apply.results) {
+  for (const r of [...apply.results, ...(apply.objects ?? [])]) {
     if (r.status === 'created' || r.status === 'updated' || r.status === 'deleted') applied += 1;
     if (r.status === 'not applied') pending += 1;
     for (const a of r.alertResults ?? []) {
@@ -76,16 +84,30 @@ export function planSummary(
 
 /** Report mode: the dashboards the plan would change. */
 export function plannedResults(plan: Plan): SyncFunctionSummary['results'] {
-  return plan.changes
-    .filter((c) => c.action !== 'unchanged')
-    .map((c) => ({ key: c.key, name: c.name, status: 'planned' }));
+  return [
+    ...plan.changes
+      .filter((c) => c.action !== 'unchanged')
+      .map((c) => ({ key: c.key, name: c.name, status: 'planned' as const })),
+    ...(plan.objects ?? [])
+      .filter((c) => c.action !== 'unchanged' || c.alerts.length > 0)
+      .map((c) => ({ kind: c.kind, key: c.key, name: c.name, status: 'planned' as const })),
+  ];
 }
 
 export function applyResults(apply: ApplyResult): SyncFunctionSummary['results'] {
-  return apply.results.map((r) => ({
-    key: r.key,
-    name: r.name,
-    status: r.status,
-    ...(r.message ? { message: r.message } : {}),
-  }));
+  return [
+    ...apply.results.map((r) => ({
+      key: r.key,
+      name: r.name,
+      status: r.status,
+      ...(r.message ? { message: r.message } : {}),
+    })),
+    ...(apply.objects ?? []).map((r) => ({
+      kind: r.kind,
+      key: r.key,
+      name: r.name,
+      status: r.status,
+      ...(r.message ? { message: r.message } : {}),
+    })),
+  ];
 }

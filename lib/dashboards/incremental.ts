@@ -25,6 +25,7 @@ import {
   type Manifest,
   type SeenInSync,
 } from './manifest';
+import type { ObjectKind } from './objects-plan';
 import { computePlan, type Plan } from './plan';
 import { usesNames } from './resolve';
 import type { DesiredDashboard } from './types';
@@ -177,6 +178,7 @@ export function manifestAfter(
   run: ManifestRun,
   loaded: LoadedFiles,
   seen: ReadonlyMap<string, SeenInSync>,
+  kinds: readonly ObjectKind[] | undefined,
 ): Manifest {
-  return nextManifest(run.context, loaded.inSync, loaded.planned, seen);
+  return nextManifest(run.context, loaded.inSync, loaded.planned, seen, kinds);
 }

@@ -12,6 +12,10 @@
  * - an entry is written only for what this run saw in sync, so a crash before the manifest is
  *   written costs the next run some reads, never a miss; an old entry stays true as long as
  *   its version and print match (it says "this file and that state agree", not "nothing moved").
+ * - webhooks and saved searches are not vouched for (their files are always read), but the
+ *   manifest says which of those kinds may still have objects of this owner on the service
+ *   (`kinds`): a run lists a kind the files no longer declare only then, to prune it, so a
+ *   bucket of dashboards alone costs one list. Absent (an older manifest): every kind is listed.
  * The settings that shape the plan (owner, mode, service, variables) are its `context`: a
  * manifest of another context is ignored. Alerts are not in the print: a dashboard declaring
  * alerts is skipped only when provision-alerts' version ledger vouches for them (the same trust
@@ -23,6 +27,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { Dashboard } from '../schemas';
 import { fingerprint } from './normalize';
+import { OBJECT_KINDS, type ObjectKind } from './objects-plan';
 import { identityTag, ownerOf, ownerTag } from './ownership';
 
 /** Bump when what a print or an entry means changes: older manifests are then ignored. */
@@ -51,6 +56,8 @@ export const manifestSchema = z.lazy(() =>
     format: z.literal(MANIFEST_FORMAT),
     context: z.string(),
     files: z.record(z.string(), manifestEntry),
+    /** The kinds of which this owner may have objects on the service; absent: not known. */
+    kinds: z.optional(z.array(z.enum(OBJECT_KINDS))),
   }),
 );
 
@@ -167,6 +174,7 @@ export function nextManifest(
   inSync: readonly { file: string; entry: ManifestEntry }[],
   read: readonly ReadFile[],
   seen: ReadonlyMap<string, SeenInSync>,
+  kinds?: readonly ObjectKind[],
 ): Manifest {
   const files: Record<string, ManifestEntry> = {};
   for (const k of inSync) files[k.file] = k.entry;
@@ -174,12 +182,51 @@ export function nextManifest(
     const after = seen.get(entry.key);
     if (after) files[file] = { ...entry, ...after, ...(alerts ? { alerts } : {}) };
   }
-  return { format: MANIFEST_FORMAT, context, files };
+  return { format: MANIFEST_FORMAT, context, files, ...(kinds ? { kinds: [...kinds] } : {}) };
+}
+
+/** What one run knows of a kind beside dashboards. */
+export interface KindSeen {
+  /** The files declare some. */
+  declared: boolean;
+  /** Its list was read this run. */
+  listed: boolean;
+  /** Listed, and an owned one was left on the service (a prune not made, failed or not reached). */
+  left: boolean;
+}
+
+/**
+ * The kinds that may still have owned objects after a run: declared, or left behind; a kind
+ * not listed keeps what the last manifest said. Undefined while any kind is not known.
+ */
+export function kindsAfter(
+  previous: readonly ObjectKind[] | undefined,
+  seen: Readonly<Record<ObjectKind, KindSeen>>,
+): ObjectKind[] | undefined {
+  const kinds: ObjectKind[] = [];
+  for (const kind of OBJECT_KINDS) {
+    const s = seen[kind];
+    if (s.declared || (s.listed && s.left)) kinds.push(kind);
+    else if (s.listed) continue;
+    else if (!previous) return undefined;
+    else if (previous.includes(kind)) kinds.push(kind);
+  }
+  return kinds;
+}
+
+/**
+ * The kinds a run lists although its files declare none (to prune them): those the last
+ * manifest says may have owned objects; every kind when there is no such manifest.
+ */
+export function kindsToList(previous: Manifest | undefined): ObjectKind[] {
+  return previous?.kinds ? [...previous.kinds] : [...OBJECT_KINDS];
 }
 
 /** True when `next` records something `previous` did not (worth a write). */
 export function manifestChanged(previous: Manifest | undefined, next: Manifest): boolean {
   if (!previous || previous.context !== next.context) return true;
+  if ((previous.kinds ?? []).join() !== (next.kinds ?? []).join()) return true;
+  if ((previous.kinds === undefined) !== (next.kinds === undefined)) return true;
   const before = Object.keys(previous.files);
   if (before.length !== Object.keys(next.files).length) return true;
   return before.some((file) => {

@@ -123,8 +123,10 @@ async function each(
     try {
       out.push(await run(c, ctx));
     } catch (error) {
-      if (ctx.call.signal?.aborted) throw error;
-      out.push({ ...head, status: 'failed', message: describe(error) });
+      // Stopped in the middle of a write: its outcome is found again (by marker) next run.
+      if (ctx.call.signal?.aborted)
+        out.push({ ...head, status: 'not applied', message: 'interrupted' });
+      else out.push({ ...head, status: 'failed', message: describe(error) });
     }
   }
   return out;

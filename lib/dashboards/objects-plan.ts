@@ -16,7 +16,9 @@ import { identityTag, isReservedTag, ownerOf, ownerTag, taggedKey, withMarker } 
 import type { DesiredSavedSearch, DesiredWebhook, FolderObjects } from './types';
 import { descriptionWithoutMarker, parseWebhookMarker, writeOnlyDigest } from './webhook-marker';
 
-export type ObjectKind = 'webhook' | 'savedSearch';
+/** The kinds beside dashboards, each listed by its own request. */
+export const OBJECT_KINDS = ['webhook', 'savedSearch'] as const;
+export type ObjectKind = (typeof OBJECT_KINDS)[number];
 export type ObjectAction = 'create' | 'update' | 'delete' | 'unchanged' | 'conflict';
 export type WriteOnlyState = 'resent (changed)' | 'unchanged (not readable)';
 

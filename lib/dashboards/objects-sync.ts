@@ -1,9 +1,10 @@
 /**
  * The webhooks and saved searches of one service's sync, around the dashboards' plan and apply
- * (sync.ts). Planning reads one list per kind the folder declares, and no other: a folder of
- * dashboards costs what it did (so --prune finds orphans of a kind only while the folder still
- * declares one of that kind), and the alert list only when an alert of a saved search matters
- * or a delete must say what it takes; every list is shared with the dashboards' plan.
+ * (sync.ts). Planning reads one list per kind the folder declares; with --prune also the kinds
+ * it declares none of (the deployed sync: those its manifest says may have some), so an orphan
+ * is found after its kind's last file is gone, while a plan without prune costs what it did.
+ * The alert list is read only when an alert of a saved search matters or a delete must say
+ * what it takes; every list is shared with the dashboards' plan.
  *
  * Files refer to each other by name: a folder webhook's id is bound into the declarations once
  * known (planning for an existing webhook, apply for a new one).
@@ -21,10 +22,17 @@ import {
   type ObjectResult,
   type ObjectsContext,
 } from './objects-apply';
-import { planObjects, staleObjects, type ObjectChange, type ObjectPlan } from './objects-plan';
+import {
+  OBJECT_KINDS,
+  planObjects,
+  staleObjects,
+  type ObjectChange,
+  type ObjectKind,
+  type ObjectPlan,
+} from './objects-plan';
 import { StalePlanError } from './apply';
 import { ALERTS_TAG } from './ownership';
-import type { Plan } from './plan';
+import { EmptySourcePruneError, type Plan } from './plan';
 import type { DesiredDashboard, DesiredWebhook, FolderObjects } from './types';
 
 const NONE: FolderObjects = { webhooks: [], savedSearches: [] };
@@ -34,6 +42,12 @@ export interface ObjectsPlanInput {
   owner: string;
   prune?: boolean;
   adopt?: boolean;
+  /** With prune: the kinds listed although the folder declares none. @default every kind */
+  pruneKinds?: readonly ObjectKind[];
+  /** Dashboards the source declares (read or vouched): prune's empty-source guard. */
+  declaredDashboards?: number;
+  /** With prune, a source that declares nothing may delete every owned object. */
+  allowDeleteAll?: boolean;
 }
 
 export interface PlannedObjects extends ObjectPlan {
@@ -41,6 +55,8 @@ export interface PlannedObjects extends ObjectPlan {
   dashboards: DesiredDashboard[];
   /** The folder's webhooks by key: what apply writes (kept out of the plan: secrets). */
   webhooks: Map<string, DesiredWebhook>;
+  /** The kinds whose list was read. */
+  listed: ReadonlySet<ObjectKind>;
 }
 
 const LISTS = new Set<PropertyKey>([
@@ -50,13 +66,18 @@ const LISTS = new Set<PropertyKey>([
   'listSources',
 ]);
 
+/** The lists listsOnce has read: share it to read each once across two wrapped backends. */
+export type ListCache = Map<PropertyKey, Promise<unknown>>;
+
 /**
  * A backend for planning only: each list is read once per run, whoever asks first (names
  * resolved at load, the objects' plan, the dashboards' plan). Never for apply: a write makes
  * the lists stale.
  */
-export function listsOnce(backend: ObservabilityBackend): ObservabilityBackend {
-  const read = new Map<PropertyKey, Promise<unknown>>();
+export function listsOnce(
+  backend: ObservabilityBackend,
+  read: ListCache = new Map(),
+): ObservabilityBackend {
   return new Proxy(backend, {
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
@@ -79,12 +100,10 @@ export async function planFolderObjects(
 ): Promise<PlannedObjects> {
   const readAlerts = () => backend.listAlerts(call);
   const objects = input.objects ?? NONE;
-  const wants = (declared: number, list: unknown) => list !== undefined && declared > 0;
+  const listed = kindsListed(objects, input, backend);
   const [webhooks, savedSearches] = await Promise.all([
-    wants(objects.webhooks.length, backend.listWebhooks) ? backend.listWebhooks!(call) : undefined,
-    wants(objects.savedSearches.length, backend.listSavedSearches)
-      ? backend.listSavedSearches!(call)
-      : undefined,
+    listed.has('webhook') ? backend.listWebhooks!(call) : undefined,
+    listed.has('savedSearch') ? backend.listSavedSearches!(call) : undefined,
   ]);
   const options = { owner: input.owner, prune: input.prune, adopt: input.adopt };
   const lists = { webhooks, savedSearches };
@@ -98,11 +117,42 @@ export async function planFolderObjects(
     (savedSearches ?? []).some((s) => (s.tags ?? []).includes(ALERTS_TAG)) ||
     plan.changes.some((c) => c.action === 'delete');
   if (needsAlerts) plan = planObjects(folder, { ...lists, alerts: await readAlerts() }, options);
+  refuseEmptySourcePrune(plan.changes, objects, input);
   return {
     ...plan,
     dashboards: bound.dashboards,
     webhooks: new Map(objects.webhooks.map((w) => [w.key, w])),
+    listed,
   };
+}
+
+/** A kind's list is read when the folder declares one, or prune looks for its orphans. */
+function kindsListed(
+  objects: FolderObjects,
+  input: ObjectsPlanInput,
+  backend: ObservabilityBackend,
+): Set<ObjectKind> {
+  const pruned = new Set<ObjectKind>(input.prune ? (input.pruneKinds ?? OBJECT_KINDS) : []);
+  const listed = new Set<ObjectKind>();
+  if (backend.listWebhooks && (objects.webhooks.length > 0 || pruned.has('webhook')))
+    listed.add('webhook');
+  if (backend.listSavedSearches && (objects.savedSearches.length > 0 || pruned.has('savedSearch')))
+    listed.add('savedSearch');
+  return listed;
+}
+
+/** As for dashboards: a source that declares nothing at all would prune every owned object. */
+function refuseEmptySourcePrune(
+  changes: readonly ObjectChange[],
+  objects: FolderObjects,
+  input: ObjectsPlanInput,
+): void {
+  if (!input.prune || input.allowDeleteAll) return;
+  const declared =
+    objects.webhooks.length + objects.savedSearches.length + (input.declaredDashboards ?? 1);
+  const deletes = changes.filter((c) => c.action === 'delete').length;
+  if (declared === 0 && deletes > 0)
+    throw new EmptySourcePruneError(deletes, input.owner, 'webhook(s) and saved search(es)');
 }
 
 /**

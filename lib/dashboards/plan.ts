@@ -264,9 +264,9 @@ export function computePlan(
 /** Prune over a source that declares no dashboard: refused before any write. */
 export class EmptySourcePruneError extends ValidationError {
   override name = 'EmptySourcePruneError';
-  constructor(owned: number, owner: string) {
+  constructor(owned: number, owner: string, what = 'dashboard(s)') {
     super(
-      `the files declare no dashboard, so --prune would delete all ${owned} dashboard(s) of owner "${owner}"; refused (an emptied folder or bucket looks the same). To delete them all, pass --allow-delete-all (function: CLOUDOPS_DASHBOARDS_ALLOW_DELETE_ALL=true)`,
+      `the files declare no ${what === 'dashboard(s)' ? 'dashboard' : 'object of any kind'}, so --prune would delete all ${owned} ${what} of owner "${owner}"; refused (an emptied folder or bucket looks the same). To delete them all, pass --allow-delete-all (function: CLOUDOPS_DASHBOARDS_ALLOW_DELETE_ALL=true)`,
     );
   }
 }

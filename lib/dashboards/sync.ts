@@ -6,6 +6,7 @@
  * The CLI loops it per service with its own prompt and progress lines; the Lambda runs it for
  * its service (syncDashboards: load, plan, apply).
  */
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { CallOptions } from '../api/http';
 import type { ObservabilityBackend } from '../api/observability-backend';
 import type { TileAlertLedger } from '../alerts/ledger';
@@ -39,14 +40,17 @@ import { orAbsent, resolveNames, type NameDirectory } from './resolve';
 import { AlertWriter } from '../alerts/write';
 import { planCost } from './cost';
 import type { ObjectResult } from './objects-apply';
-import type { ObjectPlan } from './objects-plan';
+import type { ObjectKind, ObjectPlan } from './objects-plan';
 import {
   checkSavedObjects,
   listsOnce,
   objectsApply,
   planFolderObjects,
   refuseWebhooksInUse,
+  type ListCache,
 } from './objects-sync';
+import { isFolderWebhookPlaceholder, withFolderWebhooks } from './folder-webhooks';
+import { kindsAfter, kindsToList, type KindSeen } from './manifest';
 import type {
   DesiredDashboard,
   DesiredWebhook,
@@ -90,6 +94,8 @@ export interface ServiceSyncOptions extends PlanOptions {
    * names were resolved with, so no list is read twice. @default listsOnce(backend)
    */
   readonly planningBackend?: ObservabilityBackend;
+  /** With prune: the kinds beside dashboards listed although no file declares one. @default all */
+  readonly pruneKinds?: readonly ObjectKind[];
 }
 
 export interface SyncHooks {
@@ -110,6 +116,8 @@ export interface ServiceSync {
   readonly plan: Plan;
   /** With a ledger: keys whose declared alerts it had not settled when planning. */
   readonly unsettled: ReadonlySet<string>;
+  /** The kinds beside dashboards whose list the plan read. */
+  readonly listed: ReadonlySet<ObjectKind>;
   apply(hooks?: SyncHooks): Promise<AppliedSync>;
 }
 
@@ -125,7 +133,15 @@ export async function planServiceSync(
   const owner = options.owner ?? DEFAULT_OWNER;
   const objects = await planFolderObjects(
     desired,
-    { objects: options.objects, owner, prune: options.prune, adopt: options.adopt },
+    {
+      objects: options.objects,
+      owner,
+      prune: options.prune,
+      adopt: options.adopt,
+      ...(options.pruneKinds ? { pruneKinds: options.pruneKinds } : {}),
+      declaredDashboards: desired.length + (options.declaredUnread ?? 0),
+      allowDeleteAll: options.allowDeleteAll,
+    },
     lists,
     call,
   );
@@ -148,7 +164,7 @@ export async function planServiceSync(
       options.logger?.warn('dashboard validation unavailable', { reason: checked.unavailable });
     }
   }
-  return serviceSync(plan, options, unsettled, objects.webhooks);
+  return serviceSync(plan, options, unsettled, objects.webhooks, objects.listed);
 }
 
 /** The webhooks and saved searches join the plan: its changes, notes, counts and cost. */
@@ -178,7 +194,7 @@ export async function savedServiceSync(
   const call = options.signal ? { signal: options.signal } : {};
   await checkSavedObjects(plan, options.backend, call);
   await checkSavedPlan(plan, options.backend, call);
-  return serviceSync(plan, options, new Set(), new Map());
+  return serviceSync(plan, options, new Set(), new Map(), new Set());
 }
 
 function serviceSync(
@@ -186,10 +202,12 @@ function serviceSync(
   options: ServiceSyncOptions,
   unsettled: ReadonlySet<string>,
   webhooks: ReadonlyMap<string, DesiredWebhook>,
+  listed: ReadonlySet<ObjectKind>,
 ): ServiceSync {
   return {
     plan,
     unsettled,
+    listed,
     async apply(hooks = {}) {
       const now = options.now ?? new Date();
       const version = now.toISOString();
@@ -222,6 +240,8 @@ function serviceSync(
         ...(options.signal ? { signal: options.signal } : {}),
       });
       withObjectResults(result, await objects.after(writer, version));
+      // Stopped among the searches' alerts or the deletes, after the dashboards.
+      if (options.signal?.aborted) result.interrupted = true;
       const events = dashboardSyncedEvents(result.results, now, {
         changedOnly: options.events === 'changed',
         alsoKeys: unsettled,
@@ -343,6 +363,11 @@ export interface SyncOptions extends ServiceSyncOptions, SyncHooks {
    * read and only dashboards that moved are planned (incremental.ts); the outcome holds the next.
    */
   readonly manifest?: ManifestRun;
+  /**
+   * With `checkWebhookIds: 'written'` (the deployed sync): where webhook files' `{ secret }`
+   * values are read, once per run before any write; `${VARIABLE}`s are refused there.
+   */
+  readonly secretsClient?: () => SecretsManagerClient;
 }
 
 export interface SyncOutcome {
@@ -367,11 +392,13 @@ export interface SyncOutcome {
 export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome> {
   const call = options.signal ? { signal: options.signal } : {};
   const written = options.checkWebhookIds === 'written';
-  const webhooks = once(() => orAbsent(options.backend.listWebhooks?.(call)));
+  // Each list read once, by whichever part needs it first (names, objects, dashboards).
+  const cache: ListCache = new Map();
+  const lists = listsOnce(options.backend, cache);
+  const webhooks = once(() => orAbsent(lists.listWebhooks?.(call)));
   const loaded: LoadedFiles | undefined = written
-    ? await loadResolvingNamesOnly(options, webhooks, call)
+    ? await loadResolvingNamesOnly(options, lists, webhooks, call)
     : undefined;
-  const lists = listsOnce(options.backend);
   const folder = loaded
     ? undefined
     : await loadFolder(options.source, {
@@ -391,9 +418,12 @@ export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome>
       files: options.source,
       ...options,
       ...(planned ? { backend: planned.backend } : {}),
-      ...(folder ? { objects: folder.objects, planningBackend: lists } : {}),
+      objects: folder?.objects ?? loaded!.objects,
+      planningBackend: planned ? listsOnce(planned.backend, cache) : lists,
       // Files a manifest vouched in sync declare dashboards too (prune's empty-source guard).
       declaredUnread: loaded?.inSync.filter((k) => !k.entry.elsewhere).length ?? 0,
+      // A kind no file declares is listed to prune it only if the last run left some.
+      ...(options.manifest ? { pruneKinds: kindsToList(options.manifest.previous) } : {}),
     },
   );
   if (loaded) await checkWrittenWebhookIds(sync.plan, loaded.texts, webhooks, options.source.label);
@@ -425,7 +455,30 @@ function runFiles(
     unsettled: sync.unsettled,
     settled: applied?.settled ?? new Set(),
   });
-  return { files, manifest: manifestAfter(options.manifest, loaded, inSync) };
+  const kinds = kindsAfter(options.manifest.previous?.kinds, kindsSeen(loaded, sync, applied));
+  return { files, manifest: manifestAfter(options.manifest, loaded, inSync, kinds) };
+}
+
+/** Per kind beside dashboards: declared, listed, and whether an owned one was left behind. */
+function kindsSeen(
+  loaded: LoadedFiles,
+  sync: ServiceSync,
+  applied: AppliedSync | undefined,
+): Record<ObjectKind, KindSeen> {
+  const deleted = new Set(
+    (applied?.result.objects ?? []).flatMap((o) => (o.status === 'deleted' ? [o.id] : [])),
+  );
+  const seen = (kind: ObjectKind, declared: number): KindSeen => ({
+    declared: declared > 0,
+    listed: sync.listed.has(kind),
+    left: (sync.plan.objects ?? []).some(
+      (c) => c.kind === kind && c.action === 'delete' && !deleted.has(c.id),
+    ),
+  });
+  return {
+    webhook: seen('webhook', loaded.objects.webhooks.length),
+    savedSearch: seen('savedSearch', loaded.objects.savedSearches.length),
+  };
 }
 
 /**
@@ -435,6 +488,7 @@ function runFiles(
  */
 async function loadResolvingNamesOnly(
   options: SyncOptions,
+  lists: ObservabilityBackend,
   webhooks: () => Promise<Webhook[] | undefined>,
   call: CallOptions,
 ): Promise<LoadedFiles> {
@@ -448,22 +502,40 @@ async function loadResolvingNamesOnly(
       owner: options.owner ?? DEFAULT_OWNER,
       alertsVouched: options.ledger !== undefined,
       ...(options.manifest ? { manifest: options.manifest } : {}),
+      ...(options.secretsClient ? { secretsClient: options.secretsClient } : {}),
+      // Variables sit in the function's environment: webhook values come from secrets only.
+      webhookValues: 'secrets',
     },
     call,
   );
-  const named = loaded.desired.some((d) =>
-    d.tiles.some((t) => t.alerts.some((a) => a.channel.webhook !== undefined)),
+  const { objects } = loaded;
+  const folderHooks = new Set(objects.webhooks.map((w) => w.name));
+  const alerts = [
+    ...loaded.desired.flatMap((d) => d.tiles.flatMap((t) => t.alerts)),
+    ...objects.savedSearches.flatMap((s) => s.alerts),
+  ];
+  const named = alerts.some(
+    (a) => a.channel.webhook !== undefined && !folderHooks.has(a.channel.webhook),
   );
-  const { backend } = options;
   const directory: NameDirectory = {
-    mode: backend.mode,
-    ...(backend.listSources ? { listSources: (c) => backend.listSources!(c) } : {}),
+    mode: lists.mode,
+    ...(lists.listSources ? { listSources: (c) => lists.listSources!(c) } : {}),
     // Without the list, webhook ids are skipped here (resolve.ts): they are checked after planning.
     ...(named ? { listWebhooks: async () => (await webhooks()) ?? [] } : {}),
   };
-  const resolved = await resolveNames(loaded.desired, directory, loaded.texts, call);
+  const resolved = await resolveNames(
+    loaded.desired,
+    withFolderWebhooks(directory, objects.webhooks),
+    loaded.texts,
+    call,
+    objects.savedSearches,
+  );
   if (resolved.issues.length > 0) throw dashboardFilesError(options.source.label, resolved.issues);
-  return { ...loaded, desired: resolved.dashboards };
+  return {
+    ...loaded,
+    desired: resolved.dashboards,
+    objects: { ...objects, savedSearches: resolved.savedSearches },
+  };
 }
 
 /** Before any write: the webhook ids of the alerts this run creates or updates exist. */
@@ -473,13 +545,16 @@ async function checkWrittenWebhookIds(
   webhooks: () => Promise<Webhook[] | undefined>,
   label: string,
 ): Promise<void> {
-  const inUse = new Set(
-    plan.changes.flatMap((c) => (c.seenAlerts ?? []).map((a) => a.channel?.webhookId)),
-  );
+  const inUse = new Set([
+    ...plan.changes.flatMap((c) => (c.seenAlerts ?? []).map((a) => a.channel?.webhookId)),
+    // The folder's own webhooks: planned (and written) with this run.
+    ...(plan.objects ?? []).flatMap((c) => (c.kind === 'webhook' && c.id ? [c.id] : [])),
+  ]);
   const wanted = plan.changes.flatMap((c) =>
     c.alerts
       .filter((a) => a.action !== 'delete' && a.want?.channel.webhookId !== undefined)
       .filter((a) => !inUse.has(a.want!.channel.webhookId))
+      .filter((a) => !isFolderWebhookPlaceholder(a.want!.channel.webhookId!))
       .map((a) => ({ change: c, alert: a, id: a.want!.channel.webhookId! })),
   );
   if (wanted.length === 0) return;

@@ -45,6 +45,12 @@ export interface ValidateOptions {
   readonly vars?: Readonly<Record<string, string>>;
   /** The secrets webhook files reference, read beforehand; absent: offline, shapes only. */
   readonly secrets?: SecretReads;
+  /**
+   * Where a webhook's url, headers and query parameters may come from. The deployed sync's
+   * variables sit in its environment and template, so there only secret references are taken.
+   * @default 'variables-or-secrets'
+   */
+  readonly webhookValues?: 'variables-or-secrets' | 'secrets';
 }
 
 export interface ValidationResult {
@@ -100,13 +106,18 @@ export function validateFiles(
       continue;
     }
     // Before substitution: a secret must be written as a variable, never as its value.
-    const fileIssues: FileIssue[] = kind === 'webhook' ? literalSecretIssues(parsed.value, at) : [];
+    const fileIssues: FileIssue[] =
+      kind === 'webhook' ? literalSecretIssues(parsed.value, at, options.webhookValues) : [];
     const templates = kind === 'webhook' ? secretTemplates(parsed.value) : {};
+    // A place refused above needs no second line saying its variable has no value.
+    const refused = new Set(fileIssues.map((i) => i.path));
     const value = substituteVars(
       parsed.value,
       options.vars ?? {},
-      (path, name) =>
-        fileIssues.push(at(path, `\${${name}} is not defined (pass it as a variable)`)),
+      (path, name) => {
+        const issue = at(path, `\${${name}} is not defined (pass it as a variable)`);
+        if (!refused.has(issue.path)) fileIssues.push(issue);
+      },
       parsed.shared ?? false,
     );
     if (kind === 'webhook') fileIssues.push(...resolveSecretRefs(value, options.secrets, at));
@@ -138,11 +149,22 @@ export function validateFiles(
 }
 
 /** The write-only parts of a webhook (and its URL, often a credential) come from variables or secrets. */
-function literalSecretIssues(raw: unknown, at: At): FileIssue[] {
+function literalSecretIssues(
+  raw: unknown,
+  at: At,
+  from: ValidateOptions['webhookValues'],
+): FileIssue[] {
   if (!isRecord(raw)) return [];
   const out: FileIssue[] = [];
   const check = (path: PropertyKey[], v: unknown) => {
-    if (typeof v === 'string' && !VARIABLE.test(v))
+    if (typeof v === 'string' && from === 'secrets')
+      out.push(
+        at(
+          path,
+          'the sync function has no value for a variable here: write it as { secret: <id>, key?: <field> } (Secrets Manager)',
+        ),
+      );
+    else if (typeof v === 'string' && !VARIABLE.test(v))
       out.push(
         at(
           path,

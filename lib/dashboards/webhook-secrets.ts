@@ -66,6 +66,12 @@ async function readSecrets(
       } catch (error) {
         if (error instanceof ResourceNotFoundException) return [id, { problem: 'not found' }];
         const name = error instanceof Error ? error.name : 'error';
+        // IAM says no the same way for a secret that exists and one that does not.
+        if (name === 'AccessDeniedException')
+          return [
+            id,
+            { problem: 'may not be read here: access denied (not granted to the reader)' },
+          ];
         return [id, { problem: `could not be read (${name})` }];
       }
     }),

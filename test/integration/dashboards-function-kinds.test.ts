@@ -1,0 +1,372 @@
+/**
+ * The deployed sync applies webhook and saved-search files with the dashboards: the example
+ * folder (its webhook's URL and header as Secrets Manager references) from the S3 stand-in
+ * (bench/aws-stubs.ts), the sandbox over HTTP (`current` profile) and its Secrets Manager through
+ * the function's real SDK client, provision-alerts' ledger in dynalite, the manifest and prune on,
+ * as the stack deploys it. One run converges; the next is a no-op reading each list once; a rotated
+ * secret resends the header; removing the webhook's file (and what uses it) prunes it, after which
+ * a no-op lists dashboards only; a deadline mid-run resumes with nothing made twice; a secret that
+ * is missing or not granted is one line naming file:line, field and secret id, with 0 writes.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateSecretCommand,
+  PutSecretValueCommand,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
+import type { Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { startAwsStubs, type AwsStubs } from '../../bench/aws-stubs';
+import { s3PutEvent, scheduledEvent } from '../../bench/events';
+import { fakeClock, type FakeClock } from '../../bench/fake-clock';
+import { sandboxEnv } from '../../cli/connect';
+import { createHandler } from '../../functions/sync-dashboards/handler';
+import { createVersionTable } from '../../lib/alerts/versions-dynamo';
+import { RateLimiterRegistry } from '../../lib/api/rate-limiter';
+import { DASHBOARD_SYNC_CONTINUED } from '../../lib/dashboards/continuation';
+import type { SyncFunctionSummary } from '../../lib/dashboards/function-run';
+import { setLogSink } from '../../lib/log';
+import { registerSecret } from '../../lib/redact';
+import { alertRows } from '../../sandbox/profiles/current/rows';
+import { startSandbox, type Sandbox } from '../../sandbox/index';
+import { closeAfterEach } from '../support/close-after-each';
+import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
+
+const BUCKET = 'cloudops-config';
+const PREFIX = 'dashboards/';
+const MANIFEST = '.cloudops/sync-manifest.json';
+const TABLE = 'cloudops-alert-versions';
+const URL_SECRET = 'cloudops/webhooks/checkout-url';
+const TOKEN_SECRET = 'cloudops/webhooks/checkout';
+const URL_VALUE = 'https://hooks.example.test/deployed/Hk3mW8qZ1vB6';
+const TOKEN_1 = 'Token deployed-first-5a9c1e7b3d';
+const TOKEN_2 = 'Token deployed-second-0f4b8d2a6c';
+const VALUES = [URL_VALUE, TOKEN_1, TOKEN_2];
+const EXAMPLES = path.join(import.meta.dirname, '../../dashboards');
+const FILES = [
+  'checkout-service.yaml',
+  'platform-overview.json',
+  'data/ingest.yml',
+  'alerting/checkout-alerts.yaml',
+  'alerting/checkout-errors-search.yaml',
+];
+
+interface World {
+  sb: Sandbox;
+  stubs: AwsStubs;
+  dynamo: LocalDynamo;
+  sm: SecretsManagerClient;
+  files: Map<string, string>;
+  handler(extra?: Partial<Parameters<typeof createHandler>[0]>): Handler;
+  close(): Promise<void>;
+}
+type Handler = (event: unknown) => Promise<SyncFunctionSummary>;
+const open = closeAfterEach<World>();
+
+async function world(options: { fake?: FakeClock; limit?: number } = {}): Promise<World> {
+  for (const v of VALUES) registerSecret(v);
+  const limit = { limit: options.limit ?? 100_000, windowMs: options.limit ? 10_000 : 1_000 };
+  const sb = await startSandbox({
+    profile: 'current',
+    port: 0,
+    rateLimits: { management: limit, observability: limit },
+    ...(options.fake ? { now: options.fake.epoch } : {}),
+  });
+  const stubs = await startAwsStubs();
+  const dynamo = await startLocalDynamo();
+  await createVersionTable(dynamo.client, TABLE);
+  const files = new Map<string, string>();
+  stubs.objects.set(BUCKET, files);
+  const aws = {
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  };
+  const s3 = new S3Client({ ...aws, endpoint: stubs.url, forcePathStyle: true });
+  const eventBridge = new EventBridgeClient({ ...aws, endpoint: stubs.url });
+  const sm = new SecretsManagerClient({ ...aws, endpoint: sb.info.secretsManagerUrl });
+  await sm.send(new CreateSecretCommand({ Name: URL_SECRET, SecretString: URL_VALUE }));
+  await sm.send(
+    new CreateSecretCommand({
+      Name: TOKEN_SECRET,
+      SecretString: JSON.stringify({ authorization: TOKEN_1 }),
+    }),
+  );
+  for (const file of FILES) files.set(PREFIX + file, await example(file));
+  const w: World = {
+    sb,
+    stubs,
+    dynamo,
+    sm,
+    files,
+    handler(extra = {}) {
+      const rate = `${limit.limit}/${limit.windowMs / 1000}s`;
+      const h = createHandler({
+        env: {
+          ...sandboxEnv(sb.info),
+          CLOUDOPS_MANAGEMENT_RATE_LIMIT: rate,
+          CLOUDOPS_OBSERVABILITY_RATE_LIMIT: rate,
+          CLOUDOPS_LOG_LEVEL: 'info',
+          CLOUDOPS_DASHBOARDS_BUCKET: BUCKET,
+          CLOUDOPS_DASHBOARDS_PREFIX: PREFIX,
+          CLOUDOPS_DASHBOARDS_OWNER: 'deployed',
+          CLOUDOPS_EVENT_BUS_NAME: 'cloudops-bus',
+          CLOUDOPS_ALERTS_VERSION_TABLE: TABLE,
+          CLOUDOPS_DASHBOARDS_MANIFEST_KEY: MANIFEST,
+          CLOUDOPS_DASHBOARDS_PRUNE: 'true',
+          // The dashboards' own variable (an id, not a secret).
+          CLOUDOPS_VAR_WEBHOOK_ID: sb.info.webhookId,
+        },
+        s3,
+        eventBridge,
+        secretsManager: sm,
+        dynamo: dynamo.client,
+        ...extra,
+      });
+      return (event) => h(event, {} as Context);
+    },
+    close: async () => {
+      s3.destroy();
+      eventBridge.destroy();
+      sm.destroy();
+      await dynamo.close();
+      await stubs.close();
+      await sb.close();
+    },
+  };
+  open.push(w);
+  return w;
+}
+
+/** An example file as the bucket holds it: the webhook's values as secret references. */
+async function example(file: string): Promise<string> {
+  const text = await readFile(path.join(EXAMPLES, file), 'utf8');
+  if (!file.endsWith('checkout-alerts.yaml')) return text;
+  return text
+    .replace('url: ${ALERTS_WEBHOOK_URL}', `url: { secret: ${URL_SECRET} }`)
+    .replace(
+      'Authorization: ${ALERTS_WEBHOOK_TOKEN}',
+      `Authorization: { secret: ${TOKEN_SECRET}, key: authorization }`,
+    );
+}
+
+const api = (w: World) =>
+  w.sb.requestLog
+    .entries()
+    .filter((e) => e.surface === 'management' || e.surface === 'observability');
+/** `GET dashboards`, `PUT webhooks/{id}`: method and the path after the service. */
+const requests = (w: World) =>
+  api(w).map(
+    (e) =>
+      `${e.method} ${e.path
+        .replace(/.*\/observability\//, '')
+        .replace(/.*\/api\/v2\//, '')
+        .replace(/\/[0-9a-f]{24}$/, '/{id}')}`,
+  );
+const writes = (w: World) => requests(w).filter((r) => !r.startsWith('GET '));
+const secretReads = (w: World) =>
+  w.sb.requestLog
+    .entries()
+    .filter((e) => e.surface === 'secretsmanager' && e.operation === 'GetSecretValue');
+const forget = (w: World) => {
+  w.sb.requestLog.clear();
+  w.stubs.calls.length = 0;
+};
+const service = (w: World) => w.sb.info.serviceId;
+const webhooks = (w: World, name: string) =>
+  w.sb.store.state.webhooks.filter((h) => h.serviceId === service(w) && h.name === name);
+const searches = (w: World, name: string) =>
+  (w.sb.store.state.savedSearches ?? []).filter(
+    (s) => s.serviceId === service(w) && s.name === name,
+  );
+const alertsNamed = (w: World, name: string) =>
+  alertRows(w.sb.store.state).filter((a) => a.serviceId === service(w) && a.name === name);
+const schedule = () => scheduledEvent();
+const s3Put = (key: string) => s3PutEvent(BUCKET, key);
+/** What the run emitted and logged must hold no secret value. */
+const noValueIn = (w: World, summary: unknown) => {
+  const seen = JSON.stringify(summary) + w.stubs.emitted.join('\n');
+  for (const v of VALUES) expect(seen).not.toContain(v);
+};
+
+describe('the sync function applies webhook and saved-search files', () => {
+  it('converges in one run; a no-op reads each list once; a rotated secret resends the header', async () => {
+    const w = await world();
+    const first = await w.handler()(s3Put(`${PREFIX}alerting/checkout-alerts.yaml`));
+    noValueIn(w, first);
+    expect(first).toMatchObject({ mode: 'apply', counts: { create: 3 } });
+    expect(first.results.filter((r) => r.kind)).toEqual([
+      {
+        kind: 'webhook',
+        key: 'alerting/checkout-alerts',
+        name: 'Checkout alerts',
+        status: 'created',
+      },
+      {
+        kind: 'savedSearch',
+        key: 'alerting/checkout-errors-search',
+        name: 'Checkout errors',
+        status: 'created',
+      },
+    ]);
+    const [hook] = webhooks(w, 'Checkout alerts');
+    expect(hook).toMatchObject({ url: URL_VALUE, headers: { Authorization: TOKEN_1 } });
+    const [search] = searches(w, 'Checkout errors');
+    expect(alertsNamed(w, 'Checkout errors keep coming').map((a) => a.savedSearchId)).toEqual([
+      search.id,
+    ]);
+    // The tile alert naming the folder's webhook points at the webhook this run made.
+    const quiet = alertsNamed(w, 'Checkout went quiet');
+    expect(
+      quiet.flatMap((a) => a.channels.map((c) => ('webhookId' in c ? c.webhookId : ''))),
+    ).toEqual([hook.id]);
+    // Each secret read once, before the first write.
+    expect(secretReads(w)).toHaveLength(2);
+    const order = writes(w);
+    expect(order.indexOf('POST webhooks')).toBeLessThan(order.indexOf('POST saved-searches'));
+    expect(order.indexOf('POST saved-searches')).toBeLessThan(order.indexOf('POST dashboards'));
+
+    forget(w);
+    const noop = await w.handler()(schedule());
+    expect(noop).toMatchObject({ pending: false, eventsSent: 0 });
+    expect(writes(w)).toEqual([]);
+    const lists = requests(w);
+    // One list per kind the bucket uses (and the alerts of the search, the search's source).
+    expect(lists.length, lists.join('\n')).toBe(new Set(lists).size);
+    expect(lists).toEqual(
+      expect.arrayContaining(['GET dashboards', 'GET webhooks', 'GET saved-searches']),
+    );
+
+    // The webhook file is unchanged; its header's secret is not.
+    await w.sm.send(
+      new PutSecretValueCommand({
+        SecretId: TOKEN_SECRET,
+        SecretString: JSON.stringify({ authorization: TOKEN_2 }),
+      }),
+    );
+    forget(w);
+    const rotated = await w.handler()(schedule());
+    noValueIn(w, rotated);
+    expect(writes(w)).toEqual(['PUT webhooks/{id}']);
+    expect(webhooks(w, 'Checkout alerts')).toEqual([
+      expect.objectContaining({ id: hook.id, headers: { Authorization: TOKEN_2 } }),
+    ]);
+    forget(w);
+    await w.handler()(schedule());
+    expect(writes(w)).toEqual([]);
+  });
+
+  it('removing the webhook file (and what used it) prunes it; then a no-op lists dashboards only', async () => {
+    const w = await world();
+    await w.handler()(s3Put(`${PREFIX}checkout-service.yaml`));
+    const [hook] = webhooks(w, 'Checkout alerts');
+    const [search] = searches(w, 'Checkout errors');
+    // The last webhook and saved-search files go; the tile alert moves to the seeded webhook.
+    w.files.delete(`${PREFIX}alerting/checkout-alerts.yaml`);
+    w.files.delete(`${PREFIX}alerting/checkout-errors-search.yaml`);
+    const checkout = w.files.get(`${PREFIX}checkout-service.yaml`)!;
+    w.files.set(
+      `${PREFIX}checkout-service.yaml`,
+      checkout.replace('webhook: Checkout alerts', "webhookId: '${WEBHOOK_ID}'"),
+    );
+    forget(w);
+    const pruned = await w.handler()(s3Put(`${PREFIX}checkout-service.yaml`));
+    expect(pruned.results.filter((r) => r.kind)).toEqual([
+      expect.objectContaining({ kind: 'savedSearch', status: 'deleted' }),
+      expect.objectContaining({ kind: 'webhook', status: 'deleted' }),
+    ]);
+    expect(w.sb.store.state.webhooks.some((h) => h.id === hook.id)).toBe(false);
+    expect((w.sb.store.state.savedSearches ?? []).some((s) => s.id === search.id)).toBe(false);
+    // The alert moved before the webhook went (the service refuses deleting one in use).
+    expect(writes(w).indexOf('DELETE webhooks/{id}')).toBe(writes(w).length - 1);
+
+    forget(w);
+    await w.handler()(schedule());
+    // The manifest says no webhook or saved search of this owner is left: nothing else is listed.
+    expect(requests(w)).toEqual(['GET dashboards']);
+  });
+
+  it('a deadline mid-run: each round resumes where the last stopped; nothing is made twice', async () => {
+    const fake = fakeClock();
+    // 3 requests per 10 s and 30 s a run: about 9 requests a run, most of the first run's lists.
+    const w = await world({ fake, limit: 3 });
+    const run = w.handler({
+      clock: fake.clock,
+      limiters: new RateLimiterRegistry(fake.clock),
+      deadline: () => ({ signal: fake.timeout(30_000) }),
+    });
+    const continuations = () =>
+      w.stubs.emitted
+        .flatMap((b) => (JSON.parse(b) as { Entries?: Record<string, string>[] }).Entries ?? [])
+        .filter((e) => e.DetailType === DASHBOARD_SYNC_CONTINUED)
+        .map((e) => ({
+          version: '0',
+          id: `c-${e.Detail}`,
+          source: e.Source,
+          'detail-type': e.DetailType,
+          detail: JSON.parse(e.Detail) as unknown,
+        }));
+    const summaries = [await run(s3Put(`${PREFIX}checkout-service.yaml`))];
+    for (let i = 0; i < 8; i++) {
+      const next = continuations()[i];
+      if (!next) break;
+      fake.advance(1_000);
+      summaries.push(await run(next));
+    }
+    const stops = summaries.map((s) => s.stopped);
+    expect(summaries.length).toBeGreaterThan(2);
+    expect(stops.at(-1)).toBeUndefined();
+    for (const s of stops.slice(0, -1))
+      expect(s).toMatchObject({ phase: 'applying', continued: true });
+    // The first round stopped after the webhook and the saved search, before any dashboard;
+    // the next found both by their markers and wrote neither again.
+    const kinds = (s: SyncFunctionSummary) =>
+      s.results.filter((r) => r.kind).map((r) => `${r.kind} ${r.status}`);
+    expect(kinds(summaries[0])).toEqual(['webhook created', 'savedSearch created']);
+    expect(summaries[0].results.filter((r) => !r.kind).map((r) => r.status)).toEqual(
+      Array(3).fill('not applied'),
+    );
+    expect(kinds(summaries[1])).toEqual(['webhook unchanged', 'savedSearch unchanged']);
+    expect(webhooks(w, 'Checkout alerts')).toHaveLength(1);
+    expect(searches(w, 'Checkout errors')).toHaveLength(1);
+    for (const name of ['Checkout errors keep coming', 'Checkout went quiet'])
+      expect(alertsNamed(w, name)).toHaveLength(1);
+    const ours = w.sb.store.state.dashboards.filter((d) => d.tags.includes('cloudops@deployed'));
+    expect(ours.map((d) => d.name).sort()).toEqual(
+      ['Checkout service', 'Ingestion pipes', 'Platform overview'].sort(),
+    );
+    expect(api(w).filter((e) => e.status === 429)).toEqual([]);
+  });
+
+  it('a missing or ungranted secret: one line naming file:line, field and secret id; 0 writes', async () => {
+    const w = await world();
+    const hookFile = `${PREFIX}alerting/checkout-alerts.yaml`;
+    w.files.set(hookFile, w.files.get(hookFile)!.replace(URL_SECRET, 'cloudops/webhooks/absent'));
+    const lines: string[] = [];
+    const previous = setLogSink((line) => {
+      lines.push(line);
+      previous(line);
+    });
+    try {
+      await expect(w.handler()(s3Put(hookFile))).rejects.toThrow(
+        /alerting\/checkout-alerts\.yaml:\d+:\d+ url: secret cloudops\/webhooks\/absent not found/,
+      );
+    } finally {
+      setLogSink(previous);
+    }
+    expect(writes(w)).toEqual([]);
+    expect(lines.join('\n')).toMatch(/dashboard sync failed.*cloudops\/webhooks\/absent not found/);
+
+    // A `${VARIABLE}` has no value in the function: refused the same way.
+    w.files.set(
+      hookFile,
+      await readFile(path.join(EXAMPLES, 'alerting/checkout-alerts.yaml'), 'utf8'),
+    );
+    await expect(w.handler()(s3Put(hookFile))).rejects.toThrow(
+      /checkout-alerts\.yaml:\d+:\d+ url: the sync function has no value for a variable here: write it as \{ secret/,
+    );
+    expect(writes(w)).toEqual([]);
+  });
+});
