@@ -184,6 +184,13 @@ const watchdogSettings = Object.fromEntries(
 const secretName = z
   .string()
   .regex(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'expected a Secrets Manager secret name');
+/** A secret the deployed sync may read for webhook files: its name, or its complete ARN. */
+const secretNameOrArn = z
+  .string()
+  .regex(
+    /^([A-Za-z0-9/_+=.@-]{1,256}|arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]{1,256})$/,
+    'expected Secrets Manager secret names or ARNs',
+  );
 
 /** Lambda holds 4 KB of environment in all: the table must leave room for the rest. */
 const MAX_ROUTES_JSON = 2048;
@@ -253,6 +260,7 @@ export const stackConfigSchema = z
     'cloudops:dashboardsDir': folder.optional(),
     'cloudops:dashboardsPrefix': s3Prefix.default('dashboards/'),
     'cloudops:dashboardVars': dashboardVars.default({}),
+    'cloudops:dashboardWebhookSecrets': listOf(z.array(secretNameOrArn)).default([]),
     'cloudops:logRetentionDays': retentionDays.default(30),
     'cloudops:logLevel': z.enum(LOG_LEVELS).default('info'),
     'cloudops:alertRequestSources': listOf(z.array(requestSource)).default([]),
@@ -342,6 +350,8 @@ export interface StackConfig {
   dashboardsPrefix: string;
   /** `${NAME}` values of the deployed sync (CLOUDOPS_VAR_NAME). */
   dashboardVars: Record<string, string>;
+  /** The secrets (names or ARNs) webhook files may reference: the sync may read these only. */
+  dashboardWebhookSecrets: string[];
   logRetentionDays: number;
   logLevel: DeployLogLevel;
   /** Event sources whose alert requests are provisioned (none: requests are refused). */
@@ -411,6 +421,7 @@ export function readStackConfig(
     dashboardsDir: c['cloudops:dashboardsDir'],
     dashboardsPrefix: c['cloudops:dashboardsPrefix'],
     dashboardVars: c['cloudops:dashboardVars'],
+    dashboardWebhookSecrets: c['cloudops:dashboardWebhookSecrets'],
     logRetentionDays: c['cloudops:logRetentionDays'],
     logLevel: c['cloudops:logLevel'],
     alertRequestSources: c['cloudops:alertRequestSources'],

@@ -106,6 +106,7 @@ export class CloudOpsStack extends Stack {
       prefix: config.dashboardsPrefix,
       folder: config.dashboardsDir,
       varsEnv: dashboardVarsEnv(config.dashboardVars),
+      webhookSecrets: config.dashboardWebhookSecrets,
       eventsDeadLetterQueue,
     });
     this.alertProvisioning = new AlertProvisioning(this, 'AlertProvisioning', {

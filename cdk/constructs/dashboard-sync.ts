@@ -13,7 +13,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
@@ -68,6 +68,8 @@ interface DashboardSyncProps extends FunctionDefaults {
   readonly folder?: string | undefined;
   /** CLOUDOPS_VAR_* env: the `${NAME}` values of the files. */
   readonly varsEnv: Record<string, string>;
+  /** The secrets (names or ARNs) webhook files reference: read access to these, and only these. */
+  readonly webhookSecrets: readonly string[];
   /** Where continuation events the rule could not deliver end up. */
   readonly eventsDeadLetterQueue: sqs.IQueue;
 }
@@ -156,6 +158,7 @@ export class DashboardSync extends Construct {
     });
     // Open-source mode: the token only (the function never reads the management key there).
     grantCredentials(props.connection, props.credentials, fn);
+    this.readWebhookSecrets(props.webhookSecrets);
     grantPutOwnEvents(props.bus, fn, EMITTED_DETAIL_TYPES.sync);
     this.continueOnTheBus(props.bus, props.eventsDeadLetterQueue);
 
@@ -183,6 +186,21 @@ export class DashboardSync extends Construct {
       deadLetterQueue: props.scheduleDeadLetterQueue,
       // What lib/dashboards/trigger.ts recognizes as the schedule.
       input: { source: 'cloudops.scheduler', 'detail-type': 'Scheduled Event', detail: {} },
+    });
+  }
+
+  /**
+   * Webhook files' `{ secret: <id> }` values: the sync reads exactly the secrets the deployment
+   * names (by name: any of its versions' ARN suffixes; by ARN: that secret); any other
+   * reference fails the run before its first write, naming the file, the field and the id.
+   */
+  private readWebhookSecrets(refs: readonly string[]): void {
+    refs.forEach((ref, i) => {
+      const id = `WebhookSecret${i}`;
+      const secret = ref.startsWith('arn:')
+        ? secretsmanager.Secret.fromSecretCompleteArn(this, id, ref)
+        : secretsmanager.Secret.fromSecretNameV2(this, id, ref);
+      secret.grantRead(this.sync.fn);
     });
   }
 
