@@ -13,7 +13,12 @@ import type { RateLimitConfig } from './rate-limit';
 import { RequestLog } from './request-log';
 import type { RequestLogEntry } from './request-log';
 import { createSecretsManagerEmulator } from './secrets-manager';
-import type { RotationInvoker, RotationTiming, SecretsManagerState } from './secrets-manager';
+import type {
+  RotationInvoker,
+  RotationTiming,
+  SecretsManagerEmulator,
+  SecretsManagerState,
+} from './secrets-manager';
 import { seedState } from './seed';
 import {
   createManagementListener,
@@ -102,6 +107,8 @@ export interface Sandbox {
   setServiceState(serviceId: string, state: 'running' | 'idle'): void;
   /** The shared state (read it; after writing call `store.changed()` and `store.flush()`). */
   store: Store;
+  /** The Secrets Manager endpoint's read grants per access key (IAM, as far as reads go). */
+  secretsManager: Pick<SecretsManagerEmulator, 'grantReads'>;
   close(): Promise<void>;
 }
 
@@ -283,6 +290,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setPipeState,
     setServiceState,
     store,
+    secretsManager: { grantReads: (key, names) => emulator.grantReads(key, names) },
     close() {
       // A rotation still running in the background finishes against the live endpoints first.
       closed ??= emulator

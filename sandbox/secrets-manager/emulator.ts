@@ -54,7 +54,17 @@ export interface SecretsManagerEmulator {
   settled(): Promise<void>;
   /** Request-log hook; may be set after creation. */
   onRequest?: ((entry: SecretsManagerRequestLogEntry) => void) | undefined;
+  /**
+   * IAM, as far as reads go: the caller signing with `accessKeyId` may read (GetSecretValue,
+   * DescribeSecret) the named secrets only; any other read answers AccessDeniedException, as
+   * AWS does for a secret the caller's policy does not grant, whether or not it exists. A key
+   * never limited may read everything.
+   */
+  grantReads(accessKeyId: string, secretNames: readonly string[]): void;
 }
+
+/** The operations grantReads limits. */
+const READS = new Set(['GetSecretValue', 'DescribeSecret']);
 
 /**
  * A Secrets Manager endpoint for the real `@aws-sdk/client-secrets-manager`: AWS JSON 1.1
@@ -76,8 +86,13 @@ export function createSecretsManagerEmulator(
     void run.finally(() => running.delete(run));
   };
 
+  const readable = new Map<string, ReadonlySet<string>>();
   const emulator: SecretsManagerEmulator = {
     onRequest: options.onRequest,
+
+    grantReads(accessKeyId, secretNames) {
+      readable.set(accessKeyId, new Set(secretNames));
+    },
 
     handle(req, res) {
       void serve(req, res);
@@ -133,6 +148,8 @@ export function createSecretsManagerEmulator(
           `Unsupported X-Amz-Target: ${target || '(none)'}`,
         );
       }
+      if (READS.has(operation) && secretId !== undefined)
+        refuseUngranted(operation, secretId, header(req, 'authorization')!);
       const rotationTiming = options.rotationTiming ?? 'sync';
       const output = await run({ store, invoker, changed, rotationTiming, track }, body);
       send(res, 200, output);
@@ -149,6 +166,18 @@ export function createSecretsManagerEmulator(
       send(res, fault.status, { __type: fault.type, message: fault.message }, fault.type);
       log(operation, fault.status, secretId, fault.type);
     }
+  }
+
+  /** AWS's answer to a read the caller's identity policy does not allow. */
+  function refuseUngranted(operation: string, secretId: string, authorization: string): void {
+    const accessKeyId = /Credential=([^/,\s]+)\//.exec(authorization)?.[1] ?? '';
+    const granted = readable.get(accessKeyId);
+    const name = store.find(secretId)?.name ?? secretId;
+    if (!granted || granted.has(name)) return;
+    throw new SecretsManagerFault(
+      'AccessDeniedException',
+      `User: ${accessKeyId} is not authorized to perform: secretsmanager:${operation} on resource: ${secretId} because no identity-based policy allows the secretsmanager:${operation} action`,
+    );
   }
 
   function log(

@@ -22,7 +22,8 @@ type SecretsManagerErrorType =
   | 'MissingAuthenticationTokenException'
   | 'SerializationException'
   | 'UnknownOperationException'
-  | 'InternalServiceError';
+  | 'InternalServiceError'
+  | 'AccessDeniedException';
 
 export const notFound = (message = "Secrets Manager can't find the specified secret.") =>
   new SecretsManagerFault('ResourceNotFoundException', message);

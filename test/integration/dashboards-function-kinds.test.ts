@@ -343,6 +343,19 @@ describe('the sync function applies webhook and saved-search files', () => {
   it('a missing or ungranted secret: one line naming file:line, field and secret id; 0 writes', async () => {
     const w = await world();
     const hookFile = `${PREFIX}alerting/checkout-alerts.yaml`;
+    /** The run's refusal: the lines under its first (one per problem). */
+    const refusal = async () => {
+      const error = await w
+        .handler()(s3Put(hookFile))
+        .then(
+          () => new Error('the run was not refused'),
+          (e: Error) => e,
+        );
+      return error.message
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim());
+    };
     w.files.set(hookFile, w.files.get(hookFile)!.replace(URL_SECRET, 'cloudops/webhooks/absent'));
     const lines: string[] = [];
     const previous = setLogSink((line) => {
@@ -350,23 +363,38 @@ describe('the sync function applies webhook and saved-search files', () => {
       previous(line);
     });
     try {
-      await expect(w.handler()(s3Put(hookFile))).rejects.toThrow(
-        /alerting\/checkout-alerts\.yaml:\d+:\d+ url: secret cloudops\/webhooks\/absent not found/,
-      );
+      expect(await refusal()).toEqual([
+        expect.stringMatching(
+          /^alerting\/checkout-alerts\.yaml:\d+:\d+ url: secret cloudops\/webhooks\/absent not found$/,
+        ),
+      ]);
     } finally {
       setLogSink(previous);
     }
     expect(writes(w)).toEqual([]);
     expect(lines.join('\n')).toMatch(/dashboard sync failed.*cloudops\/webhooks\/absent not found/);
 
-    // A `${VARIABLE}` has no value in the function: refused the same way.
+    // The role may read the URL's secret but not the header's (as IAM answers): refused alike.
+    w.files.set(hookFile, await example('alerting/checkout-alerts.yaml'));
+    w.sb.secretsManager.grantReads('test', [URL_SECRET]);
+    expect(await refusal()).toEqual([
+      expect.stringMatching(
+        /^alerting\/checkout-alerts\.yaml:\d+:\d+ headers\.Authorization: secret cloudops\/webhooks\/checkout may not be read here: access denied/,
+      ),
+    ]);
+    expect(writes(w)).toEqual([]);
+
+    // A `${VARIABLE}` has no value in the function: one line per field, saying what to write.
     w.files.set(
       hookFile,
       await readFile(path.join(EXAMPLES, 'alerting/checkout-alerts.yaml'), 'utf8'),
     );
-    await expect(w.handler()(s3Put(hookFile))).rejects.toThrow(
-      /checkout-alerts\.yaml:\d+:\d+ url: the sync function has no value for a variable here: write it as \{ secret/,
-    );
+    const said = 'the sync function has no value for a variable here: write it as { secret';
+    expect(await refusal()).toEqual([
+      expect.stringMatching(/checkout-alerts\.yaml:\d+:\d+ url: /),
+      expect.stringMatching(/checkout-alerts\.yaml:\d+:\d+ headers\.Authorization: /),
+    ]);
+    expect((await refusal()).every((l) => l.includes(said))).toBe(true);
     expect(writes(w)).toEqual([]);
   });
 });
