@@ -10,35 +10,25 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { S3Client } from '@aws-sdk/client-s3';
-import {
-  CreateSecretCommand,
-  PutSecretValueCommand,
-  SecretsManagerClient,
-} from '@aws-sdk/client-secrets-manager';
-import type { Context } from 'aws-lambda';
+import { CreateSecretCommand, PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { describe, expect, it } from 'vitest';
-import { startAwsStubs, type AwsStubs } from '../../bench/aws-stubs';
 import { s3PutEvent, scheduledEvent } from '../../bench/events';
 import { fakeClock, type FakeClock } from '../../bench/fake-clock';
-import { sandboxEnv } from '../../cli/connect';
-import { createHandler } from '../../functions/sync-dashboards/handler';
-import { createVersionTable } from '../../lib/alerts/versions-dynamo';
 import { RateLimiterRegistry } from '../../lib/api/rate-limiter';
-import { DASHBOARD_SYNC_CONTINUED } from '../../lib/dashboards/continuation';
 import type { SyncFunctionSummary } from '../../lib/dashboards/function-run';
 import { setLogSink } from '../../lib/log';
 import { registerSecret } from '../../lib/redact';
 import { alertRows } from '../../sandbox/profiles/current/rows';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
-import { closeAfterEach } from '../support/close-after-each';
-import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
+import {
+  apiRequests as api,
+  BUCKET,
+  continuations,
+  forget,
+  PREFIX,
+  syncWorld,
+  type SyncWorld,
+} from '../support/sync-world';
 
-const BUCKET = 'cloudops-config';
-const PREFIX = 'dashboards/';
-const MANIFEST = '.cloudops/sync-manifest.json';
-const TABLE = 'cloudops-alert-versions';
 const URL_SECRET = 'cloudops/webhooks/checkout-url';
 const TOKEN_SECRET = 'cloudops/webhooks/checkout';
 const URL_VALUE = 'https://hooks.example.test/deployed/Hk3mW8qZ1vB6';
@@ -54,90 +44,29 @@ const FILES = [
   'alerting/checkout-errors-search.yaml',
 ];
 
-interface World {
-  sb: Sandbox;
-  stubs: AwsStubs;
-  dynamo: LocalDynamo;
-  sm: SecretsManagerClient;
-  files: Map<string, string>;
-  handler(extra?: Partial<Parameters<typeof createHandler>[0]>): Handler;
-  close(): Promise<void>;
+interface World extends SyncWorld {
+  run(extra?: Parameters<SyncWorld['handler']>[1]): ReturnType<SyncWorld['handler']>;
 }
-type Handler = (event: unknown) => Promise<SyncFunctionSummary>;
-const open = closeAfterEach<World>();
 
+/** The sync world with the example folder in the bucket and the webhook's two secrets. */
 async function world(options: { fake?: FakeClock; limit?: number } = {}): Promise<World> {
   for (const v of VALUES) registerSecret(v);
-  const limit = { limit: options.limit ?? 100_000, windowMs: options.limit ? 10_000 : 1_000 };
-  const sb = await startSandbox({
-    profile: 'current',
-    port: 0,
-    rateLimits: { management: limit, observability: limit },
-    ...(options.fake ? { now: options.fake.epoch } : {}),
-  });
-  const stubs = await startAwsStubs();
-  const dynamo = await startLocalDynamo();
-  await createVersionTable(dynamo.client, TABLE);
-  const files = new Map<string, string>();
-  stubs.objects.set(BUCKET, files);
-  const aws = {
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  };
-  const s3 = new S3Client({ ...aws, endpoint: stubs.url, forcePathStyle: true });
-  const eventBridge = new EventBridgeClient({ ...aws, endpoint: stubs.url });
-  const sm = new SecretsManagerClient({ ...aws, endpoint: sb.info.secretsManagerUrl });
-  await sm.send(new CreateSecretCommand({ Name: URL_SECRET, SecretString: URL_VALUE }));
-  await sm.send(
+  const w = await syncWorld(options);
+  await w.sm.send(new CreateSecretCommand({ Name: URL_SECRET, SecretString: URL_VALUE }));
+  await w.sm.send(
     new CreateSecretCommand({
       Name: TOKEN_SECRET,
       SecretString: JSON.stringify({ authorization: TOKEN_1 }),
     }),
   );
-  for (const file of FILES) files.set(PREFIX + file, await example(file));
-  const w: World = {
-    sb,
-    stubs,
-    dynamo,
-    sm,
-    files,
-    handler(extra = {}) {
-      const rate = `${limit.limit}/${limit.windowMs / 1000}s`;
-      const h = createHandler({
-        env: {
-          ...sandboxEnv(sb.info),
-          CLOUDOPS_MANAGEMENT_RATE_LIMIT: rate,
-          CLOUDOPS_OBSERVABILITY_RATE_LIMIT: rate,
-          CLOUDOPS_LOG_LEVEL: 'info',
-          CLOUDOPS_DASHBOARDS_BUCKET: BUCKET,
-          CLOUDOPS_DASHBOARDS_PREFIX: PREFIX,
-          CLOUDOPS_DASHBOARDS_OWNER: 'deployed',
-          CLOUDOPS_EVENT_BUS_NAME: 'cloudops-bus',
-          CLOUDOPS_ALERTS_VERSION_TABLE: TABLE,
-          CLOUDOPS_DASHBOARDS_MANIFEST_KEY: MANIFEST,
-          CLOUDOPS_DASHBOARDS_PRUNE: 'true',
-          // The dashboards' own variable (an id, not a secret).
-          CLOUDOPS_VAR_WEBHOOK_ID: sb.info.webhookId,
-        },
-        s3,
-        eventBridge,
-        secretsManager: sm,
-        dynamo: dynamo.client,
-        ...extra,
-      });
-      return (event) => h(event, {} as Context);
-    },
-    close: async () => {
-      s3.destroy();
-      eventBridge.destroy();
-      sm.destroy();
-      await dynamo.close();
-      await stubs.close();
-      await sb.close();
-    },
+  for (const file of FILES) w.files.set(PREFIX + file, await example(file));
+  const env = {
+    CLOUDOPS_LOG_LEVEL: 'info',
+    CLOUDOPS_DASHBOARDS_OWNER: 'deployed',
+    // The dashboards' own variable (an id, not a secret).
+    CLOUDOPS_VAR_WEBHOOK_ID: w.sb.info.webhookId,
   };
-  open.push(w);
-  return w;
+  return Object.assign(w, { run: (extra = {}) => w.handler(env, extra) });
 }
 
 /** An example file as the bucket holds it: the webhook's values as secret references. */
@@ -152,10 +81,6 @@ async function example(file: string): Promise<string> {
     );
 }
 
-const api = (w: World) =>
-  w.sb.requestLog
-    .entries()
-    .filter((e) => e.surface === 'management' || e.surface === 'observability');
 /** `GET dashboards`, `PUT webhooks/{id}`: method and the path after the service. */
 const requests = (w: World) =>
   api(w).map(
@@ -170,10 +95,6 @@ const secretReads = (w: World) =>
   w.sb.requestLog
     .entries()
     .filter((e) => e.surface === 'secretsmanager' && e.operation === 'GetSecretValue');
-const forget = (w: World) => {
-  w.sb.requestLog.clear();
-  w.stubs.calls.length = 0;
-};
 const service = (w: World) => w.sb.info.serviceId;
 const webhooks = (w: World, name: string) =>
   w.sb.store.state.webhooks.filter((h) => h.serviceId === service(w) && h.name === name);
@@ -194,7 +115,7 @@ const noValueIn = (w: World, summary: unknown) => {
 describe('the sync function applies webhook and saved-search files', () => {
   it('converges in one run; a no-op reads each list once; a rotated secret resends the header', async () => {
     const w = await world();
-    const first = await w.handler()(s3Put(`${PREFIX}alerting/checkout-alerts.yaml`));
+    const first = await w.run()(s3Put(`${PREFIX}alerting/checkout-alerts.yaml`));
     noValueIn(w, first);
     expect(first).toMatchObject({ mode: 'apply', counts: { create: 3 } });
     expect(first.results.filter((r) => r.kind)).toEqual([
@@ -229,7 +150,7 @@ describe('the sync function applies webhook and saved-search files', () => {
     expect(order.indexOf('POST saved-searches')).toBeLessThan(order.indexOf('POST dashboards'));
 
     forget(w);
-    const noop = await w.handler()(schedule());
+    const noop = await w.run()(schedule());
     expect(noop).toMatchObject({ pending: false, eventsSent: 0 });
     expect(writes(w)).toEqual([]);
     const lists = requests(w);
@@ -247,20 +168,20 @@ describe('the sync function applies webhook and saved-search files', () => {
       }),
     );
     forget(w);
-    const rotated = await w.handler()(schedule());
+    const rotated = await w.run()(schedule());
     noValueIn(w, rotated);
     expect(writes(w)).toEqual(['PUT webhooks/{id}']);
     expect(webhooks(w, 'Checkout alerts')).toEqual([
       expect.objectContaining({ id: hook.id, headers: { Authorization: TOKEN_2 } }),
     ]);
     forget(w);
-    await w.handler()(schedule());
+    await w.run()(schedule());
     expect(writes(w)).toEqual([]);
   });
 
   it('removing the webhook file (and what used it) prunes it; then a no-op lists dashboards only', async () => {
     const w = await world();
-    await w.handler()(s3Put(`${PREFIX}checkout-service.yaml`));
+    await w.run()(s3Put(`${PREFIX}checkout-service.yaml`));
     const [hook] = webhooks(w, 'Checkout alerts');
     const [search] = searches(w, 'Checkout errors');
     // The last webhook and saved-search files go; the tile alert moves to the seeded webhook.
@@ -272,7 +193,7 @@ describe('the sync function applies webhook and saved-search files', () => {
       checkout.replace('webhook: Checkout alerts', "webhookId: '${WEBHOOK_ID}'"),
     );
     forget(w);
-    const pruned = await w.handler()(s3Put(`${PREFIX}checkout-service.yaml`));
+    const pruned = await w.run()(s3Put(`${PREFIX}checkout-service.yaml`));
     expect(pruned.results.filter((r) => r.kind)).toEqual([
       expect.objectContaining({ kind: 'savedSearch', status: 'deleted' }),
       expect.objectContaining({ kind: 'webhook', status: 'deleted' }),
@@ -283,7 +204,7 @@ describe('the sync function applies webhook and saved-search files', () => {
     expect(writes(w).indexOf('DELETE webhooks/{id}')).toBe(writes(w).length - 1);
 
     forget(w);
-    await w.handler()(schedule());
+    await w.run()(schedule());
     // The manifest says no webhook or saved search of this owner is left: nothing else is listed.
     expect(requests(w)).toEqual(['GET dashboards']);
   });
@@ -292,25 +213,14 @@ describe('the sync function applies webhook and saved-search files', () => {
     const fake = fakeClock();
     // 3 requests per 10 s and 30 s a run: about 9 requests a run, most of the first run's lists.
     const w = await world({ fake, limit: 3 });
-    const run = w.handler({
+    const run = w.run({
       clock: fake.clock,
       limiters: new RateLimiterRegistry(fake.clock),
       deadline: () => ({ signal: fake.timeout(30_000) }),
     });
-    const continuations = () =>
-      w.stubs.emitted
-        .flatMap((b) => (JSON.parse(b) as { Entries?: Record<string, string>[] }).Entries ?? [])
-        .filter((e) => e.DetailType === DASHBOARD_SYNC_CONTINUED)
-        .map((e) => ({
-          version: '0',
-          id: `c-${e.Detail}`,
-          source: e.Source,
-          'detail-type': e.DetailType,
-          detail: JSON.parse(e.Detail) as unknown,
-        }));
     const summaries = [await run(s3Put(`${PREFIX}checkout-service.yaml`))];
     for (let i = 0; i < 8; i++) {
-      const next = continuations()[i];
+      const next = continuations(w)[i];
       if (!next) break;
       fake.advance(1_000);
       summaries.push(await run(next));
@@ -346,7 +256,7 @@ describe('the sync function applies webhook and saved-search files', () => {
     /** The run's refusal: the lines under its first (one per problem). */
     const refusal = async () => {
       const error = await w
-        .handler()(s3Put(hookFile))
+        .run()(s3Put(hookFile))
         .then(
           () => new Error('the run was not refused'),
           (e: Error) => e,

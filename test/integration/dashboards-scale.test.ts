@@ -5,106 +5,27 @@
  * with ETags, GetObject, PutObject), provision-alerts' version table in dynalite. The big-N
  * figures are in bench/figures/sync-scale.ts.
  */
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { S3Client } from '@aws-sdk/client-s3';
-import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { startAwsStubs, type AwsStubs } from '../../bench/aws-stubs';
 import { s3PutEvent, scheduledEvent } from '../../bench/events';
-import { fakeClock, type FakeClock } from '../../bench/fake-clock';
-import { sandboxEnv } from '../../cli/connect';
-import { createHandler } from '../../functions/sync-dashboards/handler';
-import { createVersionTable } from '../../lib/alerts/versions-dynamo';
+import { fakeClock } from '../../bench/fake-clock';
 import { RateLimiterRegistry } from '../../lib/api/rate-limiter';
-import { DASHBOARD_SYNC_CONTINUED } from '../../lib/dashboards/continuation';
 import type { SyncFunctionSummary } from '../../lib/dashboards/function-run';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
-import { closeAfterEach } from '../support/close-after-each';
-import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
+import type { Sandbox } from '../../sandbox/index';
+import {
+  apiRequests as api,
+  BUCKET,
+  continuations,
+  forget,
+  MANIFEST,
+  PREFIX,
+  syncWorld,
+  type SyncWorld as World,
+} from '../support/sync-world';
 
-const BUCKET = 'cloudops-config';
-const PREFIX = 'dashboards/';
-const MANIFEST = '.cloudops/sync-manifest.json';
-const TABLE = 'cloudops-alert-versions';
-const context = {} as Context;
 const schedule = scheduledEvent();
 const s3Put = (key: string) => s3PutEvent(BUCKET, key);
-
-interface World {
-  sb: Sandbox;
-  stubs: AwsStubs;
-  dynamo: LocalDynamo;
-  files: Map<string, string>;
-  /** A handler as the stack wires it (env as the stack sets it, the manifest key included). */
-  handler(
-    env?: Record<string, string | undefined>,
-    extra?: Partial<Parameters<typeof createHandler>[0]>,
-  ): Handler;
-  close(): Promise<void>;
-}
-type Handler = (event: unknown) => Promise<SyncFunctionSummary>;
-
-const open = closeAfterEach<World>();
-
-async function world(options: { fake?: FakeClock; limit?: number } = {}): Promise<World> {
-  const limit = { limit: options.limit ?? 100_000, windowMs: options.limit ? 10_000 : 1_000 };
-  const sb = await startSandbox({
-    profile: 'current',
-    port: 0,
-    rateLimits: { management: limit, observability: limit },
-    ...(options.fake ? { now: options.fake.epoch } : {}),
-  });
-  const stubs = await startAwsStubs({ s3PageSize: 5 });
-  const dynamo = await startLocalDynamo();
-  await createVersionTable(dynamo.client, TABLE);
-  const files = new Map<string, string>();
-  stubs.objects.set(BUCKET, files);
-  const aws = {
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  };
-  const clients = {
-    s3: new S3Client({ ...aws, endpoint: stubs.url, forcePathStyle: true }),
-    eventBridge: new EventBridgeClient({ ...aws, endpoint: stubs.url }),
-  };
-  const w: World = {
-    sb,
-    stubs,
-    dynamo,
-    files,
-    handler(env = {}, extra = {}) {
-      const rate = `${limit.limit}/${limit.windowMs / 1000}s`;
-      const h = createHandler({
-        env: {
-          ...sandboxEnv(sb.info),
-          CLOUDOPS_MANAGEMENT_RATE_LIMIT: rate,
-          CLOUDOPS_OBSERVABILITY_RATE_LIMIT: rate,
-          CLOUDOPS_LOG_LEVEL: 'silent',
-          CLOUDOPS_DASHBOARDS_BUCKET: BUCKET,
-          CLOUDOPS_DASHBOARDS_PREFIX: PREFIX,
-          CLOUDOPS_EVENT_BUS_NAME: 'cloudops-bus',
-          CLOUDOPS_ALERTS_VERSION_TABLE: TABLE,
-          CLOUDOPS_DASHBOARDS_MANIFEST_KEY: MANIFEST,
-          CLOUDOPS_DASHBOARDS_PRUNE: 'true',
-          ...env,
-        },
-        ...clients,
-        dynamo: dynamo.client,
-        ...extra,
-      });
-      return (event) => h(event, context);
-    },
-    close: async () => {
-      clients.s3.destroy();
-      clients.eventBridge.destroy();
-      await dynamo.close();
-      await stubs.close();
-      await sb.close();
-    },
-  };
-  open.push(w);
-  return w;
-}
+const world = (options: Parameters<typeof syncWorld>[0] = {}) =>
+  syncWorld({ s3PageSize: 5, ...options });
 
 /** A ~300-byte dashboard file of two markdown tiles (no source, no alert). */
 const plain = (n: number, h = 4) =>
@@ -148,10 +69,6 @@ const withAlert = (sb: Sandbox, n: number) =>
 
 const put = (w: World, n: number, text: string) =>
   w.files.set(`${PREFIX}d${String(n).padStart(2, '0')}.yaml`, text);
-const api = (w: World) =>
-  w.sb.requestLog
-    .entries()
-    .filter((e) => e.surface === 'management' || e.surface === 'observability');
 const requests = (w: World) =>
   api(w).map(
     (e) =>
@@ -165,10 +82,6 @@ const s3Calls = (w: World) =>
   w.stubs.calls
     .filter((c) => c.startsWith('S3 '))
     .map((c) => c.replace(MANIFEST, 'manifest').replace(PREFIX, ''));
-const forget = (w: World) => {
-  w.sb.requestLog.clear();
-  w.stubs.calls.length = 0;
-};
 /** Our dashboards on the service, by identity tag: a duplicate shows as a count above 1. */
 const ownedCounts = (w: World) => {
   const counts = new Map<string, number>();
@@ -316,19 +229,6 @@ describe('sync-dashboards with a manifest: read only what changed', () => {
 });
 
 describe('sync-dashboards at its deadline: stop between two writes, say so, continue', () => {
-  /** The continuation events the runs put on the bus (as the rule delivers them). */
-  const continuations = (w: World) =>
-    w.stubs.emitted
-      .flatMap((b) => (JSON.parse(b) as { Entries?: Record<string, string>[] }).Entries ?? [])
-      .filter((e) => e.DetailType === DASHBOARD_SYNC_CONTINUED)
-      .map((e) => ({
-        version: '0',
-        id: `c-${e.Detail}`,
-        source: e.Source,
-        'detail-type': e.DetailType,
-        detail: JSON.parse(e.Detail) as unknown,
-      }));
-
   it('a first apply over three runs: each reports its progress, the chain ends, nothing is made twice', async () => {
     const fake = fakeClock();
     // 4 requests per 10 s and 30 s of work per run: about 12 requests a run.
