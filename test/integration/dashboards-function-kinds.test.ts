@@ -184,6 +184,16 @@ describe('the sync function applies webhook and saved-search files', () => {
     await w.run()(s3Put(`${PREFIX}checkout-service.yaml`));
     const [hook] = webhooks(w, 'Checkout alerts');
     const [search] = searches(w, 'Checkout errors');
+    // The webhook file alone goes: a tile alert still uses it, so nothing is written.
+    const hookFile = w.files.get(`${PREFIX}alerting/checkout-alerts.yaml`)!;
+    w.files.delete(`${PREFIX}alerting/checkout-alerts.yaml`);
+    forget(w);
+    await expect(w.run()(scheduledEvent())).rejects.toThrow(
+      /webhook "Checkout alerts" \([0-9a-f]{24}\) is not deleted: \d alert\(s\) still use it: .*"Checkout went quiet"/,
+    );
+    expect(writes(w)).toEqual([]);
+    w.files.set(`${PREFIX}alerting/checkout-alerts.yaml`, hookFile);
+
     // The last webhook and saved-search files go; the tile alert moves to the seeded webhook.
     w.files.delete(`${PREFIX}alerting/checkout-alerts.yaml`);
     w.files.delete(`${PREFIX}alerting/checkout-errors-search.yaml`);
