@@ -33,6 +33,7 @@ import {
 import { StalePlanError } from './apply';
 import { ALERTS_TAG } from './ownership';
 import { EmptySourcePruneError, type Plan } from './plan';
+import { orAbsent } from './resolve';
 import type { DesiredDashboard, DesiredWebhook, FolderObjects } from './types';
 
 const NONE: FolderObjects = { webhooks: [], savedSearches: [] };
@@ -101,9 +102,12 @@ export async function planFolderObjects(
   const readAlerts = () => backend.listAlerts(call);
   const objects = input.objects ?? NONE;
   const listed = kindsListed(objects, input, backend);
+  // A kind read only to prune it: a service without its list (404) has none of it.
+  const read = <T>(kind: ObjectKind, declared: number, list: () => Promise<T[]>) =>
+    !listed.has(kind) ? undefined : declared > 0 ? list() : orAbsent(list());
   const [webhooks, savedSearches] = await Promise.all([
-    listed.has('webhook') ? backend.listWebhooks!(call) : undefined,
-    listed.has('savedSearch') ? backend.listSavedSearches!(call) : undefined,
+    read('webhook', objects.webhooks.length, () => backend.listWebhooks!(call)),
+    read('savedSearch', objects.savedSearches.length, () => backend.listSavedSearches!(call)),
   ]);
   const options = { owner: input.owner, prune: input.prune, adopt: input.adopt };
   const lists = { webhooks, savedSearches };
