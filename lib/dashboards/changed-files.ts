@@ -146,7 +146,7 @@ async function readObjects(
 
 /** A `kind: webhook` or `kind: savedSearch` file (a cheap look first: most files are dashboards). */
 function declaresObject(file: SourceFile): boolean {
-  if (!/^\s*"?kind"?\s*:/m.test(file.text)) return false;
+  if (!/\bkind["']?\s*:/.test(file.text)) return false;
   const { value, issues } = parseFile(file);
   const kind = issues.length === 0 ? kindOf(value) : undefined;
   return kind === 'webhook' || kind === 'savedSearch';

@@ -8,6 +8,8 @@
  * it reads only changed files and keeps what it saw in sync for the next run. At its deadline it
  * stops between two writes, answers with a summary saying how far it got, and asks for its next
  * round (continuation.ts). In open-source mode only the observability token is read.
+ * Webhook and saved-search files are applied with the dashboards; a webhook's values come from
+ * Secrets Manager references, read through the function's own client once per run.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';

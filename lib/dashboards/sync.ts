@@ -3,7 +3,8 @@
  * (one dashboard list; the alert list only when alerts matter), then, when the caller goes on,
  * apply: dashboards one at a time, each followed by its tile alerts (written by lib/alerts),
  * with a stop point between two writes, and the `Dashboard Synced` events of what is in sync.
- * The CLI loops it per service with its own prompt and progress lines; the Lambda runs it for
+ * The folder's webhooks and saved searches (objects-sync.ts) are written before the dashboards,
+ * their alerts and deletes after. The CLI loops it per service with its own prompt and progress lines; the Lambda runs it for
  * its service (syncDashboards: load, plan, apply).
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
