@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ObservabilityBackend } from '../../../lib/api/observability-backend';
 import { planFolderObjects } from '../../../lib/dashboards/objects-sync';
 import { EmptySourcePruneError } from '../../../lib/dashboards/plan';
-import { formatWebhookMarker } from '../../../lib/dashboards/webhook-marker';
+import { describedWithMarker } from '../../../lib/dashboards/webhook-marker';
 
 const OWNER = 'team';
 function service() {
@@ -23,7 +23,7 @@ function service() {
           name: 'Pager',
           service: 'generic',
           url: 'https://hooks.example.test/x',
-          description: formatWebhookMarker({ key: 'pager', owner: OWNER }),
+          description: describedWithMarker(undefined, { key: 'pager', owner: OWNER }),
         },
       ]);
     },
