@@ -139,7 +139,12 @@ export async function planServiceSync(
       owner,
       prune: options.prune,
       adopt: options.adopt,
-      ...(options.pruneKinds ? { pruneKinds: options.pruneKinds } : {}),
+      // Without the folder's objects (a further service of the CLI's run) none are pruned here.
+      ...(!options.objects
+        ? { pruneKinds: [] }
+        : options.pruneKinds
+          ? { pruneKinds: options.pruneKinds }
+          : {}),
       declaredDashboards: desired.length + (options.declaredUnread ?? 0),
       allowDeleteAll: options.allowDeleteAll,
     },
