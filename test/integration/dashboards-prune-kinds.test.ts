@@ -108,4 +108,53 @@ describe('--prune over every kind', () => {
     expect(hook()).toBeUndefined();
     expect(search()).toBeUndefined();
   });
+
+  it("a further service of the run (the folder's objects go to the first) prunes none of them", async () => {
+    const [first, second] = ds.sb.info.serviceIds;
+    const other = await mkdtemp(path.join(tmpdir(), 'cloudops-prune-services-'));
+    const put = (file: string, lines: string[]) =>
+      writeFile(path.join(other, file), lines.join('\n') + '\n');
+    try {
+      await put('hook.yaml', [
+        'kind: webhook',
+        'name: Second hook',
+        'service: generic',
+        'url: ${HOOK_URL}',
+      ]);
+      // Applied to the second service: its webhook is this owner's there.
+      const there = await ds.cli(
+        'apply',
+        '--dir',
+        other,
+        '--owner',
+        'svc',
+        '--service',
+        second,
+        '--auto-approve',
+      );
+      expect(there.code).toBe(0);
+      await put('board.yaml', [
+        'name: Second board',
+        `services: ['${second}']`,
+        'tiles:',
+        '  - { name: Notes, x: 0, y: 0, w: 24, h: 2, markdown: notes }',
+      ]);
+      // Now the folder's webhook goes to the first service; the second gets the board only.
+      const planned = await ds.cli('plan', '--dir', other, '--owner', 'svc', '--prune', '--json');
+      expect(planned.code).toBe(0);
+      const plans = (
+        JSON.parse(planned.out) as {
+          plans: { service: string; objects?: { action: string; name: string }[] }[];
+        }
+      ).plans;
+      const objectsOf = (service: string) =>
+        (plans.find((p) => p.service === service)?.objects ?? []).map(
+          (o) => `${o.action} ${o.name}`,
+        );
+      expect(objectsOf(first)).toEqual(['create Second hook']);
+      expect(objectsOf(second)).toEqual([]);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
 });
