@@ -96,7 +96,7 @@ export function syncDashboardsEntry(options: SyncEntryOptions = {}): SyncEntry {
         )
       : undefined,
     drift: driftWiring(options, settings.scheduleMode),
-    // Made only when a webhook file references a secret.
+    // Asked for only when a webhook file references a secret.
     secrets: () => (secretsClient ??= options.secretsManager ?? new SecretsManagerClient({})),
     manifest: settings.manifestKey
       ? {
