@@ -49,7 +49,8 @@ const spec = {
     'Dashboards as code. plan validates every file (before any request), reads the service and\n' +
     'shows per dashboard what changes, old -> new, tile alerts included. apply writes it: from\n' +
     '--dir (one fresh read, then only the writes) or from a plan saved with --out (applied exactly,\n' +
-    'refused without any write if a dashboard it touches changed since). On a terminal apply --dir\n' +
+    'refused without any write if anything it touches changed since, a webhook value included:\n' +
+    'the file keeps variables and secret ids, never values). On a terminal apply --dir\n' +
     'shows the plan and asks; off a terminal it needs --auto-approve.\n' +
     '`${NAME}` in a file is replaced by --var NAME=VALUE or the env var CLOUDOPS_VAR_NAME.\n' +
     `Ownership: dashboards are owned per --owner (env CLOUDOPS_DASHBOARDS_OWNER, default "${DEFAULT_OWNER}");\n` +
