@@ -197,10 +197,11 @@ function resolvedWebhook(
   const places = placesOf(saved.templates);
   const unread = new Set<string>();
   resolveSecretRefs(raw, reads, (path, message) => {
-    const place = places.find((p) => formatPath(p.path) === formatPath(path));
-    unread.add(formatPath(path));
-    problems.push(place ? line(place, message) : `webhook "${saved.name}": ${message}`);
-    return { file: saved.sourceFile, path: formatPath(path), message };
+    const name = formatPath(path);
+    const place = places.find((p) => p.name === name);
+    unread.add(name);
+    problems.push(place ? line(place, message) : `webhook "${saved.name}" ${name}: ${message}`);
+    return { file: saved.sourceFile, path: name, message };
   });
   const values = raw as Pick<DesiredWebhook, 'url' | 'headers' | 'queryParams'>;
   for (const place of places) {
