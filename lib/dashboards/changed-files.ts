@@ -22,10 +22,10 @@ import {
   type SeenInSync,
 } from './manifest';
 import { kindOf } from './kinds-schema';
-import { locateIn, parseFile } from './parse';
+import { locateIn, parseFile, type ParsedFile } from './parse';
 import { streamFiles, type StreamOptions } from './file-stream';
 import type { DesiredDashboard, FileIssue, FolderObjects, SourceFile } from './types';
-import { deriveKey, validateFiles, type ValidateOptions } from './validate';
+import { deriveKey, validateFiles, validateParsed, type ValidateOptions } from './validate';
 import { secretsFor } from './webhook-secrets';
 
 /** Says which files are in sync with the service, so nothing of them is kept. */
@@ -68,7 +68,7 @@ type Streamed =
   | { kind: 'in-sync'; file: string; entry: ManifestEntry }
   | { kind: 'changed'; record: ReadFile; dashboard: DesiredDashboard; text: string }
   | { kind: 'bad'; issues: FileIssue[] }
-  | { kind: 'object'; file: SourceFile };
+  | { kind: 'object'; file: SourceFile; parsed: ParsedFile };
 
 /** Lists and streams the files; throws DashboardFilesError (every problem) before any write. */
 export async function loadChangedFiles(
@@ -112,11 +112,11 @@ export async function loadChangedFiles(
     options,
   );
   const issues: FileIssue[] = [];
-  const objectFiles: SourceFile[] = [];
+  const objectFiles: { file: SourceFile; parsed: ParsedFile }[] = [];
   for (const s of streamed) {
     if (s.kind === 'bad') issues.push(...s.issues);
     else if (s.kind === 'in-sync') out.inSync.push({ file: s.file, entry: s.entry });
-    else if (s.kind === 'object') objectFiles.push(s.file);
+    else if (s.kind === 'object') objectFiles.push(s);
     else {
       out.planned.push(s.record);
       out.desired.push(s.dashboard);
@@ -131,25 +131,26 @@ export async function loadChangedFiles(
 
 /** The webhook and saved-search files, validated together once their secrets are read. */
 async function readObjects(
-  files: readonly SourceFile[],
+  files: readonly { file: SourceFile; parsed: ParsedFile }[],
   out: ChangedFiles,
   options: ChangedFilesOptions,
 ): Promise<FileIssue[]> {
   if (files.length === 0) return [];
+  const parsed = files.map((f) => f.parsed);
   // No client: every reference says it was not read (never an offline stand-in value).
-  const secrets = (await secretsFor(files, options.secretsClient)) ?? new Map();
-  const { issues, objects } = validateFiles(files, { ...options, secrets });
+  const secrets = (await secretsFor(parsed, options.secretsClient)) ?? new Map();
+  const { issues, objects } = validateParsed(parsed, { ...options, secrets });
   out.objects = objects;
-  out.texts.push(...files);
+  out.texts.push(...files.map((f) => f.file));
   return issues;
 }
 
-/** A `kind: webhook` or `kind: savedSearch` file (a cheap look first: most files are dashboards). */
-function declaresObject(file: SourceFile): boolean {
-  if (!/\bkind["']?\s*:/.test(file.text)) return false;
-  const { value, issues } = parseFile(file);
-  const kind = issues.length === 0 ? kindOf(value) : undefined;
-  return kind === 'webhook' || kind === 'savedSearch';
+/** A `kind: webhook` or `kind: savedSearch` file, parsed (a cheap look first: most are dashboards). */
+function parsedObject(file: SourceFile): ParsedFile | undefined {
+  if (!/\bkind["']?\s*:/.test(file.text)) return undefined;
+  const parsed = parseFile(file);
+  const kind = parsed.issues.length === 0 ? kindOf(parsed.value) : undefined;
+  return kind === 'webhook' || kind === 'savedSearch' ? parsed : undefined;
 }
 
 /**
@@ -170,7 +171,8 @@ function streamOne(
     const seen = entry.elsewhere ? {} : voucher.known(entry);
     if (seen) return { kind: 'in-sync', file: file.file, entry: { ...entry, ...current, ...seen } };
   }
-  if (declaresObject(file)) return { kind: 'object', file };
+  const parsed = parsedObject(file);
+  if (parsed) return { kind: 'object', file, parsed };
   // One file at a time: validateFiles' cross-file check is duplicateKeys' job here.
   const { dashboards, issues } = validateFiles([file], options);
   const dashboard = dashboards[0];
