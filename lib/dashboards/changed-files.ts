@@ -19,7 +19,7 @@ import {
 import { locateIn } from './parse';
 import { streamFiles, type StreamOptions } from './file-stream';
 import type { DesiredDashboard, FileIssue, SourceFile } from './types';
-import { deriveKey, validateFiles, type ValidateOptions } from './validate';
+import { compareFiles, deriveKey, validateFiles, type ValidateOptions } from './validate';
 
 /** Says which files are in sync with the service, so nothing of them is kept. */
 export interface Voucher {
@@ -159,8 +159,6 @@ function streamOne(
   return { kind: 'changed', record, dashboard, text: file.text };
 }
 
-const byFile = new Intl.Collator();
-
 /** A key two files declare (read or not): each file after the first is a problem. */
 function duplicateKeys(loaded: ChangedFiles, earlier: readonly FileIssue[]): FileIssue[] {
   const bad = new Set(earlier.map((i) => i.file));
@@ -172,7 +170,7 @@ function duplicateKeys(loaded: ChangedFiles, earlier: readonly FileIssue[]): Fil
   const issues: FileIssue[] = [];
   for (const [key, files] of byKey) {
     if (files.length < 2) continue;
-    const [first, ...others] = [...files].sort(byFile.compare);
+    const [first, ...others] = [...files].sort(compareFiles);
     for (const file of others) {
       if (bad.has(file)) continue;
       const explicit = key !== deriveKey(file);
