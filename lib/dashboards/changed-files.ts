@@ -108,7 +108,7 @@ export async function loadChangedFiles(
       out.texts.push({ file: s.record.file, text: s.text });
     }
   }
-  issues.push(...duplicateKeys(out, issues));
+  issues.push(...(await duplicateKeys(out, issues)));
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   return out;
 }
@@ -117,13 +117,13 @@ export async function loadChangedFiles(
  * One file: a re-upload of the recorded text needs no parse when its dashboard is as recorded;
  * otherwise it is parsed and validated, and (with a voucher) kept only if not in sync.
  */
-function streamOne(
+async function streamOne(
   file: SourceFile,
   source: DashboardSource,
   entry: ManifestEntry | undefined,
   voucher: Voucher | undefined,
   options: ChangedFilesOptions,
-): Streamed {
+): Promise<Streamed> {
   const version = source.version?.(file.file);
   const digest = file.bytes === undefined ? textDigest(file.text) : '';
   const current = { ...(version !== undefined ? { version } : {}), digest };
@@ -132,7 +132,7 @@ function streamOne(
     if (seen) return { kind: 'in-sync', file: file.file, entry: { ...entry, ...current, ...seen } };
   }
   // One file at a time: validateFiles' cross-file check is duplicateKeys' job here.
-  const { dashboards, issues, objects } = validateFiles([file], options);
+  const { dashboards, issues, objects } = await validateFiles([file], options);
   const dashboard = dashboards[0];
   if (objects.webhooks.length + objects.savedSearches.length > 0)
     // Their secrets come from variables the CLI is given; the function has no such source yet.
@@ -160,7 +160,10 @@ function streamOne(
 }
 
 /** A key two files declare (read or not): each file after the first is a problem. */
-function duplicateKeys(loaded: ChangedFiles, earlier: readonly FileIssue[]): FileIssue[] {
+async function duplicateKeys(
+  loaded: ChangedFiles,
+  earlier: readonly FileIssue[],
+): Promise<FileIssue[]> {
   const bad = new Set(earlier.map((i) => i.file));
   const byKey = new Map<string, string[]>();
   const add = (key: string, file: string) => byKey.set(key, [...(byKey.get(key) ?? []), file]);
@@ -177,7 +180,7 @@ function duplicateKeys(loaded: ChangedFiles, earlier: readonly FileIssue[]): Fil
       const text = texts.get(file);
       issues.push({
         file,
-        ...(explicit && text !== undefined ? locateIn(text, ['key']) : {}),
+        ...(explicit && text !== undefined ? await locateIn(text, ['key']) : {}),
         path: explicit ? formatPath(['key']) : '',
         message: `duplicate key "${key}": also used by ${first}`,
       });

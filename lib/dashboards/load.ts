@@ -143,7 +143,14 @@ export async function loadFolder(
     ]);
   }
   const secrets = await secretsFor(files, options.secretsClient);
-  const { dashboards: all, issues, objects } = validateFiles(files, { ...options, secrets });
+  const {
+    dashboards: all,
+    issues,
+    objects,
+  } = await validateFiles(files, {
+    ...options,
+    secrets,
+  });
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   const service = options.service;
   const dashboards =
@@ -196,25 +203,10 @@ export async function loadDashboardGroups(
     ]);
   }
   const secrets = await secretsFor(files, options.secretsClient);
-  const { dashboards, issues, objects } = validateFiles(files, { ...options, secrets });
+  const { dashboards, issues, objects } = await validateFiles(files, { ...options, secrets });
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   if (options.configuredServices && dashboards.some((d) => d.services)) {
-    const known = options.configuredServices();
-    const texts = new Map(files.map((f) => [f.file, f.text]));
-    const unknown = dashboards.flatMap((d) =>
-      (d.services ?? []).flatMap((id, i): FileIssue[] =>
-        known.includes(id)
-          ? []
-          : [
-              {
-                file: d.sourceFile,
-                ...locateIn(texts.get(d.sourceFile) ?? '', ['services', i]),
-                path: `services[${i}]`,
-                message: `service ${id} is not configured (CLOUDOPS_SERVICE_ID: ${known.join(', ') || 'none'})`,
-              },
-            ],
-      ),
-    );
+    const unknown = await unconfiguredServices(dashboards, files, options.configuredServices());
     if (unknown.length > 0) throw dashboardFilesError(source.label, unknown);
   }
   // The folder's webhooks and saved searches go to the first group: the default (or only) service.
@@ -240,4 +232,26 @@ export async function loadDashboardGroups(
   }
   if (problems.length > 0) throw dashboardFilesError(source.label, problems);
   return resolved;
+}
+
+/** Each `services:` entry outside the configured services, at its line. */
+async function unconfiguredServices(
+  dashboards: readonly DesiredDashboard[],
+  files: readonly SourceFile[],
+  known: readonly string[],
+): Promise<FileIssue[]> {
+  const texts = new Map(files.map((f) => [f.file, f.text]));
+  const issues: FileIssue[] = [];
+  for (const d of dashboards) {
+    for (const [i, id] of (d.services ?? []).entries()) {
+      if (known.includes(id)) continue;
+      issues.push({
+        file: d.sourceFile,
+        ...(await locateIn(texts.get(d.sourceFile) ?? '', ['services', i])),
+        path: `services[${i}]`,
+        message: `service ${id} is not configured (CLOUDOPS_SERVICE_ID: ${known.join(', ') || 'none'})`,
+      });
+    }
+  }
+  return issues;
 }

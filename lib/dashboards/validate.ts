@@ -77,10 +77,10 @@ let fileCollator: Intl.Collator | undefined;
 export const compareFiles = (a: string, b: string): number =>
   (fileCollator ??= new Intl.Collator()).compare(a, b);
 
-export function validateFiles(
+export async function validateFiles(
   files: readonly SourceFile[],
   options: ValidateOptions = {},
-): ValidationResult {
+): Promise<ValidationResult> {
   const issues: FileIssue[] = [];
   const dashboards: DesiredDashboard[] = [];
   const objects: FolderObjects = { webhooks: [], savedSearches: [] };
@@ -88,7 +88,7 @@ export function validateFiles(
   const seenByKind = new Map<FileKind, Map<string, string>>();
 
   for (const source of [...files].sort((a, b) => compareFiles(a.file, b.file))) {
-    const parsed = parseFile(source);
+    const parsed = await parseFile(source);
     if (parsed.issues.length > 0) {
       issues.push(...parsed.issues);
       continue;

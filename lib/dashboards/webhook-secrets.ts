@@ -38,11 +38,11 @@ function valuePlaces(raw: Record<string, unknown>): [PropertyKey[], unknown][] {
 }
 
 /** The secret ids the webhook files reference (a file that does not parse is reported later). */
-function secretIdsOf(files: readonly SourceFile[]): string[] {
+async function secretIdsOf(files: readonly SourceFile[]): Promise<string[]> {
   const ids = new Set<string>();
   for (const file of files) {
     if (!/\bsecret\s*["']?\s*:/.test(file.text)) continue;
-    const { value, issues } = parseFile(file);
+    const { value, issues } = await parseFile(file);
     if (issues.length > 0 || kindOf(value) !== 'webhook' || !isRecord(value)) continue;
     for (const [, v] of valuePlaces(value)) if (isSecretRef(v)) ids.add(v.secret);
   }
@@ -147,6 +147,6 @@ export async function secretsFor(
   client: (() => SecretsManagerClient) | undefined,
 ): Promise<SecretReads | undefined> {
   if (!client) return undefined;
-  const ids = secretIdsOf(files);
+  const ids = await secretIdsOf(files);
   return ids.length === 0 ? new Map() : readSecrets(client(), ids);
 }

@@ -5,7 +5,7 @@
  * The sync's cold start evaluates only what every run needs: what a run may not need is
  * reached through `import()` (evaluated on first call) or not bundled at all.
  */
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,9 +71,39 @@ describe('what each function bundles of the API clients', () => {
 
 const SYNC_ENTRY = 'functions/sync-dashboards/handler.ts';
 
+/** Inputs reachable from `entry` through static imports only (what importing evaluates). */
+function staticallyReached(metafile: Metafile, entry: string): Set<string> {
+  const reached = new Set([entry]);
+  for (const file of reached)
+    for (const edge of metafile.inputs[file]?.imports ?? [])
+      if (edge.kind === 'import-statement') reached.add(edge.path);
+  return reached;
+}
+
 describe("what the sync function's import evaluates", () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'cloudops-sync-bundle-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reaches js-yaml only through import() (first parse), and never bundles `yaml` (CLI only)', async () => {
+    const { metafile } = await build({
+      entryPoints: [path.join(ROOT, SYNC_ENTRY)],
+      absWorkingDir: ROOT,
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      mainFields: ['module', 'main'],
+      external: ['@aws-sdk/*'],
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(metafile.inputs);
+    const jsYaml = inputs.filter((f) => f.includes('node_modules/js-yaml/'));
+    expect(jsYaml).not.toEqual([]);
+    const atImport = [...staticallyReached(metafile, SYNC_ENTRY)];
+    expect(atImport.filter((f) => f.includes('node_modules/js-yaml/'))).toEqual([]);
+    expect(inputs.filter((f) => f.includes('node_modules/yaml/'))).toEqual([]);
+  });
 
   it('builds no Intl collator (its ICU data costs a cold start about 70 M instructions)', async () => {
     const file = path.join(dir, 'index.mjs');

@@ -30,14 +30,16 @@ const file = (url: string, header = '{ secret: hook/json, key: token }') => ({
   ].join('\n'),
 });
 
-const problems = (url: string, header?: string, secrets: typeof reads | 'offline' = reads) =>
-  validateFiles([file(url, header)], secrets === 'offline' ? {} : { secrets }).issues.map(
+const problems = async (url: string, header?: string, secrets: typeof reads | 'offline' = reads) =>
+  (await validateFiles([file(url, header)], secrets === 'offline' ? {} : { secrets })).issues.map(
     formatFileIssue,
   );
 
 describe('webhook secret references', () => {
-  it('resolve to the values, and the templates keep the references', () => {
-    const { issues, objects } = validateFiles([file('{ secret: hook/url }')], { secrets: reads });
+  it('resolve to the values, and the templates keep the references', async () => {
+    const { issues, objects } = await validateFiles([file('{ secret: hook/url }')], {
+      secrets: reads,
+    });
     expect(issues).toEqual([]);
     const [hook] = objects.webhooks;
     expect(hook.url).toBe(VALUE);
@@ -48,35 +50,37 @@ describe('webhook secret references', () => {
     });
   });
 
-  it('each unresolvable reference is one line naming file:line, field and secret id', () => {
-    expect(problems('{ secret: hook/gone }')).toEqual([
+  it('each unresolvable reference is one line naming file:line, field and secret id', async () => {
+    expect(await problems('{ secret: hook/gone }')).toEqual([
       'hook.yaml:4:6 url: secret hook/gone not found',
     ]);
-    expect(problems('{ secret: hook/url }', '{ secret: hook/plain, key: token }')).toEqual([
+    expect(await problems('{ secret: hook/url }', '{ secret: hook/plain, key: token }')).toEqual([
       'hook.yaml:6:12 headers.X-Token: secret hook/plain is not a JSON object, so it has no key "token"',
     ]);
-    expect(problems('{ secret: hook/url }', '{ secret: hook/json, key: nope }')).toEqual([
+    expect(await problems('{ secret: hook/url }', '{ secret: hook/json, key: nope }')).toEqual([
       'hook.yaml:6:12 headers.X-Token: secret hook/json has no key "nope"',
     ]);
-    expect(problems('{ secret: hook/url }', '{ secret: hook/json, key: n }')).toEqual([
+    expect(await problems('{ secret: hook/url }', '{ secret: hook/json, key: n }')).toEqual([
       'hook.yaml:6:12 headers.X-Token: key "n" of secret hook/json is not a string',
     ]);
-    expect(problems('{ secret: hook/unread }')).toEqual([
+    expect(await problems('{ secret: hook/unread }')).toEqual([
       'hook.yaml:4:6 url: secret hook/unread was not read (plan and apply read secrets)',
     ]);
   });
 
-  it('a malformed reference is one line; a literal is still refused', () => {
+  it('a malformed reference is one line; a literal is still refused', async () => {
     const shape = 'expected a ${VARIABLE} or { secret: <id>, key?: <field> }';
-    expect(problems('{ key: token }')).toEqual([`hook.yaml:4:6 url: ${shape}`]);
-    expect(problems("{ secret: '' }")).toEqual([`hook.yaml:4:6 url: ${shape}`]);
-    expect(problems('{ secret: hook/url, keys: x }')).toEqual([`hook.yaml:4:6 url: ${shape}`]);
-    expect(problems('{ secret: hook/url }', 'Token literal-value')).toEqual([
+    expect(await problems('{ key: token }')).toEqual([`hook.yaml:4:6 url: ${shape}`]);
+    expect(await problems("{ secret: '' }")).toEqual([`hook.yaml:4:6 url: ${shape}`]);
+    expect(await problems('{ secret: hook/url, keys: x }')).toEqual([
+      `hook.yaml:4:6 url: ${shape}`,
+    ]);
+    expect(await problems('{ secret: hook/url }', 'Token literal-value')).toEqual([
       'hook.yaml:6:12 headers.X-Token: write it as a ${VARIABLE} or { secret: <id> }: a literal value would sit in the repository',
     ]);
   });
 
-  it('offline (no reads), a well-formed reference passes validation', () => {
-    expect(problems('{ secret: hook/anything }', undefined, 'offline')).toEqual([]);
+  it('offline (no reads), a well-formed reference passes validation', async () => {
+    expect(await problems('{ secret: hook/anything }', undefined, 'offline')).toEqual([]);
   });
 });
