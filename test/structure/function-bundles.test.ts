@@ -133,7 +133,7 @@ describe("what the sync function's import evaluates", () => {
       ['--input-type=module', '-e', script, pathToFileURL(file).href],
       { encoding: 'utf8', env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1' } },
     );
-    expect(run.stderr).toBe('');
+    expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ built: 0 });
   });
 });
