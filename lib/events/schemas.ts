@@ -4,6 +4,7 @@
  * wrongly, loose enough (looseObject) that an added field does not break an older consumer.
  */
 import * as z from 'zod/mini';
+import { isoDateTime } from '../schemas/common';
 import { ALERT_INTERVALS, alertChannel, createAlertBody, thresholdType } from '../schemas/alert';
 
 export const EVENT_SOURCE = 'cloudops';
@@ -15,7 +16,7 @@ export const DASHBOARDS_DRIFTED = 'Dashboards Drifted';
 /** The dashboard sync stopped at its deadline and asks for its next run (it alone consumes it). */
 export const DASHBOARD_SYNC_CONTINUED = 'Dashboard Sync Continued';
 
-const isoTime = z.lazy(() => z.iso.datetime({ offset: true }));
+const isoTime = isoDateTime;
 
 /** An alert declared on a dashboard tile (the file's alert plus the tile it sits on). */
 export const declaredAlert = z.lazy(() =>

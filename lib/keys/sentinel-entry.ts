@@ -10,6 +10,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
+import { coercedNumber } from '../schemas/builders';
 import { keyOperations } from '../api/management/keys';
 import { clientSettings, createClients } from '../clients';
 import { envList, NotConfiguredError, readConnectionEnv, readEnv } from '../config';
@@ -49,12 +50,9 @@ export const sentinelEnv = z.extend(watchEnv, {
   /** The sentinel's own key (it lists keys and activities): the one key secret value it reads. */
   CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   /** High and medium findings are reminded after this many days; low ones are told once. */
-  CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: z._default(
-    z.coerce.number().check(z.positive(), z.lte(365)),
-    7,
-  ),
+  CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: z._default(coercedNumber().check(z.positive(), z.lte(365)), 7),
   CLOUDOPS_KEY_AUDIT_UNUSED_DAYS: z._default(
-    z.coerce.number().check(z.int(), z.positive(), z.lte(3650)),
+    coercedNumber().check(z.int(), z.positive(), z.lte(3650)),
     90,
   ),
 });

@@ -6,6 +6,7 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod/mini';
+import { coercedNumber } from '../schemas/builders';
 import { readEnv } from '../config';
 import type { ConditionPolicyInput } from './condition';
 import { DynamoWatchStore } from './dynamo-store';
@@ -17,10 +18,10 @@ import {
 } from './notifiers/registry';
 import type { NotifierClients } from './notifiers/types';
 
-export const envCount = z.lazy(() => z.coerce.number().check(z.int(), z.positive()));
+export const envCount = z.lazy(() => coercedNumber().check(z.int(), z.positive()));
 export const envMinutes = z.lazy(() =>
   z.pipe(
-    z.coerce.number().check(z.positive()),
+    coercedNumber().check(z.positive()),
     z.transform((m) => Math.round(m * 60_000)),
   ),
 );

@@ -2,6 +2,7 @@
  * Each function bundles only the management operations it calls (and their schemas): the
  * operation groups are separate modules bound through a kit (lib/api/kit.ts), and the package
  * is free of import side effects, so esbuild leaves out every module a function never reaches.
+ * Below: what else stays out of every function bundle, so it cannot creep back.
  */
 import { build } from 'esbuild';
 import path from 'node:path';
@@ -9,8 +10,23 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** The repo files in the bundle of `entry` (as the stack does: SDK external, ESM, node). */
-async function bundledFiles(entry: string): Promise<string[]> {
+interface Bundle {
+  /** The repo files in it: what is left after tree shaking (metafile.inputs lists all it read). */
+  files: string[];
+  /** The unminified output (esbuild names a kept namespace object `<module>_exports`). */
+  text: string;
+}
+
+const built = new Map<string, Promise<Bundle>>();
+
+/** The bundle of `entry` as the stack makes it (SDK external here, ESM, node), once per run. */
+function bundleOf(entry: string): Promise<Bundle> {
+  let bundle = built.get(entry);
+  if (!bundle) built.set(entry, (bundle = buildBundle(entry)));
+  return bundle;
+}
+
+async function buildBundle(entry: string): Promise<Bundle> {
   const result = await build({
     entryPoints: [path.join(ROOT, entry)],
     absWorkingDir: ROOT,
@@ -23,11 +39,11 @@ async function bundledFiles(entry: string): Promise<string[]> {
     external: ['@aws-sdk/*'],
     logLevel: 'silent',
   });
-  // The output's inputs: what is left after tree shaking (metafile.inputs lists all it read).
   const [output] = Object.values(result.metafile.outputs);
-  return Object.entries(output.inputs)
+  const files = Object.entries(output.inputs)
     .filter(([file, { bytesInOutput }]) => bytesInOutput > 0 && !file.includes('node_modules'))
     .map(([file]) => file);
+  return { files, text: result.outputFiles[0].text };
 }
 
 const GROUPS = {
@@ -57,8 +73,24 @@ const FUNCTIONS: { entry: string; carries: Group[] }[] = [
 
 describe('what each function bundles of the API clients', () => {
   it.each(FUNCTIONS)('$entry carries only $carries', async ({ entry, carries }) => {
-    const files = await bundledFiles(entry);
+    const { files } = await bundleOf(entry);
     const found = (Object.keys(GROUPS) as Group[]).filter((g) => files.includes(GROUPS[g]));
     expect(found.sort()).toEqual([...carries].sort());
+  });
+});
+
+/**
+ * zod namespaces esbuild cannot tree-shake once kept (lib/schemas/builders.ts): `z.catch`
+ * reaches the whole util module through `core.util`, `z.iso.*` all four ISO formats,
+ * `z.coerce.*` the bigint and date coercions.
+ */
+const WHOLE_ZOD_NAMESPACES = ['util_exports', 'iso_exports', 'coerce_exports'];
+
+const ALL_FUNCTIONS = [...FUNCTIONS.map((f) => f.entry), 'functions/pipe-watchdog/handler.ts'];
+
+describe('what stays out of every function bundle', () => {
+  it.each(ALL_FUNCTIONS)('%s keeps no whole zod namespace', async (entry) => {
+    const { text } = await bundleOf(entry);
+    expect(WHOLE_ZOD_NAMESPACES.filter((name) => text.includes(`var ${name} =`))).toEqual([]);
   });
 });
