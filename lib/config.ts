@@ -131,6 +131,17 @@ export function readEnv<T extends z.ZodMiniType>(
   return parseOrThrow(schema, cleaned, 'env', { intro: 'invalid configuration', as: 'config' });
 }
 
+/** The variables of `env` starting with `prefix` that `schema` does not read (sorted). */
+export function unreadVariables(
+  schema: z.ZodMiniObject,
+  prefix: string,
+  env: Record<string, string | undefined> = process.env,
+): string[] {
+  return Object.keys(env)
+    .filter((name) => name.startsWith(prefix) && env[name] !== '' && !(name in schema.shape))
+    .sort();
+}
+
 /** Connection settings from env; `required` names the variables this caller cannot do without. */
 export function readConnectionEnv(
   env: Record<string, string | undefined> = process.env,

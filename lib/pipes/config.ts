@@ -6,14 +6,8 @@
 import * as z from 'zod/mini';
 import { coercedNumber } from '../schemas/builders';
 import { envFlag, envList, readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
-import {
-  defined,
-  envCount,
-  envMinutes,
-  watchEnv,
-  watchSettingsOf,
-  type WatchSettings,
-} from '../watch/settings';
+import { defined, envCount, envMinutes } from '../watch/record-settings';
+import { watchEnv, watchSettingsOf, type WatchSettings } from '../watch/settings';
 import { watchdogQueueEnv } from './queue-config';
 import type { WatchdogConfigInput } from './watchdog-config';
 

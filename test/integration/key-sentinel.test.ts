@@ -2,7 +2,7 @@
  * The deployed key sentinel, through its Lambda handler and its env as the stack sets it: key
  * secrets in the sandbox's Secrets Manager (described, never read but its own), keys and
  * activities read from the sandbox over HTTP, open findings in the watch table (dynalite),
- * notices through lib/watch notifiers (SNS mocked at the SDK, a webhook on loopback).
+ * notices through its one notifier, SNS (mocked at the SDK: each published notice is read back).
  */
 import {
   CreateSecretCommand,
@@ -12,7 +12,7 @@ import {
 import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Context } from 'aws-lambda';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSentinelHandler } from '../../functions/rotate-key/sentinel';
 import { createManagementClient } from '../../lib/api';
 import { NOT_CONFIGURED_TEMPLATE } from '../../lib/config';
@@ -22,24 +22,26 @@ import { managementKeySecret } from '../../lib/schemas';
 import type { KeyNotice } from '../../lib/watch/subjects/key';
 import { closeAfterEach } from '../support/close-after-each';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
-import { startReceiver } from '../support/receiver';
 import { DAY, idleKey, startRotationSandbox, type RotationSandbox } from './rotation-harness';
 
 const TOPIC = 'arn:aws:sns:us-east-1:000000000000:cloudops-notifications';
 const sns = mockClient(SNSClient);
 const open = closeAfterEach<RotationSandbox | LocalDynamo>();
-let hook: Awaited<ReturnType<typeof startReceiver>>;
 
-beforeEach(async () => {
-  sns.reset();
+/** The topic takes every entry. */
+function topicAccepts() {
   sns
     .on(PublishBatchCommand)
     .callsFake((input: { PublishBatchRequestEntries: { Id: string }[] }) => ({
       Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: e.Id })),
     }));
-  hook = await startReceiver();
+}
+
+beforeEach(() => {
+  sns.reset();
+  topicAccepts();
+  drained = 0;
 });
-afterEach(() => hook.close());
 afterAll(() => sns.restore());
 
 interface Setup {
@@ -91,7 +93,6 @@ function sentinel(
       CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',
       CLOUDOPS_WATCHDOG_TABLE: s.dynamo.tableName,
       CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC,
-      CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${hook.url}/hooks/key-sentinel`,
       ...env,
     },
     secretsManager: recording(s.rs.sm, s.valuesRead),
@@ -102,13 +103,18 @@ function sentinel(
   return () => handler({}, {} as Context);
 }
 
-/** What the webhook received since the last call, as notices. */
+/** The PublishBatch calls already read by drain(). */
+let drained = 0;
+
+/** What the topic took since the last call, as notices (each message's body is the notice). */
 function drain(): KeyNotice[] {
-  const notices = hook.received.map(
-    (r) => (JSON.parse(r.body) as { notification: KeyNotice }).notification,
+  const calls = sns.commandCalls(PublishBatchCommand).slice(drained);
+  drained += calls.length;
+  return calls.flatMap((call) =>
+    (call.args[0].input.PublishBatchRequestEntries ?? []).map(
+      (entry) => JSON.parse(entry.Message!) as KeyNotice,
+    ),
   );
-  hook.received.length = 0;
-  return notices;
 }
 const byCheck = (notices: KeyNotice[], keyName: string) =>
   notices
@@ -260,17 +266,14 @@ describe('key sentinel (the deployed handler)', () => {
     const s = await setup();
     await s.rs.rotate();
     await idleKey(s.rs, 'stale', 100);
-    const refusing = await startReceiver([500, 500, 500]);
-    try {
-      const failing = sentinel(s, [s.rs.secretId], {
-        CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${refusing.url}/hooks/down`,
-        CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: '',
-      });
-      await expect(failing()).rejects.toThrow(/key audit notice not delivered .*webhook: .*500/);
-    } finally {
-      await refusing.close();
-    }
-    const check = sentinel(s, [s.rs.secretId], { CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: '' });
+    sns.on(PublishBatchCommand).rejects(new Error('topic unavailable'));
+    const failing = sentinel(s, [s.rs.secretId]);
+    await expect(failing()).rejects.toThrow(
+      /key audit notice not delivered .*sns: .*topic unavailable/,
+    );
+    drain();
+    topicAccepts();
+    const check = sentinel(s, [s.rs.secretId]);
     await check();
     const delivered = drain();
     expect(byCheck(delivered, 'stale')).toContain('finding:unused');
@@ -278,6 +281,19 @@ describe('key sentinel (the deployed handler)', () => {
     expect(new Set(ids).size).toBe(ids.length);
     await check();
     expect(drain()).toEqual([]);
+  });
+
+  it('a variable of a notifier it cannot use stops it at start, named (it notifies through SNS alone)', async () => {
+    const s = await setup();
+    expect(() =>
+      sentinel(s, [s.rs.secretId], {
+        CLOUDOPS_WATCHDOG_WEBHOOK_URL: 'https://hooks.example/key-sentinel',
+        CLOUDOPS_WATCHDOG_ROUTES: '{"routes":[]}',
+      }),
+    ).toThrow(
+      'invalid configuration: CLOUDOPS_WATCHDOG_ROUTES, CLOUDOPS_WATCHDOG_WEBHOOK_URL: the key sentinel notifies through sns only',
+    );
+    expect(sns.commandCalls(PublishBatchCommand)).toEqual([]);
   });
 
   it('a fresh deployment (every key secret still its placeholder) tells nothing, in one info line', async () => {

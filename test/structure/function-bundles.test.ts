@@ -88,7 +88,33 @@ const WHOLE_ZOD_NAMESPACES = ['util_exports', 'iso_exports', 'coerce_exports'];
 
 const ALL_FUNCTIONS = [...FUNCTIONS.map((f) => f.entry), 'functions/pipe-watchdog/handler.ts'];
 
+/** What a function cannot use as deployed, kept out of its bundle (files, or SDK packages). */
+const KEPT_OUT: { entry: string; why: string; out: string[] }[] = [
+  {
+    entry: 'functions/rotate-key/sentinel.ts',
+    why: 'it notifies through SNS alone (SENTINEL_NOTIFIERS, what the stack binds it to)',
+    out: [
+      'lib/watch/notifiers/registry.ts',
+      'lib/watch/routes.ts',
+      'lib/watch/notifiers/slack.ts',
+      'lib/watch/notifiers/webhook.ts',
+      'lib/watch/notifiers/pagerduty.ts',
+      'lib/watch/notifiers/eventbridge.ts',
+      '@aws-sdk/client-eventbridge',
+    ],
+  },
+];
+
 describe('what stays out of every function bundle', () => {
+  it.each(KEPT_OUT)('$entry carries none of $out: $why', async ({ entry, out }) => {
+    const { files, text } = await bundleOf(entry);
+    // SDK packages are external here: the bundle imports them by name.
+    const carried = out.filter((name) =>
+      name.startsWith('@') ? text.includes(`from "${name}"`) : files.includes(name),
+    );
+    expect(carried).toEqual([]);
+  });
+
   it.each(ALL_FUNCTIONS)('%s keeps no whole zod namespace', async (entry) => {
     const { text } = await bundleOf(entry);
     expect(WHOLE_ZOD_NAMESPACES.filter((name) => text.includes(`var ${name} =`))).toEqual([]);
