@@ -7,6 +7,7 @@
 import { build } from 'esbuild';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readSourceTree } from './source-tree';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -118,5 +119,14 @@ describe('what stays out of every function bundle', () => {
   it.each(ALL_FUNCTIONS)('%s keeps no whole zod namespace', async (entry) => {
     const { text } = await bundleOf(entry);
     expect(WHOLE_ZOD_NAMESPACES.filter((name) => text.includes(`var ${name} =`))).toEqual([]);
+  });
+});
+
+describe("node-fetch's multipart parser, left out of the bundles (cdk/constructs/function.ts)", () => {
+  it('nothing the functions bundle reads a body as form data (the only caller of that parser)', () => {
+    const callers = [...readSourceTree(['lib', 'functions'])]
+      .filter(([, text]) => /\.formData\s*\(/.test(text))
+      .map(([file]) => file);
+    expect(callers).toEqual([]);
   });
 });
