@@ -6,15 +6,18 @@
 import * as z from 'zod/mini';
 import { isoDateTime } from '../schemas/common';
 import { ALERT_INTERVALS, alertChannel, createAlertBody, thresholdType } from '../schemas/alert';
+import { ALERT_PROVISION_REQUESTED, DASHBOARD_SYNCED, PIPE_STATE_CHANGED } from './names';
+import { pipeStateChangedDetail } from './pipe-state';
 
-export const EVENT_SOURCE = 'cloudops';
-export const DASHBOARD_SYNCED = 'Dashboard Synced';
-export const ALERT_PROVISION_REQUESTED = 'Alert Provision Requested';
-export const PIPE_STATE_CHANGED = 'Pipe State Changed';
-/** A dashboard drift notice (the sync in report mode, through the watchdog's notifiers). */
-export const DASHBOARDS_DRIFTED = 'Dashboards Drifted';
-/** The dashboard sync stopped at its deadline and asks for its next run (it alone consumes it). */
-export const DASHBOARD_SYNC_CONTINUED = 'Dashboard Sync Continued';
+export {
+  ALERT_PROVISION_REQUESTED,
+  DASHBOARD_SYNC_CONTINUED,
+  DASHBOARD_SYNCED,
+  DASHBOARDS_DRIFTED,
+  EVENT_SOURCE,
+  PIPE_STATE_CHANGED,
+} from './names';
+export { pipeStateChangedDetail, type PipeStateChangedDetail } from './pipe-state';
 
 const isoTime = isoDateTime;
 
@@ -64,20 +67,6 @@ export const alertProvisionRequestedDetail = z.lazy(() =>
     alert: createAlertBody,
   }),
 );
-
-export const pipeStateChangedDetail = z.looseObject({
-  organizationId: z.string(),
-  serviceId: z.string(),
-  pipeId: z.string(),
-  pipeName: z.string(),
-  from: z.string(),
-  to: z.string(),
-  severity: z.string(),
-  kind: z.string(),
-  at: isoTime,
-  message: z.optional(z.string()),
-});
-export type PipeStateChangedDetail = z.infer<typeof pipeStateChangedDetail>;
 
 function envelope<T extends string, D extends z.ZodMiniType>(detailType: T, detail: D) {
   return z.looseObject({

@@ -89,6 +89,9 @@ const WHOLE_ZOD_NAMESPACES = ['util_exports', 'iso_exports', 'coerce_exports'];
 
 const ALL_FUNCTIONS = [...FUNCTIONS.map((f) => f.entry), 'functions/pipe-watchdog/handler.ts'];
 
+/** The events the sync emits and the provisioner reads, with the alert schemas they carry. */
+const ALERT_EVENT_SCHEMAS = ['lib/events/schemas.ts', 'lib/schemas/alert.ts'];
+
 /** What a function cannot use as deployed, kept out of its bundle (files, or SDK packages). */
 const KEPT_OUT: { entry: string; why: string; out: string[] }[] = [
   {
@@ -102,7 +105,13 @@ const KEPT_OUT: { entry: string; why: string; out: string[] }[] = [
       'lib/watch/notifiers/pagerduty.ts',
       'lib/watch/notifiers/eventbridge.ts',
       '@aws-sdk/client-eventbridge',
+      ...ALERT_EVENT_SCHEMAS,
     ],
+  },
+  {
+    entry: 'functions/pipe-watchdog/consumer.ts',
+    why: 'its notices carry the pipe event alone (lib/events/pipe-state.ts)',
+    out: ALERT_EVENT_SCHEMAS,
   },
 ];
 

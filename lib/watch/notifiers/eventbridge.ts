@@ -4,7 +4,7 @@
  */
 import { EventBridgeClient, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import * as z from 'zod/mini';
-import { EVENT_SOURCE } from '../../events/schemas';
+import { EVENT_SOURCE } from '../../events/names';
 import { putEvents, type Refusal } from '../../events/put-events';
 import { redactText } from '../../redact';
 import { explain } from '../notice';
