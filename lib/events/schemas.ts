@@ -9,14 +9,8 @@ import { ALERT_INTERVALS, alertChannel, createAlertBody, thresholdType } from '.
 import { ALERT_PROVISION_REQUESTED, DASHBOARD_SYNCED, PIPE_STATE_CHANGED } from './names';
 import { pipeStateChangedDetail } from './pipe-state';
 
-export {
-  ALERT_PROVISION_REQUESTED,
-  DASHBOARD_SYNC_CONTINUED,
-  DASHBOARD_SYNCED,
-  DASHBOARDS_DRIFTED,
-  EVENT_SOURCE,
-  PIPE_STATE_CHANGED,
-} from './names';
+// The names with the schemas, as their importers have always read them.
+export * from './names';
 export { pipeStateChangedDetail, type PipeStateChangedDetail } from './pipe-state';
 
 const isoTime = isoDateTime;
