@@ -9,8 +9,6 @@ import {
   GetSecretValueCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
-import { mockClient } from 'aws-sdk-client-mock';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSentinelHandler } from '../../functions/rotate-key/sentinel';
@@ -21,28 +19,15 @@ import { createLogger, type Logger } from '../../lib/log';
 import { managementKeySecret } from '../../lib/schemas';
 import type { KeyNotice } from '../../lib/watch/subjects/key';
 import { closeAfterEach } from '../support/close-after-each';
+import { mockTopic, TOPIC_ARN } from '../support/sns-topic';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import { DAY, idleKey, startRotationSandbox, type RotationSandbox } from './rotation-harness';
 
-const TOPIC = 'arn:aws:sns:us-east-1:000000000000:cloudops-notifications';
-const sns = mockClient(SNSClient);
+const topic = mockTopic();
 const open = closeAfterEach<RotationSandbox | LocalDynamo>();
 
-/** The topic takes every entry. */
-function topicAccepts() {
-  sns
-    .on(PublishBatchCommand)
-    .callsFake((input: { PublishBatchRequestEntries: { Id: string }[] }) => ({
-      Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: e.Id })),
-    }));
-}
-
-beforeEach(() => {
-  sns.reset();
-  topicAccepts();
-  drained = 0;
-});
-afterAll(() => sns.restore());
+beforeEach(() => topic.reset());
+afterAll(() => topic.restore());
 
 interface Setup {
   rs: RotationSandbox;
@@ -92,30 +77,19 @@ function sentinel(
       // The sandbox's own limit is lifted (test harness); the client's would only slow the test.
       CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',
       CLOUDOPS_WATCHDOG_TABLE: s.dynamo.tableName,
-      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC,
+      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC_ARN,
       ...env,
     },
     secretsManager: recording(s.rs.sm, s.valuesRead),
-    notify: { sns: new SNSClient({ region: 'us-east-1' }) },
+    notify: { sns: topic.client() },
     dynamo: s.dynamo.client,
     now: () => s.rs.sb.clock.now(),
   });
   return () => handler({}, {} as Context);
 }
 
-/** The PublishBatch calls already read by drain(). */
-let drained = 0;
-
-/** What the topic took since the last call, as notices (each message's body is the notice). */
-function drain(): KeyNotice[] {
-  const calls = sns.commandCalls(PublishBatchCommand).slice(drained);
-  drained += calls.length;
-  return calls.flatMap((call) =>
-    (call.args[0].input.PublishBatchRequestEntries ?? []).map(
-      (entry) => JSON.parse(entry.Message!) as KeyNotice,
-    ),
-  );
-}
+/** What the topic took since the last call, as notices. */
+const drain = () => topic.drain<KeyNotice>();
 const byCheck = (notices: KeyNotice[], keyName: string) =>
   notices
     .filter((n) => n.keyName === keyName)
@@ -146,10 +120,8 @@ describe('key sentinel (the deployed handler)', () => {
       resolves: false,
       action: `revoke it: cloudops keys revoke ${unused}`,
     });
-    // Each notice once per notifier: the topic got the same ones, with their attributes.
-    const published = sns
-      .commandCalls(PublishBatchCommand)
-      .flatMap((c) => c.args[0].input.PublishBatchRequestEntries!);
+    // One entry per notice, with the subject line and attributes subscriptions filter on.
+    const published = topic.entries();
     expect(published).toHaveLength(told.length);
     expect(published.find((p) => p.Subject?.includes('unused'))).toMatchObject({
       Subject: `[WARNING] API key unused medium: ci-reporting (...${unusedNotice.keySuffix})`,
@@ -266,13 +238,13 @@ describe('key sentinel (the deployed handler)', () => {
     const s = await setup();
     await s.rs.rotate();
     await idleKey(s.rs, 'stale', 100);
-    sns.on(PublishBatchCommand).rejects(new Error('topic unavailable'));
+    topic.refuse('topic unavailable');
     const failing = sentinel(s, [s.rs.secretId]);
     await expect(failing()).rejects.toThrow(
       /key audit notice not delivered .*sns: .*topic unavailable/,
     );
     drain();
-    topicAccepts();
+    topic.accept();
     const check = sentinel(s, [s.rs.secretId]);
     await check();
     const delivered = drain();
@@ -293,7 +265,7 @@ describe('key sentinel (the deployed handler)', () => {
     ).toThrow(
       'invalid configuration: CLOUDOPS_WATCHDOG_ROUTES, CLOUDOPS_WATCHDOG_WEBHOOK_URL: the key sentinel notifies through sns only',
     );
-    expect(sns.commandCalls(PublishBatchCommand)).toEqual([]);
+    expect(topic.calls()).toBe(0);
   });
 
   it('a fresh deployment (every key secret still its placeholder) tells nothing, in one info line', async () => {
