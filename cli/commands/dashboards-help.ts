@@ -67,8 +67,8 @@ export const dashboardsHelp: CommandHelp = {
       usage: 'cloudops dashboards validate --dir DIR [--json] [--var NAME=VALUE]...',
       summary:
         'Check dashboard files offline: syntax, limits, the file schema, the grid, each tile kind,\n' +
-        'alert thresholds and ${NAME} variables. Needs no settings or network; `source:` and\n' +
-        '`webhook:` names are resolved by plan and apply.\n' +
+        'alert thresholds, ${NAME} variables and the form of `{ secret }` references. Needs no\n' +
+        'settings or network; `source:` / `webhook:` names and secrets are read by plan and apply.\n' +
         'Exit codes: 0 valid; 1 invalid files; 64 usage error.',
       options: { dir: string, json: boolean, var: strings },
       help: {
@@ -98,12 +98,12 @@ export const dashboardsHelp: CommandHelp = {
       usage:
         'cloudops dashboards apply --dir DIR [--auto-approve] [--events FILE] [--owner ID] [--service ID]\n' +
         '                          [--target KEY]... [--prune] [--adopt] [--var NAME=VALUE]... [--json]\n' +
-        '       cloudops dashboards apply PLANFILE [--service ID] [--events FILE] [--json]',
+        '       cloudops dashboards apply PLANFILE [--service ID] [--events FILE] [--var NAME=VALUE]... [--json]',
       summary:
         'Write the changes: from --dir (one fresh read, then only the writes), or a plan saved with\n' +
-        '`plan --out` (applied exactly; refused with nothing written if a dashboard it touches\n' +
-        'changed since). On a terminal apply --dir shows the plan and asks; off a terminal it needs\n' +
-        '--auto-approve.\n' +
+        '`plan --out` (applied exactly; refused with nothing written if anything it touches changed\n' +
+        'since, or a webhook value it writes: the file keeps variables and secret ids, read again).\n' +
+        'On a terminal apply --dir shows the plan and asks; off a terminal it needs --auto-approve.\n' +
         EXIT_CODES,
       options: { ...planOptions, 'auto-approve': boolean, events: string },
       help: {

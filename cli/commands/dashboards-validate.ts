@@ -20,8 +20,9 @@ const spec = {
   usage: 'cloudops dashboards validate --dir DIR [--json] [--var NAME=VALUE]...',
   summary:
     'Check dashboard files offline: syntax, size and nesting limits, the file schema, the grid, ' +
-    'the rules of each tile kind, alert thresholds and `${NAME}` variables. No configuration or ' +
-    'network needed; `source:` / `webhook:` names are resolved by plan and apply.\n' +
+    'the rules of each tile kind, alert thresholds, `${NAME}` variables and the form of `{ secret }` ' +
+    'references. No configuration or network needed; `source:` / `webhook:` names and secrets are ' +
+    'read by plan and apply.\n' +
     'Exit codes: 0 valid; 1 invalid files; 64 usage.',
   options: {
     dir: { type: 'string' },

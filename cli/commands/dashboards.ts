@@ -21,6 +21,9 @@ import {
   type ServiceSync,
 } from '../../lib/dashboards';
 import { readSavedPlan, writeSavedPlan, type ServicePlan } from '../../lib/dashboards/saved-plan';
+import { resolveSavedWebhooks, savedWebhooksOf } from '../../lib/dashboards/saved-webhooks';
+import { newPlanSalt } from '../../lib/dashboards/value-digest';
+import type { DesiredWebhook } from '../../lib/dashboards/types';
 import type { ObservabilityBackend } from '../../lib/api';
 import { ValidationError } from '../../lib/errors';
 import { formatHelp, parseCommand, UsageError, type CommandSpec } from '../args';
@@ -46,7 +49,8 @@ const spec = {
     'Dashboards as code. plan validates every file (before any request), reads the service and\n' +
     'shows per dashboard what changes, old -> new, tile alerts included. apply writes it: from\n' +
     '--dir (one fresh read, then only the writes) or from a plan saved with --out (applied exactly,\n' +
-    'refused without any write if a dashboard it touches changed since). On a terminal apply --dir\n' +
+    'refused without any write if anything it touches changed since, a webhook value included:\n' +
+    'the file keeps variables and secret ids, never values). On a terminal apply --dir\n' +
     'shows the plan and asks; off a terminal it needs --auto-approve.\n' +
     '`${NAME}` in a file is replaced by --var NAME=VALUE or the env var CLOUDOPS_VAR_NAME.\n' +
     `Ownership: dashboards are owned per --owner (env CLOUDOPS_DASHBOARDS_OWNER, default "${DEFAULT_OWNER}");\n` +
@@ -260,6 +264,8 @@ async function pull(
 interface ServiceRun {
   service: string;
   sync: ServiceSync;
+  /** The folder's webhooks planned for this service (a saved plan keeps their references). */
+  webhooks?: readonly DesiredWebhook[];
 }
 
 /**
@@ -311,7 +317,7 @@ async function planServices(
       planningBackend: planningBackend(g.service),
       signal,
     });
-    runs.push({ service: g.service, sync });
+    runs.push({ service: g.service, sync, ...(g.objects ? { webhooks: g.objects.webhooks } : {}) });
   }
   return runs;
 }
@@ -330,7 +336,18 @@ async function printPlan(
   const plans = plansOf(runs);
   printPlans(io, plans, format, useColor(io.isTTY, io.env));
   if (values.out) {
-    await writeSavedPlan(values.out, { createdAt: new Date().toISOString(), owner, plans });
+    const salt = newPlanSalt();
+    const saved = runs.map(({ service, sync, webhooks }) => ({
+      service,
+      plan: sync.plan,
+      webhooks: savedWebhooksOf(sync.plan.objects, webhooks ?? [], salt),
+    }));
+    await writeSavedPlan(values.out, {
+      createdAt: new Date().toISOString(),
+      owner,
+      salt,
+      plans: saved,
+    });
     if (format === 'text')
       io.out(
         `Saved the plan to ${values.out}: apply it with \`cloudops dashboards apply ${values.out}\`.`,
@@ -499,10 +516,20 @@ async function applySavedPlan(
     io.out(
       `Applying the plan saved at ${saved.createdAt} for service ${plans.map((p) => p.service).join(', ')}, owner "${saved.owner}".`,
     );
-  // Refuses, having written nothing on any service, when anything the plan touches changed since.
+  // The webhooks' values first (Secrets Manager only), then the service: refuses, having
+  // written nothing on any service, when a value or anything the plan touches changed since.
+  const webhooks = await resolveSavedWebhooks(
+    plans.map((p) => ({ changes: p.plan.objects, webhooks: p.webhooks })),
+    {
+      salt: saved.salt,
+      vars: collectVars(io.env, values.var ?? []),
+      secrets: () => services.secrets(),
+    },
+  );
   const runs: ServiceRun[] = [];
-  for (const { service, plan } of plans) {
-    const sync = await savedServiceSync(plan, { backend: services.backendFor(service), signal });
+  for (const [i, { service, plan }] of plans.entries()) {
+    const backend = services.backendFor(service);
+    const sync = await savedServiceSync(plan, { backend, signal }, webhooks[i]);
     runs.push({ service, sync });
   }
   return finishApply(io, await applyAll(runs), format, values.events);

@@ -7,12 +7,12 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import path from 'node:path';
 import { ValidationError, type ErrorOptions } from '../errors';
 import type { CallOptions } from '../api/http';
-import { FILE_LIMITS, locateIn } from './parse';
+import { FILE_LIMITS, locateIn, parseFile } from './parse';
 import { resolveNames, type NameDirectory } from './resolve';
 import { groupByService, type ServiceGroup, type ServiceScope } from './services';
 import { withFolderWebhooks } from './folder-webhooks';
 import type { DesiredDashboard, FileIssue, FolderObjects, SourceFile } from './types';
-import { formatFileIssue, validateFiles, type ValidateOptions } from './validate';
+import { formatFileIssue, validateParsed, type ValidateOptions } from './validate';
 import { secretsFor } from './webhook-secrets';
 
 export interface DashboardSource {
@@ -142,8 +142,9 @@ export async function loadFolder(
       { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
     ]);
   }
-  const secrets = await secretsFor(files, options.secretsClient);
-  const { dashboards: all, issues, objects } = validateFiles(files, { ...options, secrets });
+  const parsed = files.map(parseFile);
+  const secrets = await secretsFor(parsed, options.secretsClient);
+  const { dashboards: all, issues, objects } = validateParsed(parsed, { ...options, secrets });
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   const service = options.service;
   const dashboards =
@@ -195,8 +196,9 @@ export async function loadDashboardGroups(
       { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
     ]);
   }
-  const secrets = await secretsFor(files, options.secretsClient);
-  const { dashboards, issues, objects } = validateFiles(files, { ...options, secrets });
+  const parsed = files.map(parseFile);
+  const secrets = await secretsFor(parsed, options.secretsClient);
+  const { dashboards, issues, objects } = validateParsed(parsed, { ...options, secrets });
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   if (options.configuredServices && dashboards.some((d) => d.services)) {
     const known = options.configuredServices();

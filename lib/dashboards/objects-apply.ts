@@ -18,7 +18,8 @@ import type { SavedSearchWrite, WebhookWrite } from '../schemas';
 import type { ObjectChange } from './objects-plan';
 import { identityTag, ownerOf, ownerTag, withMarker } from './ownership';
 import type { DesiredSavedSearch, DesiredWebhook } from './types';
-import { describedWithMarker, parseWebhookMarker, writeOnlyDigest } from './webhook-marker';
+import { describedWithMarker, parseWebhookMarker } from './webhook-marker';
+import { writeOnlyDigest } from './value-digest';
 
 export type ObjectStatus =
   'created' | 'updated' | 'deleted' | 'unchanged' | 'failed' | 'not applied';
@@ -171,7 +172,7 @@ function webhookBody(c: ObjectChange, ctx: ObjectsContext): WebhookWrite {
   const want = ctx.webhooks.get(c.key!);
   if (!want)
     throw new CloudOpsError(
-      `webhook "${c.name}": a saved plan holds no webhook URL or headers; apply the folder instead (dashboards apply --dir)`,
+      `webhook "${c.name}": its URL and headers were not resolved before the apply; re-plan`,
     );
   const resend = (field: 'headers' | 'queryParams') =>
     want[field] !== undefined &&

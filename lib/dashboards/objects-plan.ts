@@ -14,7 +14,8 @@ import { newTileAlerts, planTileAlerts, type AlertChange } from '../alerts/tile-
 import { diffValues, stableStringify, type FieldChange } from '../diff';
 import { identityTag, isReservedTag, ownerOf, ownerTag, taggedKey, withMarker } from './ownership';
 import type { DesiredSavedSearch, DesiredWebhook, FolderObjects } from './types';
-import { descriptionWithoutMarker, parseWebhookMarker, writeOnlyDigest } from './webhook-marker';
+import { descriptionWithoutMarker, parseWebhookMarker } from './webhook-marker';
+import { writeOnlyDigest } from './value-digest';
 
 export type ObjectKind = 'webhook' | 'savedSearch';
 export type ObjectAction = 'create' | 'update' | 'delete' | 'unchanged' | 'conflict';

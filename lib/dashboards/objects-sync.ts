@@ -181,9 +181,9 @@ export function objectsApply(
 }
 
 /**
- * Before a saved plan writes anything: it holds no webhook values (they are secrets), so a
- * webhook write is refused; and a webhook or saved search it touches that changed since makes
- * it stale (StalePlanError), as for dashboards.
+ * Before a saved plan writes anything: a webhook or saved search it touches that changed since
+ * makes it stale (StalePlanError), as for dashboards. (The values of the webhooks it writes are
+ * checked against the plan's digests by the caller: saved-webhooks.ts.)
  */
 export async function checkSavedObjects(
   plan: Plan,
@@ -194,13 +194,6 @@ export async function checkSavedObjects(
     (c) => c.action !== 'unchanged' || c.alerts.length > 0,
   );
   if (touched.length === 0) return;
-  const writes = touched.filter(
-    (c) => c.kind === 'webhook' && (c.action === 'create' || c.action === 'update'),
-  );
-  if (writes.length > 0)
-    throw new ValidationError(
-      `the saved plan writes webhook(s) ${writes.map((c) => `"${c.name}"`).join(', ')}, whose URL and headers a saved plan never holds; nothing was applied. Apply the folder instead: dashboards apply --dir DIR`,
-    );
   const has = (kind: ObjectChange['kind']) => touched.some((c) => c.kind === kind);
   const [webhooks, savedSearches] = await Promise.all([
     has('webhook') ? backend.listWebhooks?.(call) : undefined,

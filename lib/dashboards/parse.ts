@@ -178,6 +178,11 @@ function lineOf(text: string, offset: number): { line: number; column: number } 
 
 const VAR = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+/** The `${NAME}`s a text uses (not `$${NAME}`, which writes `${NAME}` itself). */
+export function variablesIn(text: string): string[] {
+  return [...text.matchAll(VAR)].flatMap((m) => (m[1] ? [] : [m[2]]));
+}
+
 /**
  * `${NAME}` in any string value of the parsed file is replaced from `vars` (explicit: never
  * the whole environment, so a file cannot pull a secret into a dashboard). `$${` escapes a

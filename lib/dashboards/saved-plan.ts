@@ -1,12 +1,14 @@
 /**
  * A plan saved to a file (`dashboards plan --out FILE`) and applied later exactly as saved
  * (`dashboards apply FILE`). It holds what the plan saw of each dashboard it touches, so apply
- * can refuse, before any write, when the service changed in between (checkSavedPlan).
+ * can refuse, before any write, when the service changed in between (checkSavedPlan), and the
+ * webhooks it writes as references and digests, never values (saved-webhooks.ts).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { ValidationError } from '../errors';
 import type { Plan } from './plan';
+import { savedWebhook, type SavedWebhook } from './saved-webhooks';
 
 const SAVED_PLAN_FORMAT = 'cloudops-dashboards-plan';
 
@@ -46,7 +48,32 @@ const savedPlanV2 = z.lazy(() =>
   }),
 );
 
-const savedPlanFile = z.lazy(() => z.discriminatedUnion('version', [savedPlanV1, savedPlanV2]));
+/**
+ * Version 3: version 2, plus the webhooks each plan writes (references and digests) and the
+ * salt of their digests. A version 2 plan that writes a webhook is refused: it has no values.
+ */
+const savedPlanV3 = z.lazy(() =>
+  z.object({
+    format: z.literal(SAVED_PLAN_FORMAT),
+    version: z.literal(3),
+    createdAt: z.string(),
+    owner: z.string(),
+    salt: z.string().check(z.minLength(16)),
+    plans: z
+      .array(
+        z.object({
+          service: z.string(),
+          plan: planShape,
+          webhooks: z.optional(z.array(savedWebhook)),
+        }),
+      )
+      .check(z.minLength(1)),
+  }),
+);
+
+const savedPlanFile = z.lazy(() =>
+  z.discriminatedUnion('version', [savedPlanV1, savedPlanV2, savedPlanV3]),
+);
 
 /** One service's plan. */
 export interface ServicePlan {
@@ -54,14 +81,26 @@ export interface ServicePlan {
   plan: Plan;
 }
 
+/** One service's plan as a plan file keeps it. */
+interface SavedServicePlan extends ServicePlan {
+  /** The webhooks the plan creates or updates: references and digests (saved-webhooks.ts). */
+  webhooks?: SavedWebhook[];
+}
+
 export interface SavedPlan {
   createdAt: string;
   owner: string;
-  plans: ServicePlan[];
+  /** The salt of the webhook values' digests (value-digest.ts); absent before version 3. */
+  salt?: string;
+  plans: SavedServicePlan[];
 }
 
-export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<void> {
-  const body = { format: SAVED_PLAN_FORMAT, version: 2, ...saved };
+/** Written as version 3: always with the salt of its digests. */
+export async function writeSavedPlan(
+  file: string,
+  saved: SavedPlan & { salt: string },
+): Promise<void> {
+  const body = { format: SAVED_PLAN_FORMAT, version: 3, ...saved };
   await writeFile(file, JSON.stringify(body, null, 2) + '\n', { mode: 0o600 });
 }
 
@@ -94,10 +133,16 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
     );
   }
   const data = parsed.data;
-  const plans = data.version === 1 ? [{ service: data.service, plan: data.plan }] : data.plans;
+  const plans: { service: string; plan: unknown; webhooks?: SavedWebhook[] }[] =
+    data.version === 1 ? [{ service: data.service, plan: data.plan }] : data.plans;
   return {
     createdAt: data.createdAt,
     owner: data.owner,
-    plans: plans.map((p) => ({ service: p.service, plan: p.plan as unknown as Plan })),
+    ...(data.version === 3 ? { salt: data.salt } : {}),
+    plans: plans.map((p) => ({
+      service: p.service,
+      plan: p.plan as Plan,
+      ...(p.webhooks ? { webhooks: p.webhooks } : {}),
+    })),
   };
 }

@@ -169,16 +169,18 @@ function addObjects(plan: Plan, objects: ObjectPlan, rateLimit: PlanOptions['rat
 
 /**
  * A plan saved earlier (`plan --out`), checked against the service first: throws
- * StalePlanError, having written nothing, when anything it touches changed since.
+ * StalePlanError, having written nothing, when anything it touches changed since. `webhooks`:
+ * the ones it writes, their values read again and checked (saved-webhooks.ts).
  */
 export async function savedServiceSync(
   plan: Plan,
   options: ServiceSyncOptions,
+  webhooks: ReadonlyMap<string, DesiredWebhook> = new Map(),
 ): Promise<ServiceSync> {
   const call = options.signal ? { signal: options.signal } : {};
   await checkSavedObjects(plan, options.backend, call);
   await checkSavedPlan(plan, options.backend, call);
-  return serviceSync(plan, options, new Set(), new Map());
+  return serviceSync(plan, options, new Set(), webhooks);
 }
 
 function serviceSync(

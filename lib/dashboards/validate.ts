@@ -29,7 +29,7 @@ import {
 } from './kinds-schema';
 import { isReservedTag } from './ownership';
 import { isSecretRef, resolveSecretRefs, type SecretReads } from './webhook-secrets';
-import { parseFile, substituteVars } from './parse';
+import { parseFile, substituteVars, type ParsedFile } from './parse';
 import type {
   DesiredDashboard,
   DesiredTile,
@@ -76,20 +76,30 @@ export function validateFiles(
   files: readonly SourceFile[],
   options: ValidateOptions = {},
 ): ValidationResult {
+  return validateParsed(files.map(parseFile), options);
+}
+
+/**
+ * validateFiles for files parsed already (the loader parses each file once: it reads the
+ * secrets the webhook files name before validating). Substitution replaces in place.
+ */
+export function validateParsed(
+  files: readonly ParsedFile[],
+  options: ValidateOptions = {},
+): ValidationResult {
   const issues: FileIssue[] = [];
   const dashboards: DesiredDashboard[] = [];
   const objects: FolderObjects = { webhooks: [], savedSearches: [] };
   // Keys are unique per kind: each kind is its own list on the service.
   const seenByKind = new Map<FileKind, Map<string, string>>();
 
-  for (const source of [...files].sort((a, b) => byFile.compare(a.file, b.file))) {
-    const parsed = parseFile(source);
+  for (const parsed of [...files].sort((a, b) => byFile.compare(a.file, b.file))) {
     if (parsed.issues.length > 0) {
       issues.push(...parsed.issues);
       continue;
     }
     const at = (path: readonly PropertyKey[], message: string): FileIssue => ({
-      file: source.file,
+      file: parsed.file,
       ...parsed.locate(path),
       path: formatPath(path),
       message,
@@ -115,12 +125,12 @@ export function validateFiles(
     if (kind !== 'dashboard') {
       const checked = kindFile(kind, value, at);
       fileIssues.push(...checked.issues);
-      const key = checked.key ?? deriveKey(source.file);
-      fileIssues.push(...keyIssues(checked.key, key, source.file, seen, at, !!checked.data));
+      const key = checked.key ?? deriveKey(parsed.file);
+      fileIssues.push(...keyIssues(checked.key, key, parsed.file, seen, at, !!checked.data));
       fileIssues.sort(byPlace);
       issues.push(...fileIssues);
       if (checked.data && fileIssues.length === 0)
-        addObject(objects, checked.data, key, source.file, templates);
+        addObject(objects, checked.data, key, parsed.file, templates);
       continue;
     }
     fileIssues.push(...semanticIssues(value, at), ...serviceIssues(value, at));
@@ -128,11 +138,11 @@ export function validateFiles(
     if (!result.success) fileIssues.push(...schemaIssues(result.error.issues, at));
 
     const data = result.success ? result.data : undefined;
-    const key = data?.key ?? deriveKey(source.file);
-    fileIssues.push(...keyIssues(data?.key, key, source.file, seen, at, data !== undefined));
+    const key = data?.key ?? deriveKey(parsed.file);
+    fileIssues.push(...keyIssues(data?.key, key, parsed.file, seen, at, data !== undefined));
     fileIssues.sort(byPlace);
     issues.push(...fileIssues);
-    if (data && fileIssues.length === 0) dashboards.push(toDesired(data, key, source.file));
+    if (data && fileIssues.length === 0) dashboards.push(toDesired(data, key, parsed.file));
   }
   return { dashboards, issues, objects };
 }

@@ -12,9 +12,8 @@
  * returns them, so this is the only way to tell whether they changed. It lives on the webhook,
  * not in a store of ours: the CLI and the function see the same answer with no extra request,
  * and a webhook deleted by hand takes its digests with it. A digest is a salted, truncated
- * sha256 (salted with the key), so it names no value; `-` means none sent.
+ * sha256 (salted with the key; value-digest.ts), so it names no value; `-` means none sent.
  */
-import { createHash } from 'node:crypto';
 import { stableStringify } from '../diff';
 import { DEFAULT_OWNER } from './ownership';
 import type { DesiredWebhook } from './types';
@@ -33,16 +32,6 @@ export type WebhookTemplates = DesiredWebhook['templates'];
 
 const LINE = /(?:^|\n)\[cloudops:w ([^\]\n]*)\]\s*$/;
 const enc = encodeURIComponent;
-
-/** A digest of a write-only map; undefined for none (or an empty map, which clears it). */
-export function writeOnlyDigest(
-  key: string,
-  values: Readonly<Record<string, string>> | undefined,
-): string | undefined {
-  if (!values || Object.keys(values).length === 0) return undefined;
-  const canonical = stableStringify(values);
-  return createHash('sha256').update(`${key}\0${canonical}`).digest('hex').slice(0, 16);
-}
 
 export function formatWebhookMarker(m: WebhookMarker): string {
   const t = m.templates ? ` t=${enc(stableStringify(m.templates))}` : '';

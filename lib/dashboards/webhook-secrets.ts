@@ -11,9 +11,10 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { AWSCURRENT } from '../credentials/secrets-manager';
 import { registerSecret } from '../redact';
-import { kindOf, secretRef, type SecretRef } from './kinds-schema';
-import { parseFile } from './parse';
-import type { FileIssue, SourceFile } from './types';
+import { kindOf, type SecretRef } from './kinds-schema';
+import type { ParsedFile } from './parse';
+import { referenceForm } from './secret-reference';
+import type { FileIssue } from './types';
 
 /** What reading one secret gave: its SecretString, or why there is none (never a value). */
 type SecretRead = { text: string } | { problem: string };
@@ -37,27 +38,39 @@ function valuePlaces(raw: Record<string, unknown>): [PropertyKey[], unknown][] {
   return places;
 }
 
+/** The secret ids a webhook's url, headers and query parameters reference (well-formed ones). */
+export function secretIdsIn(raw: unknown): string[] {
+  if (!isRecord(raw)) return [];
+  return valuePlaces(raw).flatMap(([, v]) => {
+    const ref = isRecord(v) ? asReference(v) : undefined;
+    return ref && !('problem' in ref) ? [ref.secret] : [];
+  });
+}
+
 /** The secret ids the webhook files reference (a file that does not parse is reported later). */
-function secretIdsOf(files: readonly SourceFile[]): string[] {
+function secretIdsOf(files: readonly ParsedFile[]): string[] {
   const ids = new Set<string>();
-  for (const file of files) {
-    if (!/\bsecret\s*["']?\s*:/.test(file.text)) continue;
-    const { value, issues } = parseFile(file);
-    if (issues.length > 0 || kindOf(value) !== 'webhook' || !isRecord(value)) continue;
-    for (const [, v] of valuePlaces(value)) if (isSecretRef(v)) ids.add(v.secret);
+  for (const { value, issues } of files) {
+    if (issues.length > 0 || kindOf(value) !== 'webhook') continue;
+    for (const id of secretIdsIn(value)) ids.add(id);
   }
   return [...ids].sort();
 }
 
-/** Reads each secret once (concurrently); every value read is registered for redaction. */
-async function readSecrets(
-  client: SecretsManagerClient,
+/**
+ * Reads each secret once (concurrently); every value read is registered for redaction. The
+ * client is made only when there is a secret to read.
+ */
+export async function readSecrets(
+  client: () => SecretsManagerClient,
   ids: readonly string[],
 ): Promise<Map<string, SecretRead>> {
+  if (ids.length === 0) return new Map();
+  const sm = client();
   const reads = await Promise.all(
     ids.map(async (id): Promise<[string, SecretRead]> => {
       try {
-        const out = await client.send(
+        const out = await sm.send(
           new GetSecretValueCommand({ SecretId: id, VersionStage: AWSCURRENT }),
         );
         if (out.SecretString === undefined) return [id, { problem: 'has no SecretString' }];
@@ -71,6 +84,13 @@ async function readSecrets(
     }),
   );
   return new Map(reads);
+}
+
+/** A reference, or what is wrong with its form (one line, no value: a reference holds none). */
+function asReference(v: Record<string, unknown>): SecretRef | { problem: string } {
+  const problem = referenceForm(v);
+  if (problem) return { problem };
+  return { secret: v.secret as string, ...(v.key !== undefined ? { key: v.key as string } : {}) };
 }
 
 /** The value a reference names, or the one-line problem (naming the secret id, not the value). */
@@ -107,8 +127,8 @@ type At = (path: readonly PropertyKey[], message: string) => FileIssue;
 
 /**
  * Replaces each reference of a parsed webhook file by its value (in place); a reference that
- * cannot be resolved is an issue at its place. Without `reads` (offline validation) references
- * are only checked for shape.
+ * cannot be resolved is an issue at its place. Without `reads` (offline validation) a reference
+ * is checked only for what can be known without reading it (referenceForm).
  */
 export function resolveSecretRefs(
   raw: unknown,
@@ -119,15 +139,15 @@ export function resolveSecretRefs(
   const issues: FileIssue[] = [];
   for (const [path, v] of valuePlaces(raw)) {
     if (!isRecord(v)) continue;
-    const shape = secretRef.safeParse(v);
-    if (!shape.success) {
-      issues.push(at(path, 'expected a ${VARIABLE} or { secret: <id>, key?: <field> }'));
+    const ref = asReference(v);
+    if ('problem' in ref) {
+      issues.push(at(path, ref.problem));
       // The schema's own word on this union ("Invalid input") would only repeat it.
       setAt(raw, path, OFFLINE_STAND_IN);
       continue;
     }
     // Offline, a URL stands in: the rules after this one check what a value looks like.
-    const value = reads ? valueOf(shape.data, reads) : OFFLINE_STAND_IN;
+    const value = reads ? valueOf(ref, reads) : OFFLINE_STAND_IN;
     // Unresolved, the reference stays: the schema takes it, so its problem is the only one said.
     if (typeof value !== 'string') {
       issues.push(at(path, value.problem));
@@ -138,15 +158,11 @@ export function resolveSecretRefs(
   return issues;
 }
 
-/**
- * The secrets the files reference, each read once; undefined without a client (offline). The
- * client is made only when a file references a secret.
- */
+/** The secrets the files reference, each read once; undefined without a client (offline). */
 export async function secretsFor(
-  files: readonly SourceFile[],
+  files: readonly ParsedFile[],
   client: (() => SecretsManagerClient) | undefined,
 ): Promise<SecretReads | undefined> {
   if (!client) return undefined;
-  const ids = secretIdsOf(files);
-  return ids.length === 0 ? new Map() : readSecrets(client(), ids);
+  return readSecrets(client, secretIdsOf(files));
 }

@@ -50,4 +50,37 @@ describe('cloudops dashboards validate', () => {
     expect(run.stderr).toMatch(/^1 problem\(s\)/);
     expect(run.stdout).toBe('');
   });
+
+  it('secret references are checked offline for their form, with no settings and no request', async () => {
+    const dir = path.join(root, 'secret-refs');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(dir);
+    await writeFile(
+      path.join(dir, 'hook.yaml'),
+      [
+        'kind: webhook', //                                          1
+        'name: Pager', //                                            2
+        'service: generic', //                                       3
+        "url: { secret: 'prod pager' }", //                          4
+        'headers:', //                                               5
+        '  X-Token: { key: token }', //                              6
+        "  X-Arn: { secret: 'arn:aws:secretsmanager:eu-west-1:42:secret:x' }", // 7
+        '  X-Good: { secret: prod/pager-token, key: token }', //     8
+        '',
+      ].join('\n'),
+    );
+    // No CLOUDOPS_* settings and no Secrets Manager endpoint: a read would fail differently.
+    const run = await runCapture(['dashboards', 'validate', '--dir', dir]);
+    expect(run.code).toBe(1);
+    expect(
+      run.stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l.startsWith('hook.yaml')),
+    ).toEqual([
+      'hook.yaml:4:6 url: secret "prod pager" is not a secret name (ASCII letters, digits and /_+=.@- only) or ARN',
+      'hook.yaml:6:12 headers.X-Token: `key` names a field of a JSON secret: add `secret: <id or ARN>` beside it',
+      'hook.yaml:7:10 headers.X-Arn: secret "arn:aws:secretsmanager:eu-west-1:42:secret:x" is not a Secrets Manager ARN (arn:aws:secretsmanager:<region>:<12-digit account>:secret:<name>)',
+    ]);
+  });
 });

@@ -177,18 +177,39 @@ describe('webhook and saved-search files', () => {
     expect(left).not.toContain('Kinds errors');
   });
 
-  it('a saved plan holds no webhook values (its webhook writes are refused) and goes stale like dashboards', async () => {
+  it('a saved plan writes webhooks from their variables, refuses a changed one, and goes stale like dashboards', async () => {
     const planFile = path.join(dir, '..', `kinds-plan-${Date.now()}.json`);
-    await write('hook3.yaml', webhookFile('Kinds third'));
+    await write(
+      'hook3.yaml',
+      webhookFile('Kinds third', ["headers: { X-Token: '${HOOK_TOKEN}' }"]),
+    );
     const saved = await cli('plan', '--dir', dir, '--out', planFile);
     expect(saved.code).toBe(0);
     const text = await readFile(planFile, 'utf8');
-    expect(text).not.toContain(HOOK_URL);
+    captured.debug('plan file', { text });
+    for (const value of [HOOK_URL, TOKEN_1]) expect(text).not.toContain(value);
+    expect(text).toContain('${HOOK_TOKEN}');
+
+    // The variable's value changed between plan and apply: refused before any write.
     ds.sb.requestLog.clear();
-    const refused = await cli('apply', planFile);
-    expect(refused.code).toBe(1);
-    expect(refused.err).toContain('whose URL and headers a saved plan never holds');
-    expect(ds.writes()).toEqual([]);
+    ds.env.CLOUDOPS_VAR_HOOK_TOKEN = TOKEN_2;
+    const changed = await cli('apply', planFile).finally(() => {
+      ds.env.CLOUDOPS_VAR_HOOK_TOKEN = TOKEN_1;
+    });
+    expect(changed.code).toBe(1);
+    expect(changed.err).toMatch(
+      /webhook "Kinds third" headers\.X-Token \(variable HOOK_TOKEN\): changed since the plan: re-plan/,
+    );
+    expect(ds.api()).toEqual([]);
+
+    // As planned: applied; the service holds the values and the next plan has nothing to do.
+    const applied = await cli('apply', planFile);
+    expect({ code: applied.code, err: applied.err }).toEqual({ code: 0, err: '' });
+    expect(webhookRow('Kinds third')).toMatchObject({
+      url: HOOK_URL,
+      headers: { 'X-Token': TOKEN_1 },
+    });
+    expect((await cli('plan', '--dir', dir, '--detailed-exitcode')).code).toBe(0);
     await remove('hook3.yaml');
 
     // A saved search created by another apply after the plan: the saved plan is stale.

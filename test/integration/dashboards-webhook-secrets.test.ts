@@ -26,7 +26,12 @@ const URL_SECRET = 'cloudops/test/hook-url';
 const HEADERS_SECRET = 'cloudops/test/hook-headers';
 const PLAIN_SECRET = 'cloudops/test/plain';
 const PLAIN_VALUE = 'plain-not-json-6Yh2Kq9w';
-const VALUES = [HOOK_URL, TOKEN_1, TOKEN_2, PLAIN_VALUE];
+const SAVED_URL = 'https://hooks.example.test/saved-plan/Lk5jH3gF1d';
+const SAVED_TOKEN_1 = 'Token saved-first-9d2c7b4e1a';
+const SAVED_TOKEN_2 = 'Token saved-second-3e8a1f6c2b';
+const SAVED_URL_SECRET = 'cloudops/test/saved-hook-url';
+const SAVED_HEADERS_SECRET = 'cloudops/test/saved-hook-headers';
+const VALUES = [HOOK_URL, TOKEN_1, TOKEN_2, PLAIN_VALUE, SAVED_URL, SAVED_TOKEN_1, SAVED_TOKEN_2];
 
 let ds: DashboardsSandbox;
 let sm: SecretsManagerClient;
@@ -122,19 +127,73 @@ describe('webhook values from Secrets Manager', () => {
     expect((await cli('plan', '--dir', dir, '--detailed-exitcode')).code).toBe(0);
   });
 
-  it('a saved plan holds no secret value', async () => {
-    const planFile = path.join(dir, '..', `hook-secrets-plan-${Date.now()}.json`);
+  it('a saved plan creates a webhook from secrets: apply FILE reads each secret once, refuses a changed one with 0 requests, and the file holds no value', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'cloudops-hook-secrets-saved-'));
+    const planFile = path.join(folder, '..', `hook-secrets-plan-${Date.now()}.json`);
+    const headers = () => ({ token: SAVED_TOKEN_1, other: 'unused-by-the-file' });
     try {
+      await sm.send(new CreateSecretCommand({ Name: SAVED_URL_SECRET, SecretString: SAVED_URL }));
       await sm.send(
-        new PutSecretValueCommand({
-          SecretId: HEADERS_SECRET,
-          SecretString: JSON.stringify({ token: TOKEN_1 }),
+        new CreateSecretCommand({
+          Name: SAVED_HEADERS_SECRET,
+          SecretString: JSON.stringify(headers()),
         }),
       );
-      expect((await cli('plan', '--dir', dir, '--out', planFile)).code).toBe(0);
-      const text = await readFile(planFile, 'utf8');
-      for (const value of VALUES) expect(text).not.toContain(value);
+      const savedHook = [
+        'kind: webhook',
+        'name: Saved hook',
+        'service: generic',
+        `url: { secret: ${SAVED_URL_SECRET} }`,
+        'headers:',
+        `  X-Token: { secret: ${SAVED_HEADERS_SECRET}, key: token }`,
+        '',
+      ];
+      await writeFile(path.join(folder, 'saved-hook.yaml'), savedHook.join('\n'));
+      expect((await cli('plan', '--dir', folder, '--out', planFile)).code).toBe(0);
+      const bytes = await readFile(planFile);
+      // The leak scan reads the captured lines: the plan file's text goes there too.
+      captured.debug('plan file', { text: bytes.toString('utf8') });
+      for (const value of [...VALUES, SAVED_URL, SAVED_TOKEN_1])
+        expect(bytes.includes(Buffer.from(value, 'utf8'))).toBe(false);
+      expect(bytes.toString('utf8')).toContain(SAVED_HEADERS_SECRET);
+
+      // Changed between plan and apply: one line naming webhook, field and reference.
+      const changed = { ...headers(), token: SAVED_TOKEN_2 };
+      await sm.send(
+        new PutSecretValueCommand({
+          SecretId: SAVED_HEADERS_SECRET,
+          SecretString: JSON.stringify(changed),
+        }),
+      );
+      ds.sb.requestLog.clear();
+      const refused = await cli('apply', planFile);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toBe(
+        `cloudops dashboards: webhook "Saved hook" headers.X-Token (secret ${SAVED_HEADERS_SECRET}, key token): changed since the plan: re-plan; nothing was applied\n`,
+      );
+      expect(ds.api()).toEqual([]);
+      expect(secretReads().length).toBe(2);
+
+      // Back to the planned value (a new version, the same value): applied as planned.
+      await sm.send(
+        new PutSecretValueCommand({
+          SecretId: SAVED_HEADERS_SECRET,
+          SecretString: JSON.stringify(headers()),
+        }),
+      );
+      ds.sb.requestLog.clear();
+      const applied = await cli('apply', planFile);
+      expect({ code: applied.code, err: applied.err }).toEqual({ code: 0, err: '' });
+      expect(applied.out).toMatch(/created +webhook "Saved hook" id=/);
+      expect(secretReads().length).toBe(2);
+      expect(webhookRow('Saved hook')).toMatchObject({
+        url: SAVED_URL,
+        headers: { 'X-Token': SAVED_TOKEN_1 },
+      });
+      const again = await cli('plan', '--dir', folder, '--detailed-exitcode');
+      expect({ code: again.code, out: again.out }).toMatchObject({ code: 0 });
     } finally {
+      await rm(folder, { recursive: true, force: true });
       await rm(planFile, { force: true });
     }
   });

@@ -6,11 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { planObjects } from '../../../lib/dashboards/objects-plan';
 import type { DesiredSavedSearch, DesiredWebhook } from '../../../lib/dashboards/types';
-import {
-  describedWithMarker,
-  parseWebhookMarker,
-  writeOnlyDigest,
-} from '../../../lib/dashboards/webhook-marker';
+import { describedWithMarker, parseWebhookMarker } from '../../../lib/dashboards/webhook-marker';
+import { writeOnlyDigest } from '../../../lib/dashboards/value-digest';
 import { withMarker } from '../../../lib/dashboards/ownership';
 import type { Alert, SavedSearch, Webhook } from '../../../lib/schemas';
 

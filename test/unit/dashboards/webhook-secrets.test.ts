@@ -3,9 +3,27 @@
  * cannot be resolved (file:line, field, secret id; never a value). The secrets' reads are given
  * as the loader would hand them over; reading them through the SDK is the integration test's.
  */
-import { describe, expect, it } from 'vitest';
+import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
+import type * as JsYaml from 'js-yaml';
+import { describe, expect, it, vi } from 'vitest';
+import { loadFolder, type DashboardSource } from '../../../lib/dashboards/load';
 import { formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
 import type { SecretReads } from '../../../lib/dashboards/webhook-secrets';
+import { registerSecret } from '../../../lib/redact';
+import { sdkClient, startSecretsManagerServer } from '../../support/secrets-manager';
+
+// Counts YAML parses; the parser itself is the real one.
+const yamlLoads = vi.hoisted(() => ({ count: 0 }));
+vi.mock('js-yaml', async (original) => {
+  const real = await original<typeof JsYaml>();
+  return {
+    ...real,
+    load: (...args: Parameters<typeof real.load>) => {
+      yamlLoads.count += 1;
+      return real.load(...args);
+    },
+  };
+});
 
 const VALUE = 'https://hooks.example.test/unit/Ab3dE5gH7j';
 const TOKEN = 'Token unit-5f1e2d3c4b';
@@ -66,11 +84,22 @@ describe('webhook secret references', () => {
     ]);
   });
 
-  it('a malformed reference is one line; a literal is still refused', () => {
-    const shape = 'expected a ${VARIABLE} or { secret: <id>, key?: <field> }';
-    expect(problems('{ key: token }')).toEqual([`hook.yaml:4:6 url: ${shape}`]);
-    expect(problems("{ secret: '' }")).toEqual([`hook.yaml:4:6 url: ${shape}`]);
-    expect(problems('{ secret: hook/url, keys: x }')).toEqual([`hook.yaml:4:6 url: ${shape}`]);
+  it('a malformed reference is one line saying what it lacks; a literal is still refused', () => {
+    expect(problems('{}')).toEqual([
+      'hook.yaml:4:6 url: expected a ${VARIABLE} or { secret: <id>, key?: <field> }',
+    ]);
+    expect(problems('{ key: token }')).toEqual([
+      'hook.yaml:4:6 url: `key` names a field of a JSON secret: add `secret: <id or ARN>` beside it',
+    ]);
+    expect(problems("{ secret: '' }")).toEqual([
+      'hook.yaml:4:6 url: secret: expected a secret id or ARN (a string)',
+    ]);
+    expect(problems('{ secret: hook/url, keys: x }')).toEqual([
+      'hook.yaml:4:6 url: a secret reference takes secret and key only, not "keys"',
+    ]);
+    expect(problems('{ secret: hook/url }', "{ secret: hook/json, key: '' }")).toEqual([
+      'hook.yaml:6:12 headers.X-Token: key: expected the name of a field of the JSON secret (a string)',
+    ]);
     expect(problems('{ secret: hook/url }', 'Token literal-value')).toEqual([
       'hook.yaml:6:12 headers.X-Token: write it as a ${VARIABLE} or { secret: <id> }: a literal value would sit in the repository',
     ]);
@@ -78,5 +107,60 @@ describe('webhook secret references', () => {
 
   it('offline (no reads), a well-formed reference passes validation', () => {
     expect(problems('{ secret: hook/anything }', undefined, 'offline')).toEqual([]);
+    const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/pager-AbCdEf';
+    expect(problems(`{ secret: '${arn}' }`, undefined, 'offline')).toEqual([]);
+    expect(problems("{ secret: 'a+b=c.d@e_f-g/h' }", undefined, 'offline')).toEqual([]);
+  });
+
+  it('offline, a secret id no secret can have is one line naming it (name characters, length, ARN form)', () => {
+    const offline = (id: string) => problems(`{ secret: '${id}' }`, undefined, 'offline');
+    expect(offline('prod pager')).toEqual([
+      'hook.yaml:4:6 url: secret "prod pager" is not a secret name (ASCII letters, digits and /_+=.@- only) or ARN',
+    ]);
+    expect(offline('x'.repeat(513))).toEqual([
+      `hook.yaml:4:6 url: secret "${'x'.repeat(80)}…" is not a secret name (513 characters, over 512) or ARN`,
+    ]);
+    expect(offline('x'.repeat(512))).toEqual([]);
+    expect(offline('arn:aws:secretsmanager:eu-west-1:1234:secret:prod')).toEqual([
+      'hook.yaml:4:6 url: secret "arn:aws:secretsmanager:eu-west-1:1234:secret:prod" is not a Secrets Manager ARN (arn:aws:secretsmanager:<region>:<12-digit account>:secret:<name>)',
+    ]);
+    expect(offline('arn:aws:s3:::bucket')).toHaveLength(1);
+  });
+
+  it('a secret id of a bad form is never read: the plan says its form', () => {
+    expect(problems("{ secret: 'no such#id' }")).toEqual([
+      'hook.yaml:4:6 url: secret "no such#id" is not a secret name (ASCII letters, digits and /_+=.@- only) or ARN',
+    ]);
+  });
+
+  it('a folder is parsed once per file, also when a webhook file names secrets', async () => {
+    registerSecret(VALUE);
+    const sm = await startSecretsManagerServer();
+    const client = sdkClient(sm.url);
+    try {
+      await client.send(new CreateSecretCommand({ Name: 'hook/url', SecretString: VALUE }));
+      await client.send(
+        new CreateSecretCommand({
+          Name: 'hook/json',
+          SecretString: JSON.stringify({ token: TOKEN }),
+        }),
+      );
+      const texts = new Map([
+        ['hook.yaml', file('{ secret: hook/url }').text],
+        ['board.yaml', 'name: Board\ntiles: []\n'],
+      ]);
+      const source: DashboardSource = {
+        label: 'memory',
+        list: () => Promise.resolve([...texts.keys()]),
+        read: (f) => Promise.resolve(texts.get(f)!),
+      };
+      yamlLoads.count = 0;
+      const { objects } = await loadFolder(source, { secretsClient: () => client });
+      expect(objects.webhooks[0].headers).toEqual({ 'X-Token': TOKEN });
+      expect(yamlLoads.count).toBe(2);
+    } finally {
+      client.destroy();
+      await sm.close();
+    }
   });
 });

@@ -1,0 +1,39 @@
+/**
+ * What can be known of a `{ secret, key? }` reference without reading it (so `validate` stays
+ * offline): its fields, and whether the secret id can name a secret at all, by the forms
+ * Secrets Manager documents. A secret name is 1-512 ASCII letters, digits and `/_+=.@-`; an ARN
+ * is `arn:<partition>:secretsmanager:<region>:<account>:secret:<name>` (the name ends with the
+ * `-xxxxxx` Secrets Manager adds), and a SecretId is at most 2048 characters. Whether the secret
+ * exists, is readable, is JSON and has the key is known only by reading it (plan and apply).
+ */
+const NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
+const ARN = /^arn:aws(?:-[a-z]+)*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/;
+const MAX_ID = 2048;
+const FIELDS = new Set(['secret', 'key']);
+
+/** Why `id` cannot name a secret; undefined when it can. */
+function secretIdProblem(id: string): string | undefined {
+  if (id.startsWith('arn:')) {
+    if (id.length <= MAX_ID && ARN.test(id)) return undefined;
+    return `secret ${JSON.stringify(id)} is not a Secrets Manager ARN (arn:aws:secretsmanager:<region>:<12-digit account>:secret:<name>)`;
+  }
+  if (NAME.test(id)) return undefined;
+  const length = id.length > 512 ? `${id.length} characters, over 512` : undefined;
+  return `secret ${JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id)} is not a secret name (${length ?? 'ASCII letters, digits and /_+=.@- only'}) or ARN`;
+}
+
+/** What is wrong with a mapping written where a value goes; undefined for a good reference. */
+export function referenceForm(v: Readonly<Record<string, unknown>>): string | undefined {
+  const extra = Object.keys(v).filter((k) => !FIELDS.has(k));
+  if (extra.length > 0)
+    return `a secret reference takes secret and key only, not ${extra.map((k) => JSON.stringify(k)).join(', ')}`;
+  if (v.secret === undefined)
+    return 'key' in v
+      ? '`key` names a field of a JSON secret: add `secret: <id or ARN>` beside it'
+      : 'expected a ${VARIABLE} or { secret: <id>, key?: <field> }';
+  if (typeof v.secret !== 'string' || v.secret === '')
+    return 'secret: expected a secret id or ARN (a string)';
+  if (v.key !== undefined && (typeof v.key !== 'string' || v.key === ''))
+    return 'key: expected the name of a field of the JSON secret (a string)';
+  return secretIdProblem(v.secret);
+}
