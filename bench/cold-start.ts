@@ -370,6 +370,8 @@ export const SCENARIOS: Record<FunctionName, Scenario> = {
       tableName: TABLE,
       topicArn: TOPIC_ARN,
       busName: BUS,
+      queueUrl: w.sqs.queueUrl,
+      notReached: [],
     }),
   },
 };

@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { SEGMENTS } from './api/paths';
 import { ConfigError, type ErrorOptions } from './errors';
 import { parseOrThrow } from './format-issues';
+import { coercedNumber } from './schemas/builders';
 import { uuid } from './schemas/common';
 
 /** "10/10s", "100/1m", "100/60s": at most `limit` requests in any `windowMs`. */
@@ -112,7 +113,7 @@ export const connectionEnv = z.object({
   [ENV.observabilityTokenSecretId]: z.optional(z.string().check(z.minLength(1))),
   [ENV.managementRateLimit]: z._default(rateLimitSetting, { limit: 10, windowMs: 10_000 }),
   [ENV.observabilityRateLimit]: z._default(rateLimitSetting, { limit: 100, windowMs: 60_000 }),
-  [ENV.requestTimeoutMs]: z._default(z.coerce.number().check(z.int(), z.positive()), 10_000),
+  [ENV.requestTimeoutMs]: z._default(coercedNumber().check(z.int(), z.positive()), 10_000),
   [ENV.logLevel]: z._default(z.enum([...LOG_LEVELS, 'silent']), 'info'),
 });
 export type ConnectionEnv = z.output<typeof connectionEnv>;
@@ -128,6 +129,17 @@ export function readEnv<T extends z.ZodMiniType>(
   // Empty strings mean "unset", as in most shells' `FOO= cmd`.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   return parseOrThrow(schema, cleaned, 'env', { intro: 'invalid configuration', as: 'config' });
+}
+
+/** The variables of `env` starting with `prefix` that `schema` does not read (sorted). */
+export function unreadVariables(
+  schema: z.ZodMiniObject,
+  prefix: string,
+  env: Record<string, string | undefined> = process.env,
+): string[] {
+  return Object.keys(env)
+    .filter((name) => name.startsWith(prefix) && env[name] !== '' && !(name in schema.shape))
+    .sort();
 }
 
 /** Connection settings from env; `required` names the variables this caller cannot do without. */

@@ -42,8 +42,10 @@ export const BUNDLING: nodejs.BundlingOptions = {
   // Pin the SDK we test with instead of the runtime's copy (and its ESM resolution quirks).
   bundleAwsSDK: true,
   // node-fetch's fetch-blob requires this polyfill only when globalThis.ReadableStream is
-  // missing (Node < 16.5): dead code on Lambda, 59 KiB in every bundle.
-  externalModules: ['web-streams-polyfill'],
+  // missing (Node < 16.5): dead code on Lambda, 59 KiB in every bundle. node-fetch imports its
+  // multipart parser only inside Body.formData(), which nothing here calls (4.4 KiB per bundle;
+  // test/structure/function-bundles.test.ts keeps formData() out of lib/ and functions/).
+  externalModules: ['web-streams-polyfill', './utils/multipart-parser.js'],
   forceDockerBundling: false,
 };
 

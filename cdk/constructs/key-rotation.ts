@@ -11,10 +11,10 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV, type connectionEnv, type EnvOf } from '../../lib/config';
-import { WATCH_TABLE_VARIABLE } from '../../lib/watch/settings';
+import { WATCH_TABLE_VARIABLE } from '../../lib/watch/record-settings';
 import type { rotationEnv } from '../../lib/keys/config';
 import { formatDuration } from '../../lib/keys/duration';
-import type { sentinelEnv } from '../../lib/keys/sentinel-entry';
+import { SENTINEL_NOTIFIERS, type sentinelEnv } from '../../lib/keys/sentinel-entry';
 import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { functionSchedule } from './schedule';
@@ -130,8 +130,8 @@ export class KeyRotation extends Construct {
       }),
     );
     ownKey.grantRead(this.sentinel.fn);
-    // Findings go to the topic, where the alarms go.
-    props.notifications.bind(this.sentinel.fn, { only: ['sns'] });
+    // Findings go to the topic, where the alarms go: the notifiers its bundle carries.
+    props.notifications.bind(this.sentinel.fn, { only: SENTINEL_NOTIFIERS.map((n) => n.name) });
     functionSchedule(this, 'SentinelSchedule', {
       fn: this.sentinel.fn,
       expression: props.sentinelSchedule,

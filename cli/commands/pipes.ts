@@ -4,7 +4,7 @@ import type { WatchdogResult } from '../../lib/pipes/watchdog';
 import { redactText } from '../../lib/redact';
 import { forTerminal } from '../../lib/text/terminal';
 import { describeChange } from '../../lib/watch/notice';
-import { createNotifiers } from '../../lib/watch/notifiers/registry';
+import { createNotifiers } from '../../lib/watch/notifiers/set';
 import { LocalWatchStore } from '../../lib/watch/store';
 import { formatHelp, parseCommand, UsageError } from '../args';
 import { cliLogger, connectFromEnv, secretsManagerClientFromEnv } from '../connect';

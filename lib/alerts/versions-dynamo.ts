@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
+import { isoDateTime } from '../schemas/common';
 import { parseOrThrow } from '../format-issues';
 import {
   MAX_DECLARED_OWNERS,
@@ -25,7 +26,7 @@ import {
   type VersionStore,
 } from './versions';
 
-const storedItem = z.looseObject({ version: z.iso.datetime({ offset: true }) });
+const storedItem = z.looseObject({ version: isoDateTime });
 const newestItem = z.lazy(() =>
   z.extend(storedItem, {
     declaredDigest: z.optional(z.string()),

@@ -8,6 +8,7 @@
 import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/mini';
+import { isoDateTime } from '../schemas/common';
 import { writeJsonAtomic } from '../atomic-write';
 import { CloudOpsError, ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
@@ -25,7 +26,7 @@ const LOCK_WAIT_MS = 10_000;
 
 const fileShape = z.lazy(() =>
   z.object({
-    versions: z.record(z.string(), z.iso.datetime({ offset: true })),
+    versions: z.record(z.string(), isoDateTime),
     /** What the newest event of each key declared (files written before this field: none). */
     declared: z.optional(
       z.record(

@@ -25,7 +25,13 @@ import { kindOf } from './kinds-schema';
 import { locateIn, parseFile, type ParsedFile } from './parse';
 import { streamFiles, type StreamOptions } from './file-stream';
 import type { DesiredDashboard, FileIssue, FolderObjects, SourceFile } from './types';
-import { deriveKey, validateFiles, validateParsed, type ValidateOptions } from './validate';
+import {
+  compareFiles,
+  deriveKey,
+  validateFiles,
+  validateParsed,
+  type ValidateOptions,
+} from './validate';
 import { secretsFor } from './webhook-secrets';
 
 /** Says which files are in sync with the service, so nothing of them is kept. */
@@ -123,7 +129,7 @@ export async function loadChangedFiles(
       out.texts.push({ file: s.record.file, text: s.text });
     }
   }
-  issues.push(...duplicateKeys(out, issues));
+  issues.push(...(await duplicateKeys(out, issues)));
   issues.push(...(await readObjects(objectFiles, out, options)));
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   return out;
@@ -146,9 +152,9 @@ async function readObjects(
 }
 
 /** A `kind: webhook` or `kind: savedSearch` file, parsed (a cheap look first: most are dashboards). */
-function parsedObject(file: SourceFile): ParsedFile | undefined {
+async function parsedObject(file: SourceFile): Promise<ParsedFile | undefined> {
   if (!/\bkind["']?\s*:/.test(file.text)) return undefined;
-  const parsed = parseFile(file);
+  const parsed = await parseFile(file);
   const kind = parsed.issues.length === 0 ? kindOf(parsed.value) : undefined;
   return kind === 'webhook' || kind === 'savedSearch' ? parsed : undefined;
 }
@@ -157,13 +163,13 @@ function parsedObject(file: SourceFile): ParsedFile | undefined {
  * One file: a re-upload of the recorded text needs no parse when its dashboard is as recorded;
  * otherwise it is parsed and validated, and (with a voucher) kept only if not in sync.
  */
-function streamOne(
+async function streamOne(
   file: SourceFile,
   source: DashboardSource,
   entry: ManifestEntry | undefined,
   voucher: Voucher | undefined,
   options: ChangedFilesOptions,
-): Streamed {
+): Promise<Streamed> {
   const version = source.version?.(file.file);
   const digest = file.bytes === undefined ? textDigest(file.text) : '';
   const current = { ...(version !== undefined ? { version } : {}), digest };
@@ -171,10 +177,10 @@ function streamOne(
     const seen = entry.elsewhere ? {} : voucher.known(entry);
     if (seen) return { kind: 'in-sync', file: file.file, entry: { ...entry, ...current, ...seen } };
   }
-  const parsed = parsedObject(file);
+  const parsed = await parsedObject(file);
   if (parsed) return { kind: 'object', file, parsed };
   // One file at a time: validateFiles' cross-file check is duplicateKeys' job here.
-  const { dashboards, issues } = validateFiles([file], options);
+  const { dashboards, issues } = await validateFiles([file], options);
   const dashboard = dashboards[0];
   if (!dashboard || issues.length > 0) return { kind: 'bad', issues };
   const base = { ...current, key: dashboard.key };
@@ -188,10 +194,11 @@ function streamOne(
   return { kind: 'changed', record, dashboard, text: file.text };
 }
 
-const byFile = new Intl.Collator();
-
 /** A key two files declare (read or not): each file after the first is a problem. */
-function duplicateKeys(loaded: ChangedFiles, earlier: readonly FileIssue[]): FileIssue[] {
+async function duplicateKeys(
+  loaded: ChangedFiles,
+  earlier: readonly FileIssue[],
+): Promise<FileIssue[]> {
   const bad = new Set(earlier.map((i) => i.file));
   const byKey = new Map<string, string[]>();
   const add = (key: string, file: string) => byKey.set(key, [...(byKey.get(key) ?? []), file]);
@@ -201,14 +208,14 @@ function duplicateKeys(loaded: ChangedFiles, earlier: readonly FileIssue[]): Fil
   const issues: FileIssue[] = [];
   for (const [key, files] of byKey) {
     if (files.length < 2) continue;
-    const [first, ...others] = [...files].sort(byFile.compare);
+    const [first, ...others] = [...files].sort(compareFiles);
     for (const file of others) {
       if (bad.has(file)) continue;
       const explicit = key !== deriveKey(file);
       const text = texts.get(file);
       issues.push({
         file,
-        ...(explicit && text !== undefined ? locateIn(text, ['key']) : {}),
+        ...(explicit && text !== undefined ? await locateIn(text, ['key']) : {}),
         path: explicit ? formatPath(['key']) : '',
         message: `duplicate key "${key}": also used by ${first}`,
       });

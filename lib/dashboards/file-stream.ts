@@ -24,7 +24,7 @@ export interface StreamOptions {
 export async function streamFiles<T>(
   source: DashboardSource,
   files: readonly string[],
-  step: (file: SourceFile) => T,
+  step: (file: SourceFile) => T | Promise<T>,
   options: StreamOptions = {},
 ): Promise<T[]> {
   const results = new Array<T>(files.length);
@@ -35,10 +35,9 @@ export async function streamFiles<T>(
       options.signal?.throwIfAborted();
       const file = files[i];
       const bytes = await source.size?.(file);
-      results[i] =
-        bytes !== undefined && bytes > FILE_LIMITS.maxFileBytes
-          ? step({ file, text: '', bytes })
-          : step({ file, text: await source.read(file) });
+      results[i] = await (bytes !== undefined && bytes > FILE_LIMITS.maxFileBytes
+        ? step({ file, text: '', bytes })
+        : step({ file, text: await source.read(file) }));
     }
   };
   const workers = Math.max(1, Math.min(options.window ?? READ_WINDOW, files.length));

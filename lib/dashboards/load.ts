@@ -142,7 +142,7 @@ export async function loadFolder(
       { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
     ]);
   }
-  const parsed = files.map(parseFile);
+  const parsed = await Promise.all(files.map(parseFile));
   const secrets = await secretsFor(parsed, options.secretsClient);
   const { dashboards: all, issues, objects } = validateParsed(parsed, { ...options, secrets });
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
@@ -196,27 +196,12 @@ export async function loadDashboardGroups(
       { file: source.label, path: '', message: 'no dashboard files (.yaml, .yml, .json) found' },
     ]);
   }
-  const parsed = files.map(parseFile);
+  const parsed = await Promise.all(files.map(parseFile));
   const secrets = await secretsFor(parsed, options.secretsClient);
   const { dashboards, issues, objects } = validateParsed(parsed, { ...options, secrets });
   if (issues.length > 0) throw dashboardFilesError(source.label, issues);
   if (options.configuredServices && dashboards.some((d) => d.services)) {
-    const known = options.configuredServices();
-    const texts = new Map(files.map((f) => [f.file, f.text]));
-    const unknown = dashboards.flatMap((d) =>
-      (d.services ?? []).flatMap((id, i): FileIssue[] =>
-        known.includes(id)
-          ? []
-          : [
-              {
-                file: d.sourceFile,
-                ...locateIn(texts.get(d.sourceFile) ?? '', ['services', i]),
-                path: `services[${i}]`,
-                message: `service ${id} is not configured (CLOUDOPS_SERVICE_ID: ${known.join(', ') || 'none'})`,
-              },
-            ],
-      ),
-    );
+    const unknown = await unconfiguredServices(dashboards, files, options.configuredServices());
     if (unknown.length > 0) throw dashboardFilesError(source.label, unknown);
   }
   // The folder's webhooks and saved searches go to the first group: the default (or only) service.
@@ -242,4 +227,26 @@ export async function loadDashboardGroups(
   }
   if (problems.length > 0) throw dashboardFilesError(source.label, problems);
   return resolved;
+}
+
+/** Each `services:` entry outside the configured services, at its line. */
+async function unconfiguredServices(
+  dashboards: readonly DesiredDashboard[],
+  files: readonly SourceFile[],
+  known: readonly string[],
+): Promise<FileIssue[]> {
+  const texts = new Map(files.map((f) => [f.file, f.text]));
+  const issues: FileIssue[] = [];
+  for (const d of dashboards) {
+    for (const [i, id] of (d.services ?? []).entries()) {
+      if (known.includes(id)) continue;
+      issues.push({
+        file: d.sourceFile,
+        ...(await locateIn(texts.get(d.sourceFile) ?? '', ['services', i])),
+        path: `services[${i}]`,
+        message: `service ${id} is not configured (CLOUDOPS_SERVICE_ID: ${known.join(', ') || 'none'})`,
+      });
+    }
+  }
+  return issues;
 }

@@ -4,7 +4,8 @@
  * events: a second YAML parser only to keep positions would be most of the sync function's
  * bundle growth. Built on the first call only: good files never pay for it.
  */
-import { CORE_SCHEMA, load as loadYaml, type State } from 'js-yaml';
+import type { State } from 'js-yaml';
+import type { YamlParser } from './yaml';
 
 export type Locate = (path: readonly PropertyKey[]) => { line?: number; column?: number };
 
@@ -19,11 +20,12 @@ interface YamlNode {
   children: YamlNode[];
 }
 
-export function lazyLocator(text: string): Locate {
+/** `yaml`: js-yaml, loaded by the caller (./yaml.ts). */
+export function lazyLocator(text: string, yaml: YamlParser): Locate {
   let root: YamlNode | undefined | null = null;
   let lines: number[] | undefined;
   return (path) => {
-    if (root === null) root = nodeTree(text);
+    if (root === null) root = nodeTree(text, yaml);
     if (!root) return {};
     lines ??= lineStarts(text);
     return position(lines, nodeAt(text, root, path).start);
@@ -31,7 +33,7 @@ export function lazyLocator(text: string): Locate {
 }
 
 /** The node tree of a text, from js-yaml's open/close events; undefined if it does not load. */
-function nodeTree(text: string): YamlNode | undefined {
+function nodeTree(text: string, yaml: YamlParser): YamlNode | undefined {
   const top: YamlNode = { open: 0, start: 0, end: 0, kind: null, value: undefined, children: [] };
   const stack = [top];
   const listener = (event: string, state: State) => {
@@ -51,7 +53,7 @@ function nodeTree(text: string): YamlNode | undefined {
   };
   try {
     // json: a duplicate key (already reported) must not hide every other position.
-    loadYaml(text, { schema: CORE_SCHEMA, json: true, listener });
+    yaml.load(text, { schema: yaml.CORE_SCHEMA, json: true, listener });
   } catch {
     return undefined;
   }

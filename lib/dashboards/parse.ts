@@ -3,16 +3,17 @@
  *
  * Each file is parsed once: JSON by JSON.parse (after a bounded scan that finds syntax errors,
  * duplicate keys and over-deep nesting with their position, which JSON.parse cannot), YAML by
- * js-yaml (measured faster than `yaml` for this). Positions (./locate.ts, js-yaml's node events)
- * are worked out only when a problem has to be located, i.e. never for a good file.
+ * js-yaml (measured faster than `yaml` for this), imported on the first parse (./yaml.ts).
+ * Positions (./locate.ts, js-yaml's node events) are worked out only when a problem has to be
+ * located, i.e. never for a good file.
  *
  * Limits (issue 16 §8), each failure one line naming the file: size, nesting depth, and the
  * size a YAML file's aliases expand to (a billion-laughs file is a few hundred bytes).
  */
-import { CORE_SCHEMA, load as loadYaml, YAMLException } from 'js-yaml';
 import { findJsonSyntaxError } from './json-syntax';
 import { lazyLocator, type Locate } from './locate';
 import type { FileIssue, SourceFile } from './types';
+import { yamlParser } from './yaml';
 
 export type { Locate } from './locate';
 
@@ -40,9 +41,11 @@ function isJsonFile(file: string): boolean {
 
 const MiB = (n: number) => `${(n / (1024 * 1024)).toFixed(n % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
 
-export function parseFile(source: SourceFile): ParsedFile {
+export async function parseFile(source: SourceFile): Promise<ParsedFile> {
   const { file, text } = source;
-  const locate = lazyLocator(text);
+  // Also for JSON: valid JSON is YAML, and positions come from js-yaml's node events.
+  const yaml = await yamlParser();
+  const locate = lazyLocator(text, yaml);
   const fail = (message: string, pos: { line?: number; column?: number } = {}): ParsedFile => ({
     file,
     locate,
@@ -67,9 +70,9 @@ export function parseFile(source: SourceFile): ParsedFile {
     value = JSON.parse(text) as unknown;
   } else {
     try {
-      value = loadYaml(text, { schema: CORE_SCHEMA, filename: file });
+      value = yaml.load(text, { schema: yaml.CORE_SCHEMA, filename: file });
     } catch (error) {
-      if (error instanceof YAMLException) {
+      if (error instanceof yaml.YAMLException) {
         const pos = error.mark ? { line: error.mark.line + 1, column: error.mark.column + 1 } : {};
         return fail(`YAML syntax: ${error.reason}`, pos);
       }
@@ -166,8 +169,11 @@ function measure(root: unknown): { depth: number; bytes: number } {
 }
 
 /** Line and column of a field path in a file's text (for problems found after parsing). */
-export function locateIn(text: string, path: readonly PropertyKey[]) {
-  return lazyLocator(text)(path);
+export async function locateIn(
+  text: string,
+  path: readonly PropertyKey[],
+): Promise<{ line?: number; column?: number }> {
+  return lazyLocator(text, await yamlParser())(path);
 }
 
 function lineOf(text: string, offset: number): { line: number; column: number } {

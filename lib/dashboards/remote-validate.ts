@@ -70,7 +70,7 @@ export async function validateRemotely(
       const path = pathOfDotted(error.path);
       issues.push({
         file,
-        ...(text !== undefined ? locateIn(text, path) : {}),
+        ...(text !== undefined ? await locateIn(text, path) : {}),
         path: pathLabel(path),
         message: `the service refuses it: ${error.message}`,
       });

@@ -182,18 +182,8 @@ export async function resolveNames(
     needWebhooks ? orAbsent(lists.listWebhooks?.(call)) : undefined,
   ]);
 
-  const texts = new Map(files.map((f) => [f.file, f.text]));
-  const issues: FileIssue[] = [];
-  const issue = (ref: Ref, message: string) => {
-    const file = ref.file;
-    const text = texts.get(file);
-    issues.push({
-      file,
-      ...(text !== undefined ? locateIn(text, ref.path) : {}),
-      path: formatPath(ref.path),
-      message,
-    });
-  };
+  const problems: [Ref, string][] = [];
+  const issue = (ref: Ref, message: string) => problems.push([ref, message]);
 
   for (const ref of refs) {
     if (ref.kind === 'email') {
@@ -229,6 +219,17 @@ export async function resolveNames(
       );
     else
       issue(ref, `unknown ${noun} "${ref.value}"; ${existing(list, (e) => `"${e.name ?? ''}"`)}`);
+  }
+  const texts = new Map(files.map((f) => [f.file, f.text]));
+  const issues: FileIssue[] = [];
+  for (const [ref, message] of problems) {
+    const text = texts.get(ref.file);
+    issues.push({
+      file: ref.file,
+      ...(text !== undefined ? await locateIn(text, ref.path) : {}),
+      path: formatPath(ref.path),
+      message,
+    });
   }
   issues.sort(
     (a, b) =>

@@ -582,7 +582,7 @@ async function checkWrittenWebhookIds(
     const text = texts.get(file);
     issues.push({
       file,
-      ...(text !== undefined && ai >= 0 ? locateIn(text, path) : {}),
+      ...(text !== undefined && ai >= 0 ? await locateIn(text, path) : {}),
       path: `tiles[${ti}].alerts[${ai}].channel.webhookId`,
       message: `webhook id "${id}" not found; the service has ${list.length} webhook(s)${
         list.length > 0 ? `: ${list.map((w) => `"${w.name ?? ''}" (${w.id})`).join(', ')}` : ''

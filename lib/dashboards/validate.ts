@@ -75,14 +75,19 @@ export function formatFileIssue(issue: FileIssue): string {
   return `${where} ${issue.path ? `${issue.path}: ` : ''}${issue.message}`;
 }
 
-/** localeCompare's order, without building a collator on every comparison. */
-const byFile = new Intl.Collator();
+/**
+ * localeCompare's order of file names, with one collator built on first use: building it loads
+ * the ICU collation data (about 70 M instructions), which a cold start that reads no file skips.
+ */
+let fileCollator: Intl.Collator | undefined;
+export const compareFiles = (a: string, b: string): number =>
+  (fileCollator ??= new Intl.Collator()).compare(a, b);
 
-export function validateFiles(
+export async function validateFiles(
   files: readonly SourceFile[],
   options: ValidateOptions = {},
-): ValidationResult {
-  return validateParsed(files.map(parseFile), options);
+): Promise<ValidationResult> {
+  return validateParsed(await Promise.all(files.map(parseFile)), options);
 }
 
 /**
@@ -99,7 +104,7 @@ export function validateParsed(
   // Keys are unique per kind: each kind is its own list on the service.
   const seenByKind = new Map<FileKind, Map<string, string>>();
 
-  for (const parsed of [...files].sort((a, b) => byFile.compare(a.file, b.file))) {
+  for (const parsed of [...files].sort((a, b) => compareFiles(a.file, b.file))) {
     if (parsed.issues.length > 0) {
       issues.push(...parsed.issues);
       continue;

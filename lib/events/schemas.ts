@@ -4,18 +4,16 @@
  * wrongly, loose enough (looseObject) that an added field does not break an older consumer.
  */
 import * as z from 'zod/mini';
+import { isoDateTime } from '../schemas/common';
 import { ALERT_INTERVALS, alertChannel, createAlertBody, thresholdType } from '../schemas/alert';
+import { ALERT_PROVISION_REQUESTED, DASHBOARD_SYNCED, PIPE_STATE_CHANGED } from './names';
+import { pipeStateChangedDetail } from './pipe-state';
 
-export const EVENT_SOURCE = 'cloudops';
-export const DASHBOARD_SYNCED = 'Dashboard Synced';
-export const ALERT_PROVISION_REQUESTED = 'Alert Provision Requested';
-export const PIPE_STATE_CHANGED = 'Pipe State Changed';
-/** A dashboard drift notice (the sync in report mode, through the watchdog's notifiers). */
-export const DASHBOARDS_DRIFTED = 'Dashboards Drifted';
-/** The dashboard sync stopped at its deadline and asks for its next run (it alone consumes it). */
-export const DASHBOARD_SYNC_CONTINUED = 'Dashboard Sync Continued';
+// The names with the schemas, as their importers have always read them.
+export * from './names';
+export { pipeStateChangedDetail, type PipeStateChangedDetail } from './pipe-state';
 
-const isoTime = z.lazy(() => z.iso.datetime({ offset: true }));
+const isoTime = isoDateTime;
 
 /** An alert declared on a dashboard tile (the file's alert plus the tile it sits on). */
 export const declaredAlert = z.lazy(() =>
@@ -63,20 +61,6 @@ export const alertProvisionRequestedDetail = z.lazy(() =>
     alert: createAlertBody,
   }),
 );
-
-export const pipeStateChangedDetail = z.looseObject({
-  organizationId: z.string(),
-  serviceId: z.string(),
-  pipeId: z.string(),
-  pipeName: z.string(),
-  from: z.string(),
-  to: z.string(),
-  severity: z.string(),
-  kind: z.string(),
-  at: isoTime,
-  message: z.optional(z.string()),
-});
-export type PipeStateChangedDetail = z.infer<typeof pipeStateChangedDetail>;
 
 function envelope<T extends string, D extends z.ZodMiniType>(detailType: T, detail: D) {
   return z.looseObject({

@@ -21,7 +21,7 @@ import {
   DASHBOARDS_DRIFTED,
   EVENT_SOURCE,
   PIPE_STATE_CHANGED,
-} from './schemas';
+} from './names';
 
 /**
  * What each of this stack's emitters puts on the bus, all under EVENT_SOURCE: its IAM grant

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { readEnv } from '../config';
 import { ConfigError } from '../errors';
+import { coercedNumber } from '../schemas/builders';
 import { uuid } from '../schemas/common';
 import { durationUpTo } from './duration';
 
@@ -65,7 +66,7 @@ export const rotationEnv = z.object({
   ),
   CLOUDOPS_ROTATION_ADMIN_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   CLOUDOPS_ROTATION_TEST_CALL: z._default(testCall, { kind: 'auto' }),
-  CLOUDOPS_KEY_EXPIRY_WARN_DAYS: z._default(z.coerce.number().check(z.positive(), z.lte(365)), 7),
+  CLOUDOPS_KEY_EXPIRY_WARN_DAYS: z._default(coercedNumber().check(z.positive(), z.lte(365)), 7),
 });
 
 export interface RotationConfig {

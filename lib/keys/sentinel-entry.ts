@@ -10,18 +10,26 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
+import { coercedNumber } from '../schemas/builders';
 import { keyOperations } from '../api/management/keys';
 import { clientSettings, createClients } from '../clients';
-import { envList, NotConfiguredError, readConnectionEnv, readEnv } from '../config';
+import {
+  envList,
+  NotConfiguredError,
+  readConnectionEnv,
+  readEnv,
+  unreadVariables,
+} from '../config';
 import { secretsManagerCredentials } from '../credentials';
 import { CloudOpsError, ConfigError } from '../errors';
 import { createLogger, type Logger } from '../log';
 import { managementKeySecret } from '../schemas';
 import { DynamoWatchStore } from '../watch/dynamo-store';
-import { createNotifiers } from '../watch/notifiers/registry';
+import { configuredOf, createNotifiers, notifierEnvOf } from '../watch/notifiers/set';
+import { snsNotifier } from '../watch/notifiers/sns';
 import type { NotifierClients } from '../watch/notifiers/types';
 import { WatchRun } from '../watch/run';
-import { watchEnv, watchSettingsOf } from '../watch/settings';
+import { watchRecordSettingsOf, watchRecordShape } from '../watch/record-settings';
 import { recordIo } from '../watch/store';
 import type { KeyNotice } from '../watch/subjects/key';
 import { DEFAULT_AUDIT_POLICY, type AuditPolicy, type KeyFinding } from './audit';
@@ -36,7 +44,16 @@ import {
 import { auditRecord, decideFindingNotices, type ReminderPolicy } from './sentinel';
 import { UNIT_MS } from '../duration';
 
-export const sentinelEnv = z.extend(watchEnv, {
+/**
+ * Findings go to the topic, where the alarms go: the stack binds the sentinel to SNS alone
+ * (cdk/constructs/key-rotation.ts binds these), so its bundle carries no other notifier.
+ */
+export const SENTINEL_NOTIFIERS = [snsNotifier] as const;
+
+/** Variables of the watchers' notifiers and records (the sentinel reads those of its own list). */
+const WATCH_PREFIX = 'CLOUDOPS_WATCHDOG_';
+
+export const sentinelEnv = z.extend(z.extend(notifierEnvOf(SENTINEL_NOTIFIERS), watchRecordShape), {
   /** Every key secret of the stack, comma separated: described (tags), never read. */
   CLOUDOPS_KEY_SENTINEL_SECRET_IDS: z.optional(
     z.pipe(
@@ -49,15 +66,22 @@ export const sentinelEnv = z.extend(watchEnv, {
   /** The sentinel's own key (it lists keys and activities): the one key secret value it reads. */
   CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   /** High and medium findings are reminded after this many days; low ones are told once. */
-  CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: z._default(
-    z.coerce.number().check(z.positive(), z.lte(365)),
-    7,
-  ),
+  CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: z._default(coercedNumber().check(z.positive(), z.lte(365)), 7),
   CLOUDOPS_KEY_AUDIT_UNUSED_DAYS: z._default(
-    z.coerce.number().check(z.int(), z.positive(), z.lte(3650)),
+    coercedNumber().check(z.int(), z.positive(), z.lte(3650)),
     90,
   ),
 });
+
+/** The sentinel's env; a watch variable it does not read is an error, not silently ignored. */
+function readSentinelEnv(env: Record<string, string | undefined> | undefined) {
+  const unread = unreadVariables(sentinelEnv, WATCH_PREFIX, env);
+  if (unread.length > 0)
+    throw new ConfigError(
+      `invalid configuration: ${unread.join(', ')}: the key sentinel notifies through ${SENTINEL_NOTIFIERS.map((n) => n.name).join(', ')} only`,
+    );
+  return readEnv(sentinelEnv, env);
+}
 
 export interface SentinelEntryOptions {
   /** @default the process environment (read in lib/config.ts) */
@@ -88,11 +112,11 @@ const RECORD_ID = 'findings';
 export function sentinelEntry(options: SentinelEntryOptions = {}) {
   const connection = readConnectionEnv(options.env);
   const rotation = readRotationConfig(options.env);
-  const env = readEnv(sentinelEnv, options.env);
+  const env = readSentinelEnv(options.env);
   const secretIds = env.CLOUDOPS_KEY_SENTINEL_SECRET_IDS ?? [];
   if (secretIds.length === 0)
     throw new ConfigError('missing configuration: set CLOUDOPS_KEY_SENTINEL_SECRET_IDS');
-  const watch = watchSettingsOf(env);
+  const watch = watchRecordSettingsOf(env);
   if (!watch.tableName)
     throw new ConfigError(
       'missing configuration: set CLOUDOPS_WATCHDOG_TABLE (where the open findings are kept)',
@@ -105,7 +129,7 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
     options.logger ??
     createLogger({ level: connection.CLOUDOPS_LOG_LEVEL, fields: { function: 'key-sentinel' } });
   const secrets = options.secretsManager ?? new SecretsManagerClient({});
-  const notifiers = createNotifiers(watch.notifiers, {
+  const notifiers = createNotifiers(configuredOf(SENTINEL_NOTIFIERS, env), {
     ...options.notify,
     secretsManager: secrets,
   });

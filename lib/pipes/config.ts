@@ -4,15 +4,10 @@
  * watcher reads (its table, reminder and flap policy, notifiers) is lib/watch's watchEnv.
  */
 import * as z from 'zod/mini';
+import { coercedNumber } from '../schemas/builders';
 import { envFlag, envList, readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
-import {
-  defined,
-  envCount,
-  envMinutes,
-  watchEnv,
-  watchSettingsOf,
-  type WatchSettings,
-} from '../watch/settings';
+import { defined, envCount, envMinutes } from '../watch/record-settings';
+import { watchEnv, watchSettingsOf, type WatchSettings } from '../watch/settings';
 import { watchdogQueueEnv } from './queue-config';
 import type { WatchdogConfigInput } from './watchdog-config';
 
@@ -30,7 +25,7 @@ export const watchdogEnv = z.extend(watchEnv, {
   /** Fetched data unsent this long is stalled; nothing in or out this long is quiet (1 min-1 day). */
   CLOUDOPS_WATCHDOG_STALL_MINUTES: z.optional(
     z.pipe(
-      z.coerce.number().check(z.gte(1), z.lte(1440)),
+      coercedNumber().check(z.gte(1), z.lte(1440)),
       z.transform((m) => Math.round(m * 60_000)),
     ),
   ),
@@ -38,11 +33,11 @@ export const watchdogEnv = z.extend(watchEnv, {
   CLOUDOPS_WATCHDOG_EXPECT_TRAFFIC: z.optional(envList),
   /** Errors growing by more than this between two runs is erroring. */
   CLOUDOPS_WATCHDOG_ERRORS_PER_RUN: z.optional(
-    z.coerce.number().check(z.int(), z.gte(0), z.lte(1_000_000_000)),
+    coercedNumber().check(z.int(), z.gte(0), z.lte(1_000_000_000)),
   ),
   /** Retries of one API call stop after this long: a failing service is retried next run. */
   CLOUDOPS_WATCHDOG_API_DEADLINE_MS: z._default(
-    z.coerce.number().check(z.int(), z.positive()),
+    coercedNumber().check(z.int(), z.positive()),
     20_000,
   ),
 });

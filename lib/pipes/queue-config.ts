@@ -3,6 +3,7 @@
  * function (which only enqueues) reads them without bundling the watch engine's settings.
  */
 import * as z from 'zod/mini';
+import { coercedNumber } from '../schemas/builders';
 import { readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
 import { ConfigError } from '../errors';
 
@@ -21,7 +22,7 @@ export const watchdogQueueEnv = z.object({
   [WATCHDOG_ENV.queueUrl]: z.optional(z.url()),
   /** Services per message; default: the management rate limit's requests per window. */
   [WATCHDOG_ENV.servicesPerMessage]: z.optional(
-    z.coerce.number().check(z.int(), z.positive(), z.lte(1000)),
+    coercedNumber().check(z.int(), z.positive(), z.lte(1000)),
   ),
 });
 

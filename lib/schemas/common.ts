@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
+import { isoDatetime, withFallback } from './builders';
 
 /** RFC 4122 UUID of any version (ids in paths and records). */
 export const uuid = z.lazy(() => z.uuid({ version: undefined }));
 
 /** ISO-8601 date-time as the service writes it (offset or `Z`). */
-export const isoDateTime = z.lazy(() => z.iso.datetime({ offset: true }));
+export const isoDateTime = z.lazy(() => isoDatetime({ offset: true }));
 
 /**
  * `expireAt` on the wire: absent, null or empty all mean "never expires" (API-FACTS).
@@ -28,12 +29,12 @@ export const expiry = z.lazy(() =>
  * absent instead of failing the whole answer.
  */
 export function lenient<T extends z.ZodMiniType>(schema: T) {
-  return z.catch(z.optional(schema), undefined);
+  return withFallback(z.optional(schema), undefined);
 }
 
 /** Like {@link lenient}, but keeps null (for fields where null has a meaning, e.g. "unset"). */
 export function lenientNullable<T extends z.ZodMiniType>(schema: T) {
-  return z.catch(z.nullish(schema), undefined);
+  return withFallback(z.nullish(schema), undefined);
 }
 
 /**

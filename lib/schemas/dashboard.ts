@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { withFallback } from './builders';
 import { lenient, lenientNullable } from './common';
 
 export const AGG_FNS = [
@@ -315,8 +316,8 @@ export type DashboardValidateBody = z.input<typeof dashboardValidateBody>;
 /** One problem the dry run found: `path` dot-separated (`""` = the dashboard itself). */
 const validationIssue = z.lazy(() =>
   z.object({
-    path: z.catch(z.string(), ''),
-    message: z.catch(z.string(), '(no message)'),
+    path: withFallback(z.string(), ''),
+    message: withFallback(z.string(), '(no message)'),
   }),
 );
 
@@ -338,7 +339,7 @@ export type DashboardValidation = z.infer<typeof dashboardValidation>;
 const answer = z.lazy(() =>
   z.looseObject({
     valid: z.boolean(),
-    errors: z.catch(z.array(validationIssue), []),
+    errors: withFallback(z.array(validationIssue), []),
     normalized,
   }),
 );

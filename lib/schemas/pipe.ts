@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { withFallback } from './builders';
 import { lenient, lenientNullable } from './common';
 
 /** Every state string the real service is known to send (API-FACTS). Others stay valid. */
@@ -65,7 +66,7 @@ export const kafkaSource = z.lazy(() =>
     consumerGroup: str,
     iamRole: str,
     offset: lenient(z.looseObject({ timestamp: str })),
-    schemaRegistry: z.catch(
+    schemaRegistry: withFallback(
       z.optional(
         z.looseObject({
           url: str,
@@ -110,7 +111,7 @@ export const postgresSource = z.lazy(() =>
     host: str,
     port: optInt,
     database: str,
-    settings: z.catch(
+    settings: withFallback(
       z.optional(
         z.looseObject({
           syncIntervalSeconds: num,
@@ -126,7 +127,7 @@ export const postgresSource = z.lazy(() =>
       ),
       undefined,
     ),
-    tableMappings: z.catch(
+    tableMappings: withFallback(
       z.optional(
         z.array(
           z.looseObject({
@@ -159,7 +160,7 @@ export const pipeDestination = z.lazy(() =>
     database: str,
     table: str,
     managedTable: bool,
-    tableDefinition: z.catch(
+    tableDefinition: withFallback(
       z.optional(
         z.looseObject({
           engine: z.optional(

@@ -1,65 +1,32 @@
 /**
- * What a watcher reads from env (parsed by lib/config.ts's readEnv, so every bad variable is
- * named and no value is echoed): the table of its records, the reminder and flap policy, and
- * its notifiers. The names keep the `CLOUDOPS_WATCHDOG_` prefix they had when the pipe
- * watchdog was the only watcher, so existing deployments and env files keep working.
+ * What a watcher that notifies through the registry reads from env (parsed by lib/config.ts's
+ * readEnv, so every bad variable is named and no value is echoed): its records' table and
+ * policy (record-settings.ts) and every notifier, with routing.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod/mini';
 import { readEnv } from '../config';
-import type { ConditionPolicyInput } from './condition';
 import { DynamoWatchStore } from './dynamo-store';
-import {
-  configuredNotifiers,
-  createNotifiers,
-  notifierEnv,
-  type ConfiguredNotifier,
-} from './notifiers/registry';
+import { configuredNotifiers, notifierEnv } from './notifiers/registry';
+import { createNotifiers, type ConfiguredNotifier } from './notifiers/set';
 import type { NotifierClients } from './notifiers/types';
+import {
+  watchRecordSettingsOf,
+  watchRecordShape,
+  type WatchRecordSettings,
+} from './record-settings';
 
-export const envCount = z.lazy(() => z.coerce.number().check(z.int(), z.positive()));
-export const envMinutes = z.lazy(() =>
-  z.pipe(
-    z.coerce.number().check(z.positive()),
-    z.transform((m) => Math.round(m * 60_000)),
-  ),
-);
-
-export const WATCH_TABLE_VARIABLE = 'CLOUDOPS_WATCHDOG_TABLE';
-
-export const watchEnv = z.extend(notifierEnv, {
-  /** DynamoDB table of the watched records (the functions); the CLI keeps a file instead. */
-  [WATCH_TABLE_VARIABLE]: z.optional(z.string().check(z.minLength(1))),
-  CLOUDOPS_WATCHDOG_REMINDER_MINUTES: z.optional(envMinutes),
-  CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES: z.optional(envCount),
-  CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES: z.optional(envMinutes),
-  CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES: z.optional(envMinutes),
-});
+/** The records and every notifier of the registry, with routing. */
+export const watchEnv = z.extend(notifierEnv, watchRecordShape);
 type WatchEnv = z.output<typeof watchEnv>;
 
-export interface WatchSettings {
-  tableName: string | undefined;
-  policy: ConditionPolicyInput;
+export interface WatchSettings extends WatchRecordSettings {
   notifiers: ConfiguredNotifier[];
-}
-
-/** Drop undefined members so zod defaults apply. */
-export function defined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** The watch part of an env already parsed (a watcher's own schema extends watchEnv). */
 export function watchSettingsOf(e: WatchEnv): WatchSettings {
-  return {
-    tableName: e.CLOUDOPS_WATCHDOG_TABLE,
-    notifiers: configuredNotifiers(e),
-    policy: defined({
-      reminderIntervalMs: e.CLOUDOPS_WATCHDOG_REMINDER_MINUTES,
-      flapMaxChanges: e.CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES,
-      flapWindowMs: e.CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES,
-      flapStableMs: e.CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES,
-    }),
-  };
+  return { ...watchRecordSettingsOf(e), notifiers: configuredNotifiers(e) };
 }
 
 function readWatchSettings(env?: Record<string, string | undefined>): WatchSettings {

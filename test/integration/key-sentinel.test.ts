@@ -2,17 +2,15 @@
  * The deployed key sentinel, through its Lambda handler and its env as the stack sets it: key
  * secrets in the sandbox's Secrets Manager (described, never read but its own), keys and
  * activities read from the sandbox over HTTP, open findings in the watch table (dynalite),
- * notices through lib/watch notifiers (SNS mocked at the SDK, a webhook on loopback).
+ * notices through its one notifier, SNS (mocked at the SDK: each published notice is read back).
  */
 import {
   CreateSecretCommand,
   GetSecretValueCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
-import { mockClient } from 'aws-sdk-client-mock';
 import type { Context } from 'aws-lambda';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSentinelHandler } from '../../functions/rotate-key/sentinel';
 import { createManagementClient } from '../../lib/api';
 import { NOT_CONFIGURED_TEMPLATE } from '../../lib/config';
@@ -21,26 +19,15 @@ import { createLogger, type Logger } from '../../lib/log';
 import { managementKeySecret } from '../../lib/schemas';
 import type { KeyNotice } from '../../lib/watch/subjects/key';
 import { closeAfterEach } from '../support/close-after-each';
+import { mockTopic, TOPIC_ARN } from '../support/sns-topic';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
-import { startReceiver } from '../support/receiver';
 import { DAY, idleKey, startRotationSandbox, type RotationSandbox } from './rotation-harness';
 
-const TOPIC = 'arn:aws:sns:us-east-1:000000000000:cloudops-notifications';
-const sns = mockClient(SNSClient);
+const topic = mockTopic();
 const open = closeAfterEach<RotationSandbox | LocalDynamo>();
-let hook: Awaited<ReturnType<typeof startReceiver>>;
 
-beforeEach(async () => {
-  sns.reset();
-  sns
-    .on(PublishBatchCommand)
-    .callsFake((input: { PublishBatchRequestEntries: { Id: string }[] }) => ({
-      Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: e.Id })),
-    }));
-  hook = await startReceiver();
-});
-afterEach(() => hook.close());
-afterAll(() => sns.restore());
+beforeEach(() => topic.reset());
+afterAll(() => topic.restore());
 
 interface Setup {
   rs: RotationSandbox;
@@ -90,26 +77,19 @@ function sentinel(
       // The sandbox's own limit is lifted (test harness); the client's would only slow the test.
       CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',
       CLOUDOPS_WATCHDOG_TABLE: s.dynamo.tableName,
-      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC,
-      CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${hook.url}/hooks/key-sentinel`,
+      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC_ARN,
       ...env,
     },
     secretsManager: recording(s.rs.sm, s.valuesRead),
-    notify: { sns: new SNSClient({ region: 'us-east-1' }) },
+    notify: { sns: topic.client() },
     dynamo: s.dynamo.client,
     now: () => s.rs.sb.clock.now(),
   });
   return () => handler({}, {} as Context);
 }
 
-/** What the webhook received since the last call, as notices. */
-function drain(): KeyNotice[] {
-  const notices = hook.received.map(
-    (r) => (JSON.parse(r.body) as { notification: KeyNotice }).notification,
-  );
-  hook.received.length = 0;
-  return notices;
-}
+/** What the topic took since the last call, as notices. */
+const drain = () => topic.drain<KeyNotice>();
 const byCheck = (notices: KeyNotice[], keyName: string) =>
   notices
     .filter((n) => n.keyName === keyName)
@@ -140,10 +120,8 @@ describe('key sentinel (the deployed handler)', () => {
       resolves: false,
       action: `revoke it: cloudops keys revoke ${unused}`,
     });
-    // Each notice once per notifier: the topic got the same ones, with their attributes.
-    const published = sns
-      .commandCalls(PublishBatchCommand)
-      .flatMap((c) => c.args[0].input.PublishBatchRequestEntries!);
+    // One entry per notice, with the subject line and attributes subscriptions filter on.
+    const published = topic.entries();
     expect(published).toHaveLength(told.length);
     expect(published.find((p) => p.Subject?.includes('unused'))).toMatchObject({
       Subject: `[WARNING] API key unused medium: ci-reporting (...${unusedNotice.keySuffix})`,
@@ -260,17 +238,14 @@ describe('key sentinel (the deployed handler)', () => {
     const s = await setup();
     await s.rs.rotate();
     await idleKey(s.rs, 'stale', 100);
-    const refusing = await startReceiver([500, 500, 500]);
-    try {
-      const failing = sentinel(s, [s.rs.secretId], {
-        CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${refusing.url}/hooks/down`,
-        CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: '',
-      });
-      await expect(failing()).rejects.toThrow(/key audit notice not delivered .*webhook: .*500/);
-    } finally {
-      await refusing.close();
-    }
-    const check = sentinel(s, [s.rs.secretId], { CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: '' });
+    topic.refuse('topic unavailable');
+    const failing = sentinel(s, [s.rs.secretId]);
+    await expect(failing()).rejects.toThrow(
+      /key audit notice not delivered .*sns: .*topic unavailable/,
+    );
+    drain();
+    topic.accept();
+    const check = sentinel(s, [s.rs.secretId]);
     await check();
     const delivered = drain();
     expect(byCheck(delivered, 'stale')).toContain('finding:unused');
@@ -278,6 +253,19 @@ describe('key sentinel (the deployed handler)', () => {
     expect(new Set(ids).size).toBe(ids.length);
     await check();
     expect(drain()).toEqual([]);
+  });
+
+  it('a variable of a notifier it cannot use stops it at start, named (it notifies through SNS alone)', async () => {
+    const s = await setup();
+    expect(() =>
+      sentinel(s, [s.rs.secretId], {
+        CLOUDOPS_WATCHDOG_WEBHOOK_URL: 'https://hooks.example/key-sentinel',
+        CLOUDOPS_WATCHDOG_ROUTES: '{"routes":[]}',
+      }),
+    ).toThrow(
+      'invalid configuration: CLOUDOPS_WATCHDOG_ROUTES, CLOUDOPS_WATCHDOG_WEBHOOK_URL: the key sentinel notifies through sns only',
+    );
+    expect(topic.calls()).toBe(0);
   });
 
   it('a fresh deployment (every key secret still its placeholder) tells nothing, in one info line', async () => {

@@ -14,22 +14,22 @@ import { createSentinelHandler } from '../../functions/rotate-key/sentinel';
 import type { KeyNotice } from '../../lib/watch/subjects/key';
 import { runCapture } from '../support/cli';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
-import { startReceiver } from '../support/receiver';
+import { mockTopic, TOPIC_ARN } from '../support/sns-topic';
 import { idleKey, startRotationSandbox, type RotationSandbox } from './rotation-harness';
 
 let rs: RotationSandbox;
 let dir: string;
 let dynamo: LocalDynamo;
-let hook: Awaited<ReturnType<typeof startReceiver>>;
+const topic = mockTopic();
 beforeAll(async () => {
+  topic.reset();
   rs = await startRotationSandbox(undefined, 'current');
   dynamo = await startLocalDynamo();
-  hook = await startReceiver();
   dir = mkdtempSync(join(tmpdir(), 'keys-audit-'));
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  await hook.close();
+  topic.restore();
   await dynamo.close();
   await rs.close();
 });
@@ -45,19 +45,16 @@ function sentinel() {
       // The sandbox's own limit is lifted (test harness); the client's would only slow the test.
       CLOUDOPS_MANAGEMENT_RATE_LIMIT: '1000/1s',
       CLOUDOPS_WATCHDOG_TABLE: dynamo.tableName,
-      CLOUDOPS_WATCHDOG_WEBHOOK_URL: `${hook.url}/hooks/keys`,
+      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: TOPIC_ARN,
     },
     secretsManager: rs.sm,
+    notify: { sns: topic.client() },
     dynamo: dynamo.client,
     now: () => rs.sb.clock.now(),
   });
   return async () => {
     await handler({}, {} as Context);
-    const told = hook.received.map(
-      (r) => (JSON.parse(r.body) as { notification: KeyNotice }).notification,
-    );
-    hook.received.length = 0;
-    return told;
+    return topic.drain<KeyNotice>();
   };
 }
 const told = (notices: KeyNotice[], kind: KeyNotice['kind'], keyName: string, check: string) =>

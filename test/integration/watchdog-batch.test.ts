@@ -18,11 +18,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ManagementClient } from '../../lib/api';
 import { runWatchdog } from '../../lib/pipes/watchdog';
 import { parseWatchdogConfig } from '../../lib/pipes/watchdog-config';
-import {
-  configuredNotifiers,
-  createNotifiers,
-  notifierEnv,
-} from '../../lib/watch/notifiers/registry';
+import { configuredNotifiers, notifierEnv } from '../../lib/watch/notifiers/registry';
+import { createNotifiers } from '../../lib/watch/notifiers/set';
 import { LocalWatchStore } from '../../lib/watch/store';
 import type { Sandbox } from '../../sandbox/index';
 import { startReceiver } from '../support/receiver';

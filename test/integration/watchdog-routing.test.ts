@@ -9,11 +9,8 @@ import { expect, it } from 'vitest';
 import { readEnv } from '../../lib/config';
 import { runWatchdog } from '../../lib/pipes/watchdog';
 import { parseWatchdogConfig } from '../../lib/pipes/watchdog-config';
-import {
-  configuredNotifiers,
-  createNotifiers,
-  notifierEnv,
-} from '../../lib/watch/notifiers/registry';
+import { configuredNotifiers, notifierEnv } from '../../lib/watch/notifiers/registry';
+import { createNotifiers } from '../../lib/watch/notifiers/set';
 import { LocalWatchStore } from '../../lib/watch/store';
 import { startPagerDuty } from '../support/pagerduty-receiver';
 import { startReceiver } from '../support/receiver';

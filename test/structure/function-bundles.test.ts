@@ -2,15 +2,39 @@
  * Each function bundles only the management operations it calls (and their schemas): the
  * operation groups are separate modules bound through a kit (lib/api/kit.ts), and the package
  * is free of import side effects, so esbuild leaves out every module a function never reaches.
+ * Below: what else stays out of every function bundle, so it cannot creep back, and what the
+ * sync's cold start evaluates: only what every run needs; what a run may not need is reached
+ * through `import()` (evaluated on first call) or not bundled at all.
  */
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readSourceTree } from './source-tree';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** The repo files in the bundle of `entry` (as the stack does: SDK external, ESM, node). */
-async function bundledFiles(entry: string): Promise<string[]> {
+interface Bundle {
+  /** The repo files in it: what is left after tree shaking (metafile.inputs lists all it read). */
+  files: string[];
+  metafile: Metafile;
+  /** The unminified output (esbuild names a kept namespace object `<module>_exports`). */
+  text: string;
+}
+
+const built = new Map<string, Promise<Bundle>>();
+
+/** The bundle of `entry` as the stack makes it (SDK external here, ESM, node), once per run. */
+function bundleOf(entry: string): Promise<Bundle> {
+  let bundle = built.get(entry);
+  if (!bundle) built.set(entry, (bundle = buildBundle(entry)));
+  return bundle;
+}
+
+async function buildBundle(entry: string): Promise<Bundle> {
   const result = await build({
     entryPoints: [path.join(ROOT, entry)],
     absWorkingDir: ROOT,
@@ -23,11 +47,11 @@ async function bundledFiles(entry: string): Promise<string[]> {
     external: ['@aws-sdk/*'],
     logLevel: 'silent',
   });
-  // The output's inputs: what is left after tree shaking (metafile.inputs lists all it read).
   const [output] = Object.values(result.metafile.outputs);
-  return Object.entries(output.inputs)
+  const files = Object.entries(output.inputs)
     .filter(([file, { bytesInOutput }]) => bytesInOutput > 0 && !file.includes('node_modules'))
     .map(([file]) => file);
+  return { files, metafile: result.metafile, text: result.outputFiles[0].text };
 }
 
 const GROUPS = {
@@ -57,8 +81,126 @@ const FUNCTIONS: { entry: string; carries: Group[] }[] = [
 
 describe('what each function bundles of the API clients', () => {
   it.each(FUNCTIONS)('$entry carries only $carries', async ({ entry, carries }) => {
-    const files = await bundledFiles(entry);
+    const { files } = await bundleOf(entry);
     const found = (Object.keys(GROUPS) as Group[]).filter((g) => files.includes(GROUPS[g]));
     expect(found.sort()).toEqual([...carries].sort());
+  });
+});
+
+/**
+ * zod namespaces esbuild cannot tree-shake once kept (lib/schemas/builders.ts): `z.catch`
+ * reaches the whole util module through `core.util`, `z.iso.*` all four ISO formats,
+ * `z.coerce.*` the bigint and date coercions.
+ */
+const WHOLE_ZOD_NAMESPACES = ['util_exports', 'iso_exports', 'coerce_exports'];
+
+const ALL_FUNCTIONS = [...FUNCTIONS.map((f) => f.entry), 'functions/pipe-watchdog/handler.ts'];
+
+/** The events the sync emits and the provisioner reads, with the alert schemas they carry. */
+const ALERT_EVENT_SCHEMAS = ['lib/events/schemas.ts', 'lib/schemas/alert.ts'];
+
+/** What a function cannot use as deployed, kept out of its bundle (files, or SDK packages). */
+const KEPT_OUT: { entry: string; why: string; out: string[] }[] = [
+  {
+    entry: 'functions/rotate-key/sentinel.ts',
+    why: 'it notifies through SNS alone (SENTINEL_NOTIFIERS, what the stack binds it to)',
+    out: [
+      'lib/watch/notifiers/registry.ts',
+      'lib/watch/routes.ts',
+      'lib/watch/notifiers/slack.ts',
+      'lib/watch/notifiers/webhook.ts',
+      'lib/watch/notifiers/pagerduty.ts',
+      'lib/watch/notifiers/eventbridge.ts',
+      '@aws-sdk/client-eventbridge',
+      ...ALERT_EVENT_SCHEMAS,
+    ],
+  },
+  {
+    entry: 'functions/pipe-watchdog/consumer.ts',
+    why: 'its notices carry the pipe event alone (lib/events/pipe-state.ts)',
+    out: ALERT_EVENT_SCHEMAS,
+  },
+];
+
+describe('what stays out of every function bundle', () => {
+  it.each(KEPT_OUT)('$entry carries none of $out: $why', async ({ entry, out }) => {
+    const { files, text } = await bundleOf(entry);
+    // SDK packages are external here: the bundle imports them by name.
+    const carried = out.filter((name) =>
+      name.startsWith('@') ? text.includes(`from "${name}"`) : files.includes(name),
+    );
+    expect(carried).toEqual([]);
+  });
+
+  it.each(ALL_FUNCTIONS)('%s keeps no whole zod namespace', async (entry) => {
+    const { text } = await bundleOf(entry);
+    expect(WHOLE_ZOD_NAMESPACES.filter((name) => text.includes(`var ${name} =`))).toEqual([]);
+  });
+});
+
+describe("node-fetch's multipart parser, left out of the bundles (cdk/constructs/function.ts)", () => {
+  it('nothing the functions bundle reads a body as form data (the only caller of that parser)', () => {
+    const callers = [...readSourceTree(['lib', 'functions'])]
+      .filter(([, text]) => /\.formData\s*\(/.test(text))
+      .map(([file]) => file);
+    expect(callers).toEqual([]);
+  });
+});
+
+const SYNC_ENTRY = 'functions/sync-dashboards/handler.ts';
+
+/** Inputs reachable from `entry` through static imports only (what importing evaluates). */
+function staticallyReached(metafile: Metafile, entry: string): Set<string> {
+  const reached = new Set([entry]);
+  for (const file of reached)
+    for (const edge of metafile.inputs[file]?.imports ?? [])
+      if (edge.kind === 'import-statement') reached.add(edge.path);
+  return reached;
+}
+
+describe("what the sync function's import evaluates", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cloudops-sync-bundle-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reaches js-yaml only through import() (first parse), and never bundles `yaml` (CLI only)', async () => {
+    const { metafile } = await bundleOf(SYNC_ENTRY);
+    const inputs = Object.keys(metafile.inputs);
+    const jsYaml = inputs.filter((f) => f.includes('node_modules/js-yaml/'));
+    expect(jsYaml).not.toEqual([]);
+    const atImport = [...staticallyReached(metafile, SYNC_ENTRY)];
+    expect(atImport.filter((f) => f.includes('node_modules/js-yaml/'))).toEqual([]);
+    expect(inputs.filter((f) => f.includes('node_modules/yaml/'))).toEqual([]);
+  });
+
+  it('builds no Intl collator (its ICU data costs a cold start about 70 M instructions)', async () => {
+    const file = path.join(dir, 'index.mjs');
+    await build({
+      entryPoints: [path.join(ROOT, SYNC_ENTRY)],
+      absWorkingDir: ROOT,
+      outfile: file,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      mainFields: ['module', 'main'],
+      logLevel: 'silent',
+    });
+    // Counts every collator built while the bundle is imported (a fresh process: nothing cached).
+    const script = `
+      let built = 0;
+      const Real = Intl.Collator;
+      const count = (make) => (...args) => (built++, make(...args));
+      Intl.Collator = new Proxy(Real, {
+        construct: (target, args) => count((...a) => Reflect.construct(target, a))(...args),
+        apply: (target, self, args) => count((...a) => Reflect.apply(target, self, a))(...args),
+      });
+      await import(process.argv[1]);
+      console.log(JSON.stringify({ built }));`;
+    const run = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', script, pathToFileURL(file).href],
+      { encoding: 'utf8', env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1' } },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ built: 0 });
   });
 });

@@ -3,10 +3,11 @@ import { importSpecifiers, parseSource, readSourceTree, type SourceTree } from '
 
 /**
  * What bundles into the functions imports zod's small build only: classic `zod` is ~95 KiB of
- * every bundle and attaches its methods at import. `zod/locales` brings the English messages.
+ * every bundle and attaches its methods at import. `zod/locales` brings the English messages,
+ * `zod/v4/core` the builders lib/schemas/builders.ts makes zod/mini's classes with.
  */
 const FUNCTION_FOLDERS = ['lib', 'functions'];
-const ALLOWED_ZOD = new Set(['zod/mini', 'zod/locales']);
+const ALLOWED_ZOD = new Set(['zod/mini', 'zod/locales', 'zod/v4/core']);
 
 /** `file: specifier` for each import of a zod build other than the small one. */
 function classicZodImports(tree: SourceTree): string[] {

@@ -2,9 +2,9 @@
  * EventBridge: one event per notice (source `cloudops`), its detail-type and detail as the
  * notice's subject renders them (`Pipe State Changed` per lib/events/schemas.ts for a pipe).
  */
-import type { EventBridgeClient, PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import { EventBridgeClient, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import * as z from 'zod/mini';
-import { EVENT_SOURCE } from '../../events/schemas';
+import { EVENT_SOURCE } from '../../events/names';
 import { putEvents, type Refusal } from '../../events/put-events';
 import { redactText } from '../../redact';
 import { explain } from '../notice';
@@ -91,7 +91,7 @@ export const eventBridgeNotifier = defineNotifier<typeof env, string>({
   settings: (e) => e.CLOUDOPS_WATCHDOG_EVENT_BUS,
   create: (eventBusName, clients, context) =>
     createEventBridgeNotifier({
-      client: clients.eventBridge(),
+      client: clients.eventBridge ?? new EventBridgeClient({}),
       eventBusName,
       name: context.name,
       linkTemplate: context.linkTemplate,

@@ -4,9 +4,6 @@
  * the construct to give it its destination). With a routing table (CLOUDOPS_WATCHDOG_ROUTES),
  * routes add destinations of their own and each notifier takes only the notices routed to it.
  */
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SNSClient } from '@aws-sdk/client-sns';
 import * as z from 'zod/mini';
 import { ConfigError } from '../../errors';
 import { registerSecret } from '../../redact';
@@ -21,15 +18,10 @@ import {
 } from '../routes';
 import { eventBridgeNotifier } from './eventbridge';
 import { pagerDutyNotifier } from './pagerduty';
+import { configuredOf, notifierEnvOf, type ConfiguredNotifier } from './set';
 import { slackNotifier } from './slack';
 import { snsNotifier } from './sns';
-import type {
-  Notifier,
-  NotifierClients,
-  NotifierClientSource,
-  NotifierContext,
-  SecretSource,
-} from './types';
+import type { Notifier, NotifierContext, SecretSource } from './types';
 import { webhookNotifier } from './webhook';
 
 export const NOTIFIERS = [
@@ -49,48 +41,12 @@ export const ROUTABLE_DESTINATIONS = NOTIFIERS.filter((n) => 'secretSchema' in n
 /** The machine channel every notice goes to, routed or not, unless the table says otherwise. */
 const ALWAYS_BY_DEFAULT: NotifierName = 'eventbridge';
 
-const linkTemplate = z.lazy(() =>
-  z.string().check(
-    z.minLength(1),
-    z.refine(
-      (template) => {
-        try {
-          return /^https?:$/.test(new URL(template.replace(/\{\w+\}/g, 'x')).protocol);
-        } catch {
-          return false;
-        }
-      },
-      { message: 'expected an http(s) URL with {organizationId}, {serviceId} or {pipeId} in it' },
-    ),
-  ),
-);
-
-/** What every notifier shares: the link of each notice, and the routing table. */
-const sharedEnv = z.object({
-  /** e.g. https://console.example/{organizationId}/services/{serviceId}/pipes/{pipeId} */
-  CLOUDOPS_WATCHDOG_LINK_TEMPLATE: z.optional(linkTemplate),
+/** Every notifier's variables, the shared ones and the routing table (what the functions' extend). */
+export const notifierEnv = z.extend(notifierEnvOf(NOTIFIERS), {
   /** JSON: lib/watch/routes.ts. */
   CLOUDOPS_WATCHDOG_ROUTES: z.optional(routeTableJson),
 });
-
-type Shapes = (typeof NOTIFIERS)[number]['env']['shape'];
-type Merged<U> = (U extends unknown ? (u: U) => void : never) extends (m: infer M) => void
-  ? M
-  : never;
-
-/** Every notifier's variables and the shared ones in one schema (what the functions' extend). */
-export const notifierEnv = z.object(
-  Object.assign({}, sharedEnv.shape, ...NOTIFIERS.map((n) => n.env.shape)) as Merged<Shapes> &
-    typeof sharedEnv.shape,
-);
 type NotifierEnv = z.output<typeof notifierEnv>;
-
-/** A configured notifier, ready to be made (once per process: secrets stay cached in it). */
-export interface ConfiguredNotifier {
-  /** Its notifier's name, or a route's own destination's (`slack:team-a`). */
-  readonly name: string;
-  create(clients: NotifierClientSource): Notifier;
-}
 
 /**
  * The notifiers `env` configures, in the list's order (their values checked, none echoed), then
@@ -98,11 +54,7 @@ export interface ConfiguredNotifier {
  */
 export function configuredNotifiers(env: NotifierEnv): ConfiguredNotifier[] {
   const shared = { linkTemplate: env.CLOUDOPS_WATCHDOG_LINK_TEMPLATE };
-  const defaults = NOTIFIERS.flatMap((definition): ConfiguredNotifier[] => {
-    const context: NotifierContext = { name: definition.name, ...shared };
-    const create = definition.configure(env, context);
-    return create ? [{ name: definition.name, create }] : [];
-  });
+  const defaults = configuredOf(NOTIFIERS, env);
   const table = env.CLOUDOPS_WATCHDOG_ROUTES;
   if (!table) return defaults;
   const names = defaults.map((d) => d.name);
@@ -186,21 +138,4 @@ function accepting(notifier: Notifier, accepts: (n: Notice) => boolean): Notifie
       : {}),
     accepts,
   };
-}
-
-/** Make the configured notifiers; AWS clients are injected or made once, on first use. */
-export function createNotifiers(
-  configured: readonly ConfiguredNotifier[],
-  clients: NotifierClients = {},
-): Notifier[] {
-  let sns = clients.sns;
-  let eventBridge = clients.eventBridge;
-  let secretsManager = clients.secretsManager;
-  const source: NotifierClientSource = {
-    sns: () => (sns ??= new SNSClient({})),
-    eventBridge: () => (eventBridge ??= new EventBridgeClient({})),
-    secretsManager: () => (secretsManager ??= new SecretsManagerClient({})),
-    http: clients.http ?? {},
-  };
-  return configured.map((c) => c.create(source));
 }

@@ -5,8 +5,8 @@
 import {
   PublishBatchCommand,
   PublishCommand,
+  SNSClient,
   type PublishBatchCommandOutput,
-  type SNSClient,
 } from '@aws-sdk/client-sns';
 import * as z from 'zod/mini';
 import { chunks } from '../../batches';
@@ -186,7 +186,7 @@ export const snsNotifier = defineNotifier<typeof env, string>({
   settings: (e) => e.CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN,
   create: (topicArn, clients, context) =>
     createSnsNotifier({
-      client: clients.sns(),
+      client: clients.sns ?? new SNSClient({}),
       topicArn,
       name: context.name,
       linkTemplate: context.linkTemplate,

@@ -66,10 +66,14 @@ export interface NotifierClients {
   http?: HttpPostOptions;
 }
 
-/** What a notifier is made with: each client made once, on first use. */
+/**
+ * What a notifier is made with. SNS and EventBridge are configured once each and make their
+ * client when none is given (so only a bundle that uses one carries it); the Secrets Manager
+ * client is shared by every destination that reads a secret, made once, on first use.
+ */
 export interface NotifierClientSource {
-  sns: () => SNSClient;
-  eventBridge: () => EventBridgeClient;
+  sns?: SNSClient | undefined;
+  eventBridge?: EventBridgeClient | undefined;
   secretsManager: () => SecretsManagerClient;
   http: HttpPostOptions;
 }

@@ -1,10 +1,7 @@
 /** A pipe's notice: its state changes, reminders, recovery, and the watchdog's acts on it. */
 import * as z from 'zod/mini';
-import {
-  PIPE_STATE_CHANGED,
-  pipeStateChangedDetail,
-  type PipeStateChangedDetail,
-} from '../../events/schemas';
+import { PIPE_STATE_CHANGED } from '../../events/names';
+import { pipeStateChangedDetail, type PipeStateChangedDetail } from '../../events/pipe-state';
 import { noticeCore, titleOf, type Fact, type RenderedNotice } from '../notice';
 import { pipeHint } from './pipe-hints';
 

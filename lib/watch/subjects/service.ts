@@ -3,7 +3,7 @@
  * can again), or it went idle (scaled to zero) and came back.
  */
 import * as z from 'zod/mini';
-import { PIPE_STATE_CHANGED } from '../../events/schemas';
+import { PIPE_STATE_CHANGED } from '../../events/names';
 import { noticeCore, titleOf, type RenderedNotice } from '../notice';
 import { pipeEventDetail } from './pipe';
 

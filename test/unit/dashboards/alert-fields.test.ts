@@ -28,14 +28,14 @@ function file(alert: string[]): string {
     ...alert.map((l) => `        ${l}`), //               16...
   ].join('\n');
 }
-const check = (alert: string[]) =>
-  validateFiles([{ file: 'a.yaml', text: file(alert) }]).issues.map(formatFileIssue);
+const check = async (alert: string[]) =>
+  (await validateFiles([{ file: 'a.yaml', text: file(alert) }])).issues.map(formatFileIssue);
 const webhook = 'channel: { type: webhook, webhook: ops }';
 
 describe('alert fields of a dashboard file', () => {
-  it('accepts the new fields and keeps them on the desired alert', () => {
+  it('accepts the new fields and keeps them on the desired alert', async () => {
     const email = 'channel: { type: email, emailRecipients: [oncall@example.com, b@example.org] }';
-    const { dashboards, issues } = validateFiles([
+    const { dashboards, issues } = await validateFiles([
       {
         file: 'a.yaml',
         text: file([
@@ -53,13 +53,13 @@ describe('alert fields of a dashboard file', () => {
       channel: { type: 'email', emailRecipients: ['oncall@example.com', 'b@example.org'] },
     });
     expect(
-      check(['interval: 1h', "scheduleStartAt: '2026-09-01T06:00:00+02:00'", webhook]),
+      await check(['interval: 1h', "scheduleStartAt: '2026-09-01T06:00:00+02:00'", webhook]),
     ).toEqual([]);
   });
 
-  it('refuses an offset together with a start time, and an offset not below the interval', () => {
+  it('refuses an offset together with a start time, and an offset not below the interval', async () => {
     expect(
-      check([
+      await check([
         'interval: 15m',
         'scheduleOffsetMinutes: 15',
         "scheduleStartAt: '2026-09-01T06:00:00Z'",
@@ -71,9 +71,9 @@ describe('alert fields of a dashboard file', () => {
     ]);
   });
 
-  it('bounds every number with a one-line error, before any request', () => {
+  it('bounds every number with a one-line error, before any request', async () => {
     expect(
-      check([
+      await check([
         'interval: 1d',
         'numConsecutiveWindows: 99999999999',
         'scheduleOffsetMinutes: 1440',
@@ -83,38 +83,41 @@ describe('alert fields of a dashboard file', () => {
       'a.yaml:17:32 tiles[0].alerts[0].numConsecutiveWindows: Too big: expected number to be <=100',
       'a.yaml:18:32 tiles[0].alerts[0].scheduleOffsetMinutes: Too big: expected number to be <=1439',
     ]);
-    expect(check(['interval: 5m', 'numConsecutiveWindows: 0', webhook])).toEqual([
+    expect(await check(['interval: 5m', 'numConsecutiveWindows: 0', webhook])).toEqual([
       'a.yaml:17:32 tiles[0].alerts[0].numConsecutiveWindows: Too small: expected number to be >=1',
     ]);
-    expect(check(['interval: 5m', 'numConsecutiveWindows: 2.5', webhook])).toEqual([
+    expect(await check(['interval: 5m', 'numConsecutiveWindows: 2.5', webhook])).toEqual([
       'a.yaml:17:32 tiles[0].alerts[0].numConsecutiveWindows: Invalid input: expected int, received number',
     ]);
-    expect(check(['interval: 5m', 'scheduleStartAt: tomorrow', webhook])).toEqual([
+    expect(await check(['interval: 5m', 'scheduleStartAt: tomorrow', webhook])).toEqual([
       'a.yaml:17:26 tiles[0].alerts[0].scheduleStartAt: Invalid ISO datetime',
     ]);
   });
 
-  it('a channel is a webhook or email recipients, exactly one, each recipient an address', () => {
+  it('a channel is a webhook or email recipients, exactly one, each recipient an address', async () => {
     const at = (column: number) => `a.yaml:17:${column} tiles[0].alerts[0].channel`;
     expect(
-      check([
+      await check([
         'interval: 5m',
         'channel: { type: email, webhook: ops, emailRecipients: [a@example.com] }',
       ]),
     ).toEqual([`${at(64)}.emailRecipients: a channel is a webhook or email recipients, not both`]);
-    expect(check(['interval: 5m', 'channel: { type: email }'])).toEqual([
+    expect(await check(['interval: 5m', 'channel: { type: email }'])).toEqual([
       `${at(18)}.emailRecipients: required when type is email`,
     ]);
     expect(
-      check(['interval: 5m', 'channel: { type: webhook, emailRecipients: [a@example.com] }']),
+      await check(['interval: 5m', 'channel: { type: webhook, emailRecipients: [a@example.com] }']),
     ).toEqual([
       `${at(18)}.webhookId: webhookId (or webhook: <name>) is required when type is webhook`,
       `${at(52)}.emailRecipients: only when type is email (this is webhook)`,
     ]);
     expect(
-      check(['interval: 5m', 'channel: { type: email, emailRecipients: [a@example.com, nobody] }']),
+      await check([
+        'interval: 5m',
+        'channel: { type: email, emailRecipients: [a@example.com, nobody] }',
+      ]),
     ).toEqual([`${at(66)}.emailRecipients[1]: not an email address`]);
-    expect(check(['interval: 5m', 'channel: { type: email, emailRecipients: [] }'])).toEqual([
+    expect(await check(['interval: 5m', 'channel: { type: email, emailRecipients: [] }'])).toEqual([
       `${at(50)}.emailRecipients: Too small: expected array to have >=1 items`,
     ]);
   });

@@ -32,7 +32,7 @@ describe('dashboards/ README and example files', () => {
     const readme = await readFile(path.join(DIR, 'README.md'), 'utf8');
     const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
     expect(blocks.length).toBeGreaterThanOrEqual(2);
-    const { issues } = validateFiles(
+    const { issues } = await validateFiles(
       blocks.map((text, i) => ({ file: `README-${i}.yaml`, text })),
       { vars: VARS },
     );
@@ -41,18 +41,19 @@ describe('dashboards/ README and example files', () => {
     const old = readme.replace("webhookId: '${WEBHOOK_ID}'", 'webhookId: ${WEBHOOK_ID}');
     const oldBlock = /```yaml\n([\s\S]*?)```/.exec(old)![1];
     expect(
-      validateFiles([{ file: 'old.yaml', text: oldBlock }], { vars: VARS }).issues[0].message,
+      (await validateFiles([{ file: 'old.yaml', text: oldBlock }], { vars: VARS })).issues[0]
+        .message,
     ).toMatch(/^YAML syntax/);
   });
 
   it('the example files validate and reference the committed schema, which is current', async () => {
     const files = await exampleFiles();
     expect(files.length).toBeGreaterThanOrEqual(3);
-    expect(validateFiles(files, { vars: VARS }).issues.map(formatFileIssue)).toEqual([]);
+    expect((await validateFiles(files, { vars: VARS })).issues.map(formatFileIssue)).toEqual([]);
     const committed = JSON.parse(await readFile(path.join(DIR, '.schema.json'), 'utf8')) as unknown;
     expect(committed).toEqual(folderFileJsonSchema());
     // One example of each kind, the webhook named by a tile alert and by the search's alert.
-    const { objects, dashboards } = validateFiles(files, { vars: VARS });
+    const { objects, dashboards } = await validateFiles(files, { vars: VARS });
     expect(objects.webhooks.map((w) => w.name)).toEqual(['Checkout alerts']);
     expect(objects.savedSearches[0].alerts[0].channel.webhook).toBe('Checkout alerts');
     const tileAlerts = dashboards.flatMap((d) => d.tiles.flatMap((t) => t.alerts));

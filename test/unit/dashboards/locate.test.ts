@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import * as jsYaml from 'js-yaml';
 import { CORE_SCHEMA, dump, load } from 'js-yaml';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -56,7 +57,7 @@ describe('locating a field path in a YAML or JSON text (js-yaml only)', () => {
           JSON.stringify(value),
         ]) {
           if (!readAlike(text)) continue;
-          const locate = lazyLocator(text);
+          const locate = lazyLocator(text, jsYaml);
           for (const path of pathsOf(value)) {
             expect(locate(path), `${JSON.stringify(path)} in\n${text}`).toEqual(
               yamlPosition(text, path),
@@ -70,7 +71,7 @@ describe('locating a field path in a YAML or JSON text (js-yaml only)', () => {
 
   it('points a missing field at its parent, a key without a value at the key', () => {
     const text = 'name:\ntiles:\n  - x: 0\n    series: !!seq # note\n      - &s { type: time }\n';
-    const locate = lazyLocator(text);
+    const locate = lazyLocator(text, jsYaml);
     expect(locate(['name'])).toEqual({ line: 1, column: 1 });
     expect(locate(['tiles', 0, 'name'])).toEqual({ line: 3, column: 5 });
     expect(locate(['tiles', 0, 'series'])).toEqual({ line: 5, column: 7 });
@@ -80,12 +81,12 @@ describe('locating a field path in a YAML or JSON text (js-yaml only)', () => {
   });
 
   it('keeps later items in place after an empty `-` item', () => {
-    const locate = lazyLocator('tags:\n  -\n  - b\n');
+    const locate = lazyLocator('tags:\n  -\n  - b\n', jsYaml);
     expect(locate(['tags', 1])).toEqual({ line: 3, column: 5 });
     expect(locate(['tags', 0])).toEqual({ line: 2, column: 3 });
   });
 
   it('gives no position for a text it cannot read, instead of throwing', () => {
-    expect(lazyLocator('a: [\n')(['a'])).toEqual({});
+    expect(lazyLocator('a: [\n', jsYaml)(['a'])).toEqual({});
   });
 });

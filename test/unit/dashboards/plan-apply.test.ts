@@ -14,8 +14,8 @@ import type { DesiredDashboard } from '../../../lib/dashboards/types';
 import type { Dashboard } from '../../../lib/schemas';
 import { createFakeBackend } from './fake-backend';
 
-function desired(yaml: string, file = 'ops/cpu.yaml'): DesiredDashboard {
-  const { dashboards, issues } = validateFiles([{ file, text: yaml }]);
+async function desired(yaml: string, file = 'ops/cpu.yaml'): Promise<DesiredDashboard> {
+  const { dashboards, issues } = await validateFiles([{ file, text: yaml }]);
   expect(issues).toEqual([]);
   return dashboards[0];
 }
@@ -28,8 +28,8 @@ tiles:
 `;
 
 describe('plan', () => {
-  it('treats key order, a missing asRatio, tag order and tile order as equal', () => {
-    const want = desired(CPU);
+  it('treats key order, a missing asRatio, tag order and tile order as equal', async () => {
+    const want = await desired(CPU);
     const actual: Dashboard = {
       id: 'd1',
       name: 'CPU',
@@ -54,8 +54,8 @@ describe('plan', () => {
     expect(renderPlan(plan)).toContain('No changes.');
   });
 
-  it('keeps groupBy order significant and classifies added/changed/moved/removed tiles', () => {
-    const want = desired(`name: CPU
+  it('keeps groupBy order significant and classifies added/changed/moved/removed tiles', async () => {
+    const want = await desired(`name: CPU
 tiles:
   - { name: load, x: 0, y: 4, w: 12, h: 4, series: [{ type: time, aggFn: avg, groupBy: [pod, host] }] }
   - { name: mem, x: 12, y: 4, w: 12, h: 4 }
@@ -108,7 +108,7 @@ tiles:
 
   it('warns about alerts a tile removal would delete, reading alerts only when something is removed', async () => {
     const fake = createFakeBackend();
-    const first = await planDashboards([desired(CPU)], fake);
+    const first = await planDashboards([await desired(CPU)], fake);
     await applyPlan(first, fake);
     const d = fake.dashboards[0];
     await fake.createAlert({
@@ -122,11 +122,11 @@ tiles:
       channel: { type: 'webhook', webhookId: 'w' },
     });
     fake.calls.length = 0;
-    const same = await planDashboards([desired(CPU)], fake);
+    const same = await planDashboards([await desired(CPU)], fake);
     expect(fake.calls).toEqual(['list']);
     expect(same.pending).toBe(false);
 
-    const withoutMem = desired(
+    const withoutMem = await desired(
       `name: CPU\ntags: [a, b]\ntiles:\n  - { name: load, x: 0, y: 0, w: 12, h: 4, series: [{ type: time, aggFn: avg, groupBy: [host, pod] }] }\n`,
     );
     fake.calls.length = 0;
@@ -139,7 +139,7 @@ tiles:
     expect(JSON.stringify(planToJson(plan))).not.toContain('"seen"');
   });
 
-  it('never touches a hand-made dashboard of the same name unless adopt, and prunes only owned ones with prune', () => {
+  it('never touches a hand-made dashboard of the same name unless adopt, and prunes only owned ones with prune', async () => {
     const handMade: Dashboard = {
       id: 'h1',
       name: 'CPU',
@@ -147,7 +147,7 @@ tiles:
       tiles: [{ id: 'x1', name: 'load', x: 0, y: 0, w: 1, h: 1 }],
     };
     const orphan: Dashboard = { id: 'o1', name: 'Old', tags: markerTags('gone'), tiles: [] };
-    const want = desired(CPU);
+    const want = await desired(CPU);
 
     const plain = computePlan([want], [handMade, orphan]);
     expect(plain.changes.map((c) => [c.action, c.id])).toEqual([['create', undefined]]);
@@ -174,7 +174,7 @@ tiles:
 describe('apply', () => {
   it('sends current tile ids so kept tiles and their alerts survive; 1 list + 1 write, steady state 1 request', async () => {
     const fake = createFakeBackend();
-    await applyPlan(await planDashboards([desired(CPU)], fake), fake);
+    await applyPlan(await planDashboards([await desired(CPU)], fake), fake);
     const before = structuredClone(fake.dashboards[0]);
     await fake.createAlert({
       name: 'hot',
@@ -187,7 +187,9 @@ describe('apply', () => {
       channel: { type: 'webhook', webhookId: 'w' },
     });
 
-    const moved = desired(CPU.replace('{ name: mem, x: 12, y: 0', '{ name: mem, x: 12, y: 4'));
+    const moved = await desired(
+      CPU.replace('{ name: mem, x: 12, y: 0', '{ name: mem, x: 12, y: 4'),
+    );
     fake.calls.length = 0;
     const result = await applyPlan(await planDashboards([moved], fake), fake);
     expect(fake.calls).toEqual(['list', `update ${before.id}`]);
@@ -205,7 +207,7 @@ describe('apply', () => {
 
   it('counts a JSON 404 on delete as already deleted, but an HTML 404 (wrong URL) as a failure', async () => {
     const fake = createFakeBackend();
-    await applyPlan(await planDashboards([desired(CPU)], fake), fake);
+    await applyPlan(await planDashboards([await desired(CPU)], fake), fake);
     const id = fake.dashboards[0].id;
     const prune = async () => {
       const plan = computePlan([], await fake.listDashboards(), {
@@ -242,12 +244,12 @@ describe('apply', () => {
 
   it('a saved plan is refused, writing nothing, when a dashboard it touches was edited since', async () => {
     const fake = createFakeBackend();
-    const a = desired(CPU, 'a.yaml');
-    const b = desired(CPU.replace('name: CPU', 'name: Other'), 'b.yaml');
+    const a = await desired(CPU, 'a.yaml');
+    const b = await desired(CPU.replace('name: CPU', 'name: Other'), 'b.yaml');
     await applyPlan(await planDashboards([a, b], fake), fake);
     const edit = [
-      desired(CPU.replace('h: 4 }', 'h: 5 }'), 'a.yaml'),
-      desired(CPU.replace('name: CPU', 'name: Other').replace('h: 4 }', 'h: 5 }'), 'b.yaml'),
+      await desired(CPU.replace('h: 4 }', 'h: 5 }'), 'a.yaml'),
+      await desired(CPU.replace('name: CPU', 'name: Other').replace('h: 4 }', 'h: 5 }'), 'b.yaml'),
     ];
     // Through JSON, as a saved plan file is.
     const plan = JSON.parse(JSON.stringify(await planDashboards(edit, fake))) as Plan;
@@ -282,7 +284,7 @@ describe('apply', () => {
       }
       return realCreate(body, o);
     };
-    const result = await applyPlan(await planDashboards([desired(CPU)], fake), fake);
+    const result = await applyPlan(await planDashboards([await desired(CPU)], fake), fake);
     expect(result.results[0]).toMatchObject({ status: 'created' });
     expect(fake.dashboards).toHaveLength(1);
     expect(failures).toBe(1);
@@ -296,7 +298,7 @@ describe('apply', () => {
         return Promise.reject(apiError({ method: 'POST', path: '/dashboards', status: 503 }));
       return realOther(body, o);
     };
-    const again = await applyPlan(await planDashboards([desired(CPU)], other), other);
+    const again = await applyPlan(await planDashboards([await desired(CPU)], other), other);
     expect(again.results[0]).toMatchObject({ status: 'created' });
     expect(other.dashboards).toHaveLength(1);
     expect(n).toBe(2);
@@ -304,8 +306,8 @@ describe('apply', () => {
 
   it('an interrupt stops at once and lists what was applied and what was not', async () => {
     const fake = createFakeBackend();
-    const files = ['a', 'b', 'c'].map((k) =>
-      desired(CPU.replace('name: CPU', `name: ${k}`), `${k}.yaml`),
+    const files = await Promise.all(
+      ['a', 'b', 'c'].map((k) => desired(CPU.replace('name: CPU', `name: ${k}`), `${k}.yaml`)),
     );
     const controller = new AbortController();
     const plan = await planDashboards(files, fake);
@@ -335,7 +337,7 @@ tiles:
 describe('alerts in the plan', () => {
   it('creates declared alerts, then plans a threshold change as an update with old -> new (pending)', async () => {
     const fake = createFakeBackend();
-    const first = await planDashboards([desired(ALERTED)], fake);
+    const first = await planDashboards([await desired(ALERTED)], fake);
     expect(first.alertCounts).toEqual({ create: 1, update: 0, delete: 0 });
     const applied = await applyPlan(first, fake);
     expect(applied.ok).toBe(true);
@@ -348,12 +350,12 @@ describe('alerts in the plan', () => {
     expect(fake.alerts[0].message).toMatch(/\[cloudops:d\/ops%2Fcpu\/load\/hot@/);
 
     fake.calls.length = 0;
-    const same = await planDashboards([desired(ALERTED)], fake);
+    const same = await planDashboards([await desired(ALERTED)], fake);
     expect(same.pending).toBe(false);
     expect(fake.calls).toEqual(['list', 'listAlerts']);
 
     const raised = await planDashboards(
-      [desired(ALERTED.replace('threshold: 5', 'threshold: 10'))],
+      [await desired(ALERTED.replace('threshold: 5', 'threshold: 10'))],
       fake,
     );
     expect(raised.pending).toBe(true);
@@ -376,13 +378,19 @@ describe('alerts in the plan', () => {
     expect(fake.calls).toEqual([`updateAlert ${fake.alerts[0].id}`]);
     expect(fake.alerts[0].threshold).toBe(10);
 
-    const dropped = await planDashboards([desired(ALERTED.replace(/ {4}alerts:\n.*\n/, ''))], fake);
+    const dropped = await planDashboards(
+      [await desired(ALERTED.replace(/ {4}alerts:\n.*\n/, ''))],
+      fake,
+    );
     expect(dropped.changes[0].alerts).toMatchObject([{ action: 'delete', name: 'hot' }]);
     await applyPlan(dropped, fake);
     expect(fake.alerts).toHaveLength(0);
     // The alerts tag is gone with the last alert: a no-op plan is one request again.
     fake.calls.length = 0;
-    const quiet = await planDashboards([desired(ALERTED.replace(/ {4}alerts:\n.*\n/, ''))], fake);
+    const quiet = await planDashboards(
+      [await desired(ALERTED.replace(/ {4}alerts:\n.*\n/, ''))],
+      fake,
+    );
     expect(quiet.pending).toBe(false);
     expect(fake.calls).toEqual(['list']);
   });
@@ -390,12 +398,12 @@ describe('alerts in the plan', () => {
   it('a tile with a key keeps its id and alerts across a rename; without a key the loss is called out', async () => {
     const fake = createFakeBackend();
     const keyed = ALERTED.replace('  - name: load\n', '  - key: load-tile\n    name: load\n');
-    await applyPlan(await planDashboards([desired(keyed)], fake), fake);
+    await applyPlan(await planDashboards([await desired(keyed)], fake), fake);
     const tileId = fake.dashboards[0].tiles[0].id;
     const alertId = fake.alerts[0].id;
 
     const renamed = await planDashboards(
-      [desired(keyed.replace('name: load', 'name: Load avg'))],
+      [await desired(keyed.replace('name: load', 'name: Load avg'))],
       fake,
     );
     const change = renamed.changes[0];
@@ -408,14 +416,14 @@ describe('alerts in the plan', () => {
     expect(fake.dashboards[0].tiles[0]).toMatchObject({ id: tileId, name: 'Load avg' });
     expect(fake.alerts.map((a) => a.id)).toEqual([alertId]);
     expect(
-      (await planDashboards([desired(keyed.replace('name: load', 'name: Load avg'))], fake))
+      (await planDashboards([await desired(keyed.replace('name: load', 'name: Load avg'))], fake))
         .pending,
     ).toBe(false);
 
     const plain = createFakeBackend();
-    await applyPlan(await planDashboards([desired(ALERTED)], plain), plain);
+    await applyPlan(await planDashboards([await desired(ALERTED)], plain), plain);
     const lossy = await planDashboards(
-      [desired(ALERTED.replace('name: load', 'name: Load avg'))],
+      [await desired(ALERTED.replace('name: load', 'name: Load avg'))],
       plain,
     );
     const removed = lossy.changes[0].tiles.find((t) => t.kind === 'removed')!;
@@ -428,7 +436,7 @@ describe('alerts in the plan', () => {
 });
 
 describe('ownership per owner', () => {
-  it("never touches another owner's dashboards: same key is a conflict, prune spares them", () => {
+  it("never touches another owner's dashboards: same key is a conflict, prune spares them", async () => {
     const theirs: Dashboard = {
       id: 'o1',
       name: 'CPU',
@@ -441,7 +449,7 @@ describe('ownership per owner', () => {
       tags: markerTags('gone', 'team-b'),
       tiles: [],
     };
-    const plan = computePlan([desired(CPU)], [theirs, theirOrphan], {
+    const plan = computePlan([await desired(CPU)], [theirs, theirOrphan], {
       owner: 'team-a',
       prune: true,
     });
@@ -450,7 +458,7 @@ describe('ownership per owner', () => {
     expect(renderPlan(plan)).toMatch(/\[!\] conflict dashboard "CPU"/);
   });
 
-  it('state written before owners belongs to the default owner: no churn', () => {
+  it('state written before owners belongs to the default owner: no churn', async () => {
     const legacy: Dashboard = {
       id: 'd1',
       name: 'CPU',
@@ -468,26 +476,32 @@ describe('ownership per owner', () => {
         { id: 't2', name: 'mem', x: 12, y: 0, w: 12, h: 4 },
       ],
     };
-    expect(computePlan([desired(CPU)], [legacy]).pending).toBe(false);
+    expect(computePlan([await desired(CPU)], [legacy]).pending).toBe(false);
     // Another owner sees it as someone else's.
-    expect(computePlan([desired(CPU)], [legacy], { owner: 'team-a' }).changes[0].action).toBe(
+    expect(computePlan([await desired(CPU)], [legacy], { owner: 'team-a' }).changes[0].action).toBe(
       'conflict',
     );
   });
 
-  it('--target plans only the named keys, and prunes only those', () => {
+  it('--target plans only the named keys, and prunes only those', async () => {
     const orphan: Dashboard = { id: 'o1', name: 'Old', tags: markerTags('gone'), tiles: [] };
-    const other = desired(CPU.replace('name: CPU', 'name: Other'), 'other.yaml');
-    const plan = computePlan([desired(CPU), other], [orphan], { targets: ['other'], prune: true });
+    const other = await desired(CPU.replace('name: CPU', 'name: Other'), 'other.yaml');
+    const plan = computePlan([await desired(CPU), other], [orphan], {
+      targets: ['other'],
+      prune: true,
+    });
     expect(plan.changes.map((c) => [c.action, c.key])).toEqual([['create', 'other']]);
-    const pruneOne = computePlan([desired(CPU)], [orphan], { targets: ['gone'], prune: true });
+    const pruneOne = computePlan([await desired(CPU)], [orphan], {
+      targets: ['gone'],
+      prune: true,
+    });
     expect(pruneOne.changes.map((c) => [c.action, c.id])).toEqual([['delete', 'o1']]);
   });
 });
 
 describe('rendering', () => {
-  it('colours only when asked, and markdown puts signs in the first column', () => {
-    const plan = computePlan([desired(CPU)], []);
+  it('colours only when asked, and markdown puts signs in the first column', async () => {
+    const plan = computePlan([await desired(CPU)], []);
     expect(renderPlan(plan, { color: true })).toContain('\x1b[32m[+] create');
     expect(renderPlan(plan)).not.toContain('\x1b[');
     const md = renderPlanMarkdown(plan, { service: 'svc-1' });

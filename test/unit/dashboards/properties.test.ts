@@ -194,8 +194,8 @@ const fileArb = fc.record({
 
 const filesArb = fc.array(fileArb, { minLength: 1, maxLength: 4 });
 
-function validate(files: unknown[]) {
-  const result = validateFiles(
+async function validate(files: unknown[]) {
+  const result = await validateFiles(
     files.map((f, i) => ({ file: `d${i}.json`, text: JSON.stringify(f) })),
   );
   expect(result.issues).toEqual([]);
@@ -207,12 +207,12 @@ describe('properties', () => {
     await fc.assert(
       fc.asyncProperty(filesArb, filesArb, async (first, second) => {
         const fake = createFakeBackend();
-        await applyPlan(await planDashboards(validate(first), fake), fake);
+        await applyPlan(await planDashboards(await validate(first), fake), fake);
         const idsBefore = new Map(
           fake.dashboards.flatMap((d) => d.tiles.map((t) => [`${d.id}/${t.name}`, t.id])),
         );
 
-        const desired = validate(second);
+        const desired = await validate(second);
         const applied = await applyPlan(await planDashboards(desired, fake, { prune: true }), fake);
         expect(applied.ok).toBe(true);
         for (const d of fake.dashboards) {
@@ -235,8 +235,8 @@ describe('properties', () => {
     await fc.assert(
       fc.asyncProperty(filesArb, filesArb, async (first, second) => {
         const fake = answeringInConfigForm(createFakeBackend());
-        await applyPlan(await planDashboards(validate(first), fake), fake);
-        const desired = validate(second);
+        await applyPlan(await planDashboards(await validate(first), fake), fake);
+        const desired = await validate(second);
         const applied = await applyPlan(await planDashboards(desired, fake, { prune: true }), fake);
         expect(applied.ok).toBe(true);
         expect(fake.dashboards.flatMap((d) => d.tiles).every((t) => !t.series)).toBe(true);
@@ -297,7 +297,7 @@ describe('properties', () => {
     );
   });
 
-  it('validation rejects every out-of-bounds grid', () => {
+  it('validation rejects every out-of-bounds grid', async () => {
     const bad = fc.oneof(
       fc.record({
         x: fc.integer({ min: 24, max: 1000 }),
@@ -344,8 +344,8 @@ describe('properties', () => {
         h: fc.double({ min: 1.01, max: 9.99, noNaN: true }),
       }),
     );
-    fc.assert(
-      fc.property(bad, fc.nat(3), (tile, index) => {
+    await fc.assert(
+      fc.asyncProperty(bad, fc.nat(3), async (tile, index) => {
         const tiles = Array.from({ length: index }, (_, i) => ({
           name: `ok${i}`,
           x: 0,
@@ -354,7 +354,7 @@ describe('properties', () => {
           h: 1,
         }));
         tiles.push({ name: 'bad', ...tile });
-        const { dashboards, issues } = validateFiles([
+        const { dashboards, issues } = await validateFiles([
           { file: 'g.json', text: JSON.stringify({ name: 'g', tiles }) },
         ]);
         expect(dashboards).toEqual([]);

@@ -41,16 +41,16 @@ function directory(
   return { dir, calls };
 }
 
-function load(text: string) {
+async function load(text: string) {
   const files = [{ file: 'team/r.yaml', text }];
-  const { dashboards, issues } = validateFiles(files);
+  const { dashboards, issues } = await validateFiles(files);
   expect(issues).toEqual([]);
   return { dashboards, files };
 }
 
 describe('resolveNames', () => {
   it('turns source and webhook names into ids, reading each list once', async () => {
-    const { dashboards, files } = load(FILE);
+    const { dashboards, files } = await load(FILE);
     const { dir, calls } = directory(
       [
         { id: S1, name: 'Logs' },
@@ -72,7 +72,7 @@ describe('resolveNames', () => {
   });
 
   it('names file, line and the names that exist for an unknown or ambiguous name, and an unknown webhookId', async () => {
-    const { dashboards, files } = load(
+    const { dashboards, files } = await load(
       FILE.replace('webhook: ops', 'webhookId: w-gone').replace('source: Metrics', 'source: Dup'),
     );
     const { dir } = directory(
@@ -92,7 +92,7 @@ describe('resolveNames', () => {
   });
 
   it('makes no request when no file names anything', async () => {
-    const { dashboards, files } = load('name: plain\n');
+    const { dashboards, files } = await load('name: plain\n');
     const { dir, calls } = directory([], []);
     expect((await resolveNames(dashboards, dir, files)).issues).toEqual([]);
     expect(calls).toEqual([]);

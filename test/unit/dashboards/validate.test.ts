@@ -6,8 +6,8 @@ import { DashboardFilesError, directorySource, loadDashboards } from '../../../l
 import { deriveKey, formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
 import { dashboardFileJsonSchema } from '../../../lib/dashboards/file-schema';
 
-const lines = (files: { file: string; text: string }[], vars = {}) =>
-  validateFiles(files, { vars }).issues.map(formatFileIssue);
+const lines = async (files: { file: string; text: string }[], vars = {}) =>
+  (await validateFiles(files, { vars })).issues.map(formatFileIssue);
 
 const good = `name: Checkout
 tags: [team-a]
@@ -33,10 +33,13 @@ tiles:
 `;
 
 describe('validateFiles', () => {
-  it('accepts a good file, applies defaults and substitutes variables', () => {
-    const { dashboards, issues } = validateFiles([{ file: 'team/checkout.yaml', text: good }], {
-      vars: { WEBHOOK_ID: 'wh-1' },
-    });
+  it('accepts a good file, applies defaults and substitutes variables', async () => {
+    const { dashboards, issues } = await validateFiles(
+      [{ file: 'team/checkout.yaml', text: good }],
+      {
+        vars: { WEBHOOK_ID: 'wh-1' },
+      },
+    );
     expect(issues).toEqual([]);
     expect(dashboards).toHaveLength(1);
     const d = dashboards[0];
@@ -45,7 +48,7 @@ describe('validateFiles', () => {
     expect(d.tiles[0].alerts[0].channel).toEqual({ type: 'webhook', webhookId: 'wh-1' });
   });
 
-  it('reports every error of several bad files at once, each with file:line and field path', () => {
+  it('reports every error of several bad files at once, each with file:line and field path', async () => {
     const bad1 = [
       'name: A', //                           1
       'tags: [cloudops, x, x]', //            2
@@ -72,7 +75,7 @@ describe('validateFiles', () => {
       '        interval: 2m', //              23
       '        channel: { type: webhook }', // 24
     ].join('\n');
-    const out = lines([
+    const out = await lines([
       { file: 'a.yaml', text: bad1 },
       {
         file: 'b.json',
@@ -115,9 +118,9 @@ describe('validateFiles', () => {
     ]);
   });
 
-  it('names a missing field at its parent and an undefined variable at its value', () => {
+  it('names a missing field at its parent and an undefined variable at its value', async () => {
     expect(
-      lines([
+      await lines([
         {
           file: 'x.yaml',
           text: 'tags: []\ntiles:\n  - x: 0\n    y: 0\n    w: 1\n    h: 1\n    series:\n      - type: time\n        where: "${NOPE}"\n',
@@ -130,19 +133,19 @@ describe('validateFiles', () => {
     ]);
   });
 
-  it('flags a JSON duplicate key and an invalid derived key', () => {
-    expect(lines([{ file: 'dup.json', text: '{"name": "a",\n "name": "b"}' }])).toEqual([
+  it('flags a JSON duplicate key and an invalid derived key', async () => {
+    expect(await lines([{ file: 'dup.json', text: '{"name": "a",\n "name": "b"}' }])).toEqual([
       'dup.json:2:2 duplicate key in object',
     ]);
-    expect(lines([{ file: 'my dash.yaml', text: 'name: a\n' }])).toEqual([
+    expect(await lines([{ file: 'my dash.yaml', text: 'name: a\n' }])).toEqual([
       'my dash.yaml:1:1 the file path gives the key "my dash", which is not a valid key: set `key:` in the file',
     ]);
   });
 
-  it('derives keys from the relative path and keeps `$${` literal', () => {
+  it('derives keys from the relative path and keeps `$${` literal', async () => {
     expect(deriveKey('team/a.yml')).toBe('team/a');
     expect(deriveKey('b.JSON')).toBe('b');
-    const { dashboards } = validateFiles([{ file: 'x.yaml', text: 'name: "cost $${X}"\n' }]);
+    const { dashboards } = await validateFiles([{ file: 'x.yaml', text: 'name: "cost $${X}"\n' }]);
     expect(dashboards[0].name).toBe('cost ${X}');
   });
 
@@ -205,23 +208,23 @@ describe('loadDashboards', () => {
 });
 
 describe('dashboard filters', () => {
-  it('take their source by name or id, one of them, and at most 20 other source ids', () => {
+  it('take their source by name or id, one of them, and at most 20 other source ids', async () => {
     const file = (filter: string) =>
       lines([{ file: 'f.yaml', text: `name: F\nfilters:\n  - ${filter}\n` }]);
-    expect(file('{ name: Service, expression: ServiceName, source: Logs }')).toEqual([]);
+    expect(await file('{ name: Service, expression: ServiceName, source: Logs }')).toEqual([]);
     expect(
-      file(
+      await file(
         '{ name: S, expression: e, sourceId: 0123456789abcdef01234567, appliesToSourceIds: [0123456789abcdef01234568] }',
       ),
     ).toEqual([]);
-    expect(file('{ name: S, expression: e }')).toEqual([
+    expect(await file('{ name: S, expression: e }')).toEqual([
       'f.yaml:3:5 filters[0]: sourceId (or source: <name>) is required',
     ]);
     expect(
-      file('{ name: S, expression: e, source: Logs, sourceId: 0123456789abcdef01234567 }'),
+      await file('{ name: S, expression: e, source: Logs, sourceId: 0123456789abcdef01234567 }'),
     ).toEqual(['f.yaml:3:39 filters[0].source: give sourceId or source (a name), not both']);
-    expect(file('{ name: S, expression: e, source: Logs, appliesToSourceIds: [logs] }')).toEqual([
-      'f.yaml:3:66 filters[0].appliesToSourceIds[0]: expected a 24-hex-character id',
-    ]);
+    expect(
+      await file('{ name: S, expression: e, source: Logs, appliesToSourceIds: [logs] }'),
+    ).toEqual(['f.yaml:3:66 filters[0].appliesToSourceIds[0]: expected a 24-hex-character id']);
   });
 });

@@ -48,14 +48,16 @@ const file = (url: string, header = '{ secret: hook/json, key: token }') => ({
   ].join('\n'),
 });
 
-const problems = (url: string, header?: string, secrets: typeof reads | 'offline' = reads) =>
-  validateFiles([file(url, header)], secrets === 'offline' ? {} : { secrets }).issues.map(
+const problems = async (url: string, header?: string, secrets: typeof reads | 'offline' = reads) =>
+  (await validateFiles([file(url, header)], secrets === 'offline' ? {} : { secrets })).issues.map(
     formatFileIssue,
   );
 
 describe('webhook secret references', () => {
-  it('resolve to the values, and the templates keep the references', () => {
-    const { issues, objects } = validateFiles([file('{ secret: hook/url }')], { secrets: reads });
+  it('resolve to the values, and the templates keep the references', async () => {
+    const { issues, objects } = await validateFiles([file('{ secret: hook/url }')], {
+      secrets: reads,
+    });
     expect(issues).toEqual([]);
     const [hook] = objects.webhooks;
     expect(hook.url).toBe(VALUE);
@@ -66,69 +68,69 @@ describe('webhook secret references', () => {
     });
   });
 
-  it('each unresolvable reference is one line naming file:line, field and secret id', () => {
-    expect(problems('{ secret: hook/gone }')).toEqual([
+  it('each unresolvable reference is one line naming file:line, field and secret id', async () => {
+    expect(await problems('{ secret: hook/gone }')).toEqual([
       'hook.yaml:4:6 url: secret hook/gone not found',
     ]);
-    expect(problems('{ secret: hook/url }', '{ secret: hook/plain, key: token }')).toEqual([
+    expect(await problems('{ secret: hook/url }', '{ secret: hook/plain, key: token }')).toEqual([
       'hook.yaml:6:12 headers.X-Token: secret hook/plain is not a JSON object, so it has no key "token"',
     ]);
-    expect(problems('{ secret: hook/url }', '{ secret: hook/json, key: nope }')).toEqual([
+    expect(await problems('{ secret: hook/url }', '{ secret: hook/json, key: nope }')).toEqual([
       'hook.yaml:6:12 headers.X-Token: secret hook/json has no key "nope"',
     ]);
-    expect(problems('{ secret: hook/url }', '{ secret: hook/json, key: n }')).toEqual([
+    expect(await problems('{ secret: hook/url }', '{ secret: hook/json, key: n }')).toEqual([
       'hook.yaml:6:12 headers.X-Token: key "n" of secret hook/json is not a string',
     ]);
-    expect(problems('{ secret: hook/unread }')).toEqual([
+    expect(await problems('{ secret: hook/unread }')).toEqual([
       'hook.yaml:4:6 url: secret hook/unread was not read (plan and apply read secrets)',
     ]);
   });
 
-  it('a malformed reference is one line saying what it lacks; a literal is still refused', () => {
-    expect(problems('{}')).toEqual([
+  it('a malformed reference is one line saying what it lacks; a literal is still refused', async () => {
+    expect(await problems('{}')).toEqual([
       'hook.yaml:4:6 url: expected a ${VARIABLE} or { secret: <id>, key?: <field> }',
     ]);
-    expect(problems('{ key: token }')).toEqual([
+    expect(await problems('{ key: token }')).toEqual([
       'hook.yaml:4:6 url: `key` names a field of a JSON secret: add `secret: <id or ARN>` beside it',
     ]);
-    expect(problems("{ secret: '' }")).toEqual([
+    expect(await problems("{ secret: '' }")).toEqual([
       'hook.yaml:4:6 url: secret: expected a secret id or ARN (a string)',
     ]);
-    expect(problems('{ secret: hook/url, keys: x }')).toEqual([
+    expect(await problems('{ secret: hook/url, keys: x }')).toEqual([
       'hook.yaml:4:6 url: a secret reference takes secret and key only, not "keys"',
     ]);
-    expect(problems('{ secret: hook/url }', "{ secret: hook/json, key: '' }")).toEqual([
+    expect(await problems('{ secret: hook/url }', "{ secret: hook/json, key: '' }")).toEqual([
       'hook.yaml:6:12 headers.X-Token: key: expected the name of a field of the JSON secret (a string)',
     ]);
-    expect(problems('{ secret: hook/url }', 'Token literal-value')).toEqual([
+    expect(await problems('{ secret: hook/url }', 'Token literal-value')).toEqual([
       'hook.yaml:6:12 headers.X-Token: write it as a ${VARIABLE} or { secret: <id> }: a literal value would sit in the repository',
     ]);
   });
 
-  it('offline (no reads), a well-formed reference passes validation', () => {
-    expect(problems('{ secret: hook/anything }', undefined, 'offline')).toEqual([]);
+  it('offline (no reads), a well-formed reference passes validation', async () => {
+    expect(await problems('{ secret: hook/anything }', undefined, 'offline')).toEqual([]);
     const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/pager-AbCdEf';
-    expect(problems(`{ secret: '${arn}' }`, undefined, 'offline')).toEqual([]);
-    expect(problems("{ secret: 'a+b=c.d@e_f-g/h' }", undefined, 'offline')).toEqual([]);
+    expect(await problems(`{ secret: '${arn}' }`, undefined, 'offline')).toEqual([]);
+    expect(await problems("{ secret: 'a+b=c.d@e_f-g/h' }", undefined, 'offline')).toEqual([]);
   });
 
-  it('offline, a secret id no secret can have is one line naming it (name characters, length, ARN form)', () => {
+  it('offline, a secret id no secret can have is one line naming it (name characters, length, ARN form)', async () => {
     const offline = (id: string) => problems(`{ secret: '${id}' }`, undefined, 'offline');
-    expect(offline('prod pager')).toEqual([
+    expect(await offline('prod pager')).toEqual([
       'hook.yaml:4:6 url: secret "prod pager" is not a secret name (ASCII letters, digits and /_+=.@- only) or ARN',
     ]);
-    expect(offline('x'.repeat(513))).toEqual([
+    expect(await offline('x'.repeat(513))).toEqual([
       `hook.yaml:4:6 url: secret "${'x'.repeat(80)}…" is not a secret name (513 characters, over 512) or ARN`,
     ]);
-    expect(offline('x'.repeat(512))).toEqual([]);
-    expect(offline('arn:aws:secretsmanager:eu-west-1:1234:secret:prod')).toEqual([
+    expect(await offline('x'.repeat(512))).toEqual([]);
+    expect(await offline('arn:aws:secretsmanager:eu-west-1:1234:secret:prod')).toEqual([
       'hook.yaml:4:6 url: secret "arn:aws:secretsmanager:eu-west-1:1234:secret:prod" is not a Secrets Manager ARN (arn:aws:secretsmanager:<region>:<12-digit account>:secret:<name>)',
     ]);
-    expect(offline('arn:aws:s3:::bucket')).toHaveLength(1);
+    expect(await offline('arn:aws:s3:::bucket')).toHaveLength(1);
   });
 
-  it('a secret id of a bad form is never read: the plan says its form', () => {
-    expect(problems("{ secret: 'no such#id' }")).toEqual([
+  it('a secret id of a bad form is never read: the plan says its form', async () => {
+    expect(await problems("{ secret: 'no such#id' }")).toEqual([
       'hook.yaml:4:6 url: secret "no such#id" is not a secret name (ASCII letters, digits and /_+=.@- only) or ARN',
     ]);
   });

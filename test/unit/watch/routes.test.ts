@@ -5,11 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { readEnv } from '../../../lib/config';
 import type { Notice } from '../../../lib/watch/notices';
-import {
-  configuredNotifiers,
-  createNotifiers,
-  notifierEnv,
-} from '../../../lib/watch/notifiers/registry';
+import { configuredNotifiers, notifierEnv } from '../../../lib/watch/notifiers/registry';
+import { createNotifiers } from '../../../lib/watch/notifiers/set';
 import { routeNotice, routeTable, type RouteTable } from '../../../lib/watch/routes';
 import { renderNotice } from '../../../lib/watch/notices';
 import type { PipeNotice } from '../../../lib/watch/subjects/pipe';

@@ -1,0 +1,53 @@
+/**
+ * Where a watcher keeps its records and how it follows conditions, from env (parsed by
+ * lib/config.ts's readEnv): the table, the reminder and flap policy. No notifier: a watcher
+ * that notifies through its own list (the key sentinel) reads these without the registry
+ * (settings.ts adds every notifier and routing). The names keep the `CLOUDOPS_WATCHDOG_` prefix
+ * they had when the pipe watchdog was the only watcher.
+ */
+import * as z from 'zod/mini';
+import { coercedNumber } from '../schemas/builders';
+import type { ConditionPolicyInput } from './condition';
+
+export const envCount = z.lazy(() => coercedNumber().check(z.int(), z.positive()));
+export const envMinutes = z.lazy(() =>
+  z.pipe(
+    coercedNumber().check(z.positive()),
+    z.transform((m) => Math.round(m * 60_000)),
+  ),
+);
+
+export const WATCH_TABLE_VARIABLE = 'CLOUDOPS_WATCHDOG_TABLE';
+
+export const watchRecordShape = {
+  /** DynamoDB table of the watched records (the functions); the CLI keeps a file instead. */
+  [WATCH_TABLE_VARIABLE]: z.optional(z.string().check(z.minLength(1))),
+  CLOUDOPS_WATCHDOG_REMINDER_MINUTES: z.optional(envMinutes),
+  CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES: z.optional(envCount),
+  CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES: z.optional(envMinutes),
+  CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES: z.optional(envMinutes),
+};
+type WatchRecordEnv = z.output<z.ZodMiniObject<typeof watchRecordShape>>;
+
+export interface WatchRecordSettings {
+  tableName: string | undefined;
+  policy: ConditionPolicyInput;
+}
+
+/** Drop undefined members so zod defaults apply. */
+export function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The table and the condition policy of an env already parsed (its schema has the shape above). */
+export function watchRecordSettingsOf(e: WatchRecordEnv): WatchRecordSettings {
+  return {
+    tableName: e.CLOUDOPS_WATCHDOG_TABLE,
+    policy: defined({
+      reminderIntervalMs: e.CLOUDOPS_WATCHDOG_REMINDER_MINUTES,
+      flapMaxChanges: e.CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES,
+      flapWindowMs: e.CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES,
+      flapStableMs: e.CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES,
+    }),
+  };
+}
