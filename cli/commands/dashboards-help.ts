@@ -4,7 +4,8 @@
  */
 import type { CommandHelp } from '../help';
 
-const flag = {
+/** Flag texts shared by the subcommands' help and the argument parser's. */
+export const DASHBOARDS_FLAG_HELP = {
   dir: 'directory of dashboard files (.yaml, .yml, .json), searched recursively',
   var: 'value for a ${NAME} placeholder (repeatable; also the env var CLOUDOPS_VAR_NAME)',
   owner:
@@ -13,17 +14,18 @@ const flag = {
   service:
     'only this configured service (CLOUDOPS_SERVICE_ID lists them): files without `services:` go ' +
     'to it (default: the first), files listing other services are skipped',
-  prune: "delete this owner's dashboards that no file declares",
+  prune: "delete this owner's dashboards, webhooks and saved searches that no file declares",
   adopt: 'take over a hand-made dashboard with the same name instead of creating a new one',
   json: 'same as --format json',
   format: 'text (default; colour on a terminal unless NO_COLOR), markdown (a PR comment), json',
 } as const;
+const flag = DASHBOARDS_FLAG_HELP;
 
 export const REMOTE_VALIDATE_HELP =
   "skip the service's dry-run validate of the dashboards the plan writes (offline use)";
 
 export const ALLOW_DELETE_ALL_HELP =
-  'with --prune: allow deleting every owned dashboard when the files declare none';
+  'with --prune: allow deleting every owned object when the files declare none';
 
 const string = { type: 'string' } as const;
 const strings = { type: 'string', multiple: true } as const;

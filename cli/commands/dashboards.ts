@@ -32,7 +32,11 @@ import type { CliIO, Command } from '../io';
 import { assertWritable } from '../output';
 import { EXIT } from '../exit';
 import { collectVars } from '../vars';
-import { ALLOW_DELETE_ALL_HELP, REMOTE_VALIDATE_HELP } from './dashboards-help';
+import {
+  ALLOW_DELETE_ALL_HELP,
+  DASHBOARDS_FLAG_HELP,
+  REMOTE_VALIDATE_HELP,
+} from './dashboards-help';
 import { pullDashboards } from './dashboards-pull';
 import { servicesFromEnv, type DashboardServices } from './dashboards-services';
 import { runDashboardsValidate } from './dashboards-validate';
@@ -85,14 +89,14 @@ const spec = {
     force: { type: 'boolean' },
   },
   help: {
-    dir: 'directory of dashboard files (.yaml, .yml, .json), searched recursively',
+    dir: DASHBOARDS_FLAG_HELP.dir,
     out: 'plan: save the plan to FILE for `dashboards apply FILE`',
-    json: 'same as --format json',
-    format: 'text (default; colour on a terminal unless NO_COLOR), markdown (a PR comment), json',
+    json: DASHBOARDS_FLAG_HELP.json,
+    format: DASHBOARDS_FLAG_HELP.format,
     'detailed-exitcode': 'plan: exit 2 when changes are pending, alerts included (for CI checks)',
     'auto-approve': 'apply: do not ask (required off a terminal, unless applying a plan file)',
-    prune: "delete this owner's dashboards that no file declares",
-    adopt: 'take over a hand-made dashboard with the same name instead of creating a new one',
+    prune: DASHBOARDS_FLAG_HELP.prune,
+    adopt: DASHBOARDS_FLAG_HELP.adopt,
     owner: `whose dashboards these are (env CLOUDOPS_DASHBOARDS_OWNER; default "${DEFAULT_OWNER}")`,
     target: 'only this dashboard key (repeatable)',
     service:
