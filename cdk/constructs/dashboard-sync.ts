@@ -125,6 +125,8 @@ export class DashboardSync extends Construct {
           CLOUDOPS_DASHBOARDS_OWNER: props.owner,
           CLOUDOPS_EVENT_BUS_NAME: props.bus.eventBusName,
           CLOUDOPS_DASHBOARDS_MANIFEST_KEY: MANIFEST_KEY,
+          // What readWebhookSecrets grants: a reference to any other secret is refused.
+          CLOUDOPS_DASHBOARDS_WEBHOOK_SECRETS: props.webhookSecrets.join(','),
         } satisfies EnvOf<typeof syncDashboardsEnvShape>),
         ...props.varsEnv,
       },

@@ -51,6 +51,8 @@ export interface ChangedFilesOptions extends ValidateOptions, StreamOptions {
   readonly voucher?: () => Promise<Voucher>;
   /** Where webhook files' `{ secret }` values are read; without it a reference is a problem. */
   readonly secretsClient?: () => SecretsManagerClient;
+  /** The only secrets a reference may name (the deployed sync's grant); unset: any. */
+  readonly allowedSecrets?: readonly string[];
 }
 
 export interface ChangedFiles {
@@ -144,7 +146,8 @@ async function readObjects(
   if (files.length === 0) return [];
   const parsed = files.map((f) => f.parsed);
   // No client: every reference says it was not read (never an offline stand-in value).
-  const secrets = (await secretsFor(parsed, options.secretsClient)) ?? new Map();
+  const secrets =
+    (await secretsFor(parsed, options.secretsClient, options.allowedSecrets)) ?? new Map();
   const { issues, objects } = validateParsed(parsed, { ...options, secrets });
   out.objects = objects;
   out.texts.push(...files.map((f) => f.file));

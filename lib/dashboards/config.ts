@@ -1,6 +1,6 @@
 /** Settings of the sync-dashboards function (env, read through lib/config.ts). */
 import * as z from 'zod/mini';
-import { envFlag, readEnv, varsFromEnv } from '../config';
+import { envFlag, envList, readEnv, varsFromEnv } from '../config';
 
 /** The named variables (the CDK writes env typed by this shape, so a rename fails tsc there). */
 export const syncDashboardsEnvShape = z.object({
@@ -34,6 +34,11 @@ export const syncDashboardsEnvShape = z.object({
    * sync, so a run reads only changed files. Unset: every run reads every file.
    */
   CLOUDOPS_DASHBOARDS_MANIFEST_KEY: z.optional(z.string().check(z.minLength(1))),
+  /**
+   * The secrets (names or ARNs, comma separated) webhook files may reference: the ones the
+   * stack grants for them. Unset or empty: none (the role reads other secrets too).
+   */
+  CLOUDOPS_DASHBOARDS_WEBHOOK_SECRETS: z._default(envList, []),
 });
 
 const syncDashboardsEnv = z.lazy(() =>
@@ -51,6 +56,7 @@ const syncDashboardsEnv = z.lazy(() =>
       eventBusName: env.CLOUDOPS_EVENT_BUS_NAME,
       alertVersionTable: env.CLOUDOPS_ALERTS_VERSION_TABLE,
       manifestKey: env.CLOUDOPS_DASHBOARDS_MANIFEST_KEY,
+      webhookSecrets: env.CLOUDOPS_DASHBOARDS_WEBHOOK_SECRETS,
       // `${NAME}` in dashboard files comes from CLOUDOPS_VAR_NAME (e.g. the webhook id).
       vars: varsFromEnv(env),
     })),

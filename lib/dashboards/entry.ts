@@ -166,6 +166,7 @@ async function runSync(
       logger,
       checkWebhookIds: 'written',
       secretsClient: deps.secrets,
+      allowedSecrets: settings.webhookSecrets,
       now: deps.now(),
       ...(deps.ledger ? { ledger: deps.ledger } : {}),
       // Only what changed: an unchanged dashboard's alerts need no provisioning.

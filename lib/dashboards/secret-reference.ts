@@ -6,7 +6,8 @@
  * `-xxxxxx` Secrets Manager adds), and a SecretId is at most 2048 characters. Whether the secret
  * exists, is readable, is JSON and has the key is known only by reading it (plan and apply).
  */
-const NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
+export const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
+const NAME = SECRET_NAME;
 const ARN = /^arn:aws(?:-[a-z]+)*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/;
 const MAX_ID = 2048;
 const FIELDS = new Set(['secret', 'key']);
@@ -36,4 +37,28 @@ export function referenceForm(v: Readonly<Record<string, unknown>>): string | un
   if (v.key !== undefined && (typeof v.key !== 'string' || v.key === ''))
     return 'key: expected the name of a field of the JSON secret (a string)';
   return secretIdProblem(v.secret);
+}
+
+/** The 6 characters Secrets Manager appends to a secret's name in its ARN. */
+const ARN_SUFFIX = /-[A-Za-z0-9]{6}$/;
+
+/** An id's ARN head (`arn:…:secret:`, empty for a name) and its name part. */
+function splitId(id: string): { head: string; name: string } {
+  const at = id.startsWith('arn:') ? id.indexOf(':secret:') : -1;
+  return at < 0 ? { head: '', name: id } : { head: id.slice(0, at + 8), name: id.slice(at + 8) };
+}
+
+/**
+ * Whether a grant (a name, or an ARN with or without its suffix) covers the secret `id` names,
+ * as IAM matches it: a name grant covers `name` and its ARNs (any suffix); an ARN grant covers
+ * that ARN, its form without the suffix, and the name alone (the function's own account).
+ */
+export function grantCovers(grant: string, id: string): boolean {
+  const g = splitId(grant);
+  const r = splitId(id);
+  if (g.head && r.head && g.head !== r.head) return false;
+  const bare = (name: string, head: string) => (head ? name.replace(ARN_SUFFIX, '') : name);
+  if (g.name === r.name) return true;
+  // One side may carry the suffix the other leaves out.
+  return bare(g.name, g.head) === r.name || bare(r.name, r.head) === g.name;
 }

@@ -376,6 +376,8 @@ export interface SyncOptions extends ServiceSyncOptions, SyncHooks {
    * values are read, once per run before any write; `${VARIABLE}`s are refused there.
    */
   readonly secretsClient?: () => SecretsManagerClient;
+  /** With secretsClient: the only secrets a reference may name (the stack's grant). */
+  readonly allowedSecrets?: readonly string[];
 }
 
 export interface SyncOutcome {
@@ -511,6 +513,7 @@ async function loadResolvingNamesOnly(
       alertsVouched: options.ledger !== undefined,
       ...(options.manifest ? { manifest: options.manifest } : {}),
       ...(options.secretsClient ? { secretsClient: options.secretsClient } : {}),
+      ...(options.allowedSecrets ? { allowedSecrets: options.allowedSecrets } : {}),
       // Variables sit in the function's environment: webhook values come from secrets only.
       webhookValues: 'secrets',
     },

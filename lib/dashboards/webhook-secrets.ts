@@ -13,14 +13,18 @@ import { AWSCURRENT } from '../credentials/secrets-manager';
 import { registerSecret } from '../redact';
 import { kindOf, type SecretRef } from './kinds-schema';
 import type { ParsedFile } from './parse';
-import { referenceForm } from './secret-reference';
+import { grantCovers, referenceForm } from './secret-reference';
 import type { FileIssue } from './types';
 
-/** What reading one secret gave: its SecretString, or why there is none (never a value). */
-type SecretRead = { text: string } | { problem: string };
+/**
+ * What reading one secret gave: its SecretString, or why there is none (never a value); or that
+ * it was left unread because another reference refused the run before any read.
+ */
+type SecretRead = { text: string } | { problem: string } | { unread: true };
 export type SecretReads = ReadonlyMap<string, SecretRead>;
 
 const WRITE_ONLY = ['headers', 'queryParams'] as const;
+const OFFLINE_STAND_IN = 'https://secret.invalid/';
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -105,6 +109,7 @@ function valueOf(ref: SecretRef, reads: SecretReads | undefined): string | { pro
   const named = `secret ${ref.secret}`;
   if (!read) return { problem: `${named} was not read (plan and apply read secrets)` };
   if ('problem' in read) return { problem: `${named} ${read.problem}` };
+  if ('unread' in read) return OFFLINE_STAND_IN;
   if (ref.key === undefined) return read.text;
   let json: unknown;
   try {
@@ -126,8 +131,6 @@ function setAt(raw: Record<string, unknown>, path: PropertyKey[], value: string)
   const parent = path.length === 1 ? raw : (raw[path[0] as string] as Record<string, unknown>);
   parent[path[path.length - 1] as string] = value;
 }
-
-const OFFLINE_STAND_IN = 'https://secret.invalid/';
 
 type At = (path: readonly PropertyKey[], message: string) => FileIssue;
 
@@ -164,11 +167,30 @@ export function resolveSecretRefs(
   return issues;
 }
 
-/** The secrets the files reference, each read once; undefined without a client (offline). */
+const NOT_ALLOWED =
+  'is not among the secrets the stack allows the sync to read (cloudops:dashboardWebhookSecrets)';
+
+/**
+ * The secrets the files reference, each read once; undefined without a client (offline). With
+ * `allowed` (the deployed sync: the secrets its stack granted), a reference to any other secret
+ * is refused and then nothing is read: the role also reads the service's own credentials, which
+ * a bucket writer must not be able to send to a webhook of their choosing.
+ */
 export async function secretsFor(
   files: readonly ParsedFile[],
   client: (() => SecretsManagerClient) | undefined,
+  allowed?: readonly string[],
 ): Promise<SecretReads | undefined> {
   if (!client) return undefined;
-  return readSecrets(client, secretIdsOf(files));
+  const ids = secretIdsOf(files);
+  const refused = new Set(
+    allowed ? ids.filter((id) => !allowed.some((grant) => grantCovers(grant, id))) : [],
+  );
+  if (refused.size === 0) return readSecrets(client, ids);
+  return new Map(
+    ids.map((id): [string, SecretRead] => [
+      id,
+      refused.has(id) ? { problem: NOT_ALLOWED } : { unread: true },
+    ]),
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * The secrets webhook files reference (`{ secret: <id> }`), as the stack grants them to the sync:
  * read access to exactly the names and ARNs of `cloudops:dashboardWebhookSecrets`, nothing when
- * none is named, a bad entry refused at synth naming the key, and cdk-nag clean either way.
+ * none is named, the same list in the function's env (it refuses any other reference), a bad
+ * entry refused at synth naming the key, and cdk-nag clean either way.
  */
 import type { CfnElement } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
@@ -36,6 +37,17 @@ function webhookReads(s: Synthesized) {
   );
 }
 
+/** The sync function's environment variables, as synthesized. */
+function syncEnv(s: Synthesized): Record<string, unknown> {
+  const { stack, template } = s;
+  const fn = stack.getLogicalId(stack.dashboardSync.sync.fn.node.defaultChild as CfnElement);
+  const resources = (template.toJSON() as { Resources: Record<string, unknown> }).Resources;
+  const resource = resources[fn] as {
+    Properties: { Environment: { Variables: Record<string, unknown> } };
+  };
+  return resource.Properties.Environment.Variables;
+}
+
 describe('the sync reads the webhook secrets the deployment names, and only those', () => {
   it('grants read on each named secret (any version suffix of a name, the ARN as given)', () => {
     const reads = webhookReads(granted);
@@ -45,6 +57,13 @@ describe('the sync reads the webhook secrets the deployment names, and only thos
     expect(resources).toContain(ARN);
     expect(resources).not.toContain('"*"');
     expect(resources).not.toMatch(/secret:\*|webhooks\/\*/);
+  });
+
+  it('tells the function the same list: a reference to any other secret is refused there', () => {
+    expect(syncEnv(granted).CLOUDOPS_DASHBOARDS_WEBHOOK_SECRETS).toBe(
+      `cloudops/webhooks/checkout,${ARN}`,
+    );
+    expect(syncEnv(plain).CLOUDOPS_DASHBOARDS_WEBHOOK_SECRETS).toBe('');
   });
 
   it('grants none when no secret is named', () => {

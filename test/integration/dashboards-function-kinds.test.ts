@@ -65,6 +65,8 @@ async function world(options: { fake?: FakeClock; limit?: number } = {}): Promis
     CLOUDOPS_DASHBOARDS_OWNER: 'deployed',
     // The dashboards' own variable (an id, not a secret).
     CLOUDOPS_VAR_WEBHOOK_ID: w.sb.info.webhookId,
+    // As the stack grants them: by name, by ARN without its suffix (one granted, never made).
+    CLOUDOPS_DASHBOARDS_WEBHOOK_SECRETS: `${URL_SECRET}, arn:aws:secretsmanager:us-east-1:123456789012:secret:${TOKEN_SECRET}, cloudops/webhooks/absent`,
   };
   return Object.assign(w, { run: (extra = {}) => w.handler(env, extra) });
 }
@@ -104,6 +106,9 @@ const searches = (w: World, name: string) =>
   );
 const alertsNamed = (w: World, name: string) =>
   alertRows(w.sb.store.state).filter((a) => a.serviceId === service(w) && a.name === name);
+/** The line of the first occurrence of `needle` in `text`. */
+const lineOf = (text: string, needle: string) =>
+  text.slice(0, text.indexOf(needle)).split('\n').length;
 const schedule = () => scheduledEvent();
 const s3Put = (key: string) => s3PutEvent(BUCKET, key);
 /** What the run emitted and logged must hold no secret value. */
@@ -320,6 +325,38 @@ describe('the sync function applies webhook and saved-search files', () => {
       expect.stringMatching(/checkout-alerts\.yaml:\d+:\d+ headers\.Authorization: /),
     ]);
     expect((await refusal()).every((l) => l.includes(said))).toBe(true);
+    expect(writes(w)).toEqual([]);
+  });
+
+  it('a reference to a secret the stack does not allow (the management key): refused, 0 reads, 0 writes', async () => {
+    const w = await world();
+    const hookFile = `${PREFIX}alerting/checkout-alerts.yaml`;
+    const keySecret = w.sb.info.keySecretId;
+    // Its role may read it (the function's own credentials), so IAM would not stop it.
+    w.files.set(
+      hookFile,
+      (await example('alerting/checkout-alerts.yaml')).replace(
+        `{ secret: ${TOKEN_SECRET}, key: authorization }`,
+        `{ secret: '${keySecret}', key: keySecret }`,
+      ),
+    );
+    const error = await w
+      .run()(s3Put(hookFile))
+      .then(
+        () => new Error('the run was not refused'),
+        (e: Error) => e,
+      );
+    expect(
+      error.message
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim()),
+    ).toEqual([
+      `alerting/checkout-alerts.yaml:${lineOf(w.files.get(hookFile)!, keySecret)}:18 headers.Authorization: secret ${keySecret} is not among the secrets the stack allows the sync to read (cloudops:dashboardWebhookSecrets)`,
+    ]);
+    expect(error.message).not.toContain(w.sb.info.keySecret);
+    // Nothing read (not even the allowed URL secret), nothing written.
+    expect(secretReads(w)).toEqual([]);
     expect(writes(w)).toEqual([]);
   });
 });
