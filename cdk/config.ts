@@ -17,6 +17,7 @@ import {
   type DeployLogLevel,
   type ObservabilityMode,
 } from '../lib/config';
+import { SECRET_COMPLETE_ARN, SECRET_NAME } from '../lib/dashboards/secret-reference';
 import { ConfigError } from '../lib/errors';
 import { requestSource } from '../lib/events/trust';
 import { watchdogEnv } from '../lib/pipes/config';
@@ -181,15 +182,17 @@ const watchdogSettings = Object.fromEntries(
   ]),
 ) as Record<WatchdogContextKey, z.ZodOptional<ReturnType<typeof watchdogSetting>>>;
 
-const secretName = z
-  .string()
-  .regex(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'expected a Secrets Manager secret name');
-/** A secret the deployed sync may read for webhook files: its name, or its complete ARN. */
+const secretName = z.string().regex(SECRET_NAME, 'expected a Secrets Manager secret name');
+/**
+ * A secret the deployed sync may read for webhook files: its name, or its complete ARN (with the
+ * `-xxxxxx` Secrets Manager appends: IAM matches the whole ARN, so a grant on one without it
+ * deploys and then every read is denied).
+ */
 const secretNameOrArn = z
   .string()
-  .regex(
-    /^([A-Za-z0-9/_+=.@-]{1,256}|arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]{1,256})$/,
-    'expected Secrets Manager secret names or ARNs',
+  .refine(
+    (id) => SECRET_NAME.test(id) || SECRET_COMPLETE_ARN.test(id),
+    'expected Secrets Manager secret names or complete ARNs (ending in the -xxxxxx Secrets Manager appends to the name)',
   );
 
 /** Lambda holds 4 KB of environment in all: the table must leave room for the rest. */

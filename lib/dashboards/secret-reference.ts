@@ -6,9 +6,15 @@
  * `-xxxxxx` Secrets Manager adds), and a SecretId is at most 2048 characters. Whether the secret
  * exists, is readable, is JSON and has the key is known only by reading it (plan and apply).
  */
+/** A secret name (the one pattern the stack's settings and webhook files share). */
 export const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
 const NAME = SECRET_NAME;
-const ARN = /^arn:aws(?:-[a-z]+)*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/;
+const ARN_HEAD = 'arn:aws(?:-[a-z]+)*:secretsmanager:[a-z0-9-]+:\\d{12}:secret:';
+const ARN = new RegExp(`^${ARN_HEAD}[A-Za-z0-9/_+=.@-]+$`);
+/** A complete ARN: the name and the `-xxxxxx` Secrets Manager appends (what IAM matches). */
+export const SECRET_COMPLETE_ARN = new RegExp(
+  `^${ARN_HEAD}[A-Za-z0-9/_+=.@-]{1,512}-[A-Za-z0-9]{6}$`,
+);
 const MAX_ID = 2048;
 const FIELDS = new Set(['secret', 'key']);
 

@@ -72,7 +72,24 @@ describe('the sync reads the webhook secrets the deployment names, and only thos
 
   it('refuses an entry that is neither a secret name nor an ARN, naming the key', () => {
     expect(() => synth({ 'cloudops:dashboardWebhookSecrets': 'not a name!' })).toThrow(
-      /cloudops:dashboardWebhookSecrets \(or env CLOUDOPS_CDK_DASHBOARD_WEBHOOK_SECRETS\): expected Secrets Manager secret names or ARNs/,
+      /cloudops:dashboardWebhookSecrets \(or env CLOUDOPS_CDK_DASHBOARD_WEBHOOK_SECRETS\): expected Secrets Manager secret names or complete ARNs/,
+    );
+  });
+
+  it('refuses an ARN without the -xxxxxx suffix (its grant would never match the secret)', () => {
+    expect(() =>
+      synth({ 'cloudops:dashboardWebhookSecrets': ARN.replace(/-AbC123$/, '') }),
+    ).toThrow(
+      /cloudops:dashboardWebhookSecrets \(or env CLOUDOPS_CDK_DASHBOARD_WEBHOOK_SECRETS\): expected Secrets Manager secret names or complete ARNs \(ending in the -xxxxxx/,
+    );
+  });
+
+  it('takes a name up to the 512 characters Secrets Manager allows, not one more', () => {
+    const name = (n: number) => `team/${'a'.repeat(n - 5)}`;
+    const long = synth({ 'cloudops:dashboardWebhookSecrets': name(512) });
+    long.cleanup();
+    expect(() => synth({ 'cloudops:dashboardWebhookSecrets': name(513) })).toThrow(
+      /cloudops:dashboardWebhookSecrets/,
     );
   });
 
