@@ -17,7 +17,6 @@ import { fakeClock, type FakeClock } from '../../bench/fake-clock';
 import { RateLimiterRegistry } from '../../lib/api/rate-limiter';
 import type { SyncFunctionSummary } from '../../lib/dashboards/function-run';
 import { setLogSink } from '../../lib/log';
-import { registerSecret } from '../../lib/redact';
 import { alertRows } from '../../sandbox/profiles/current/rows';
 import {
   apiRequests as api,
@@ -46,11 +45,13 @@ const FILES = [
 
 interface World extends SyncWorld {
   run(extra?: Parameters<SyncWorld['handler']>[1]): ReturnType<SyncWorld['handler']>;
+  /** Every line the runs logged (the function's own logger, at info). */
+  logs: string[];
 }
 
 /** The sync world with the example folder in the bucket and the webhook's two secrets. */
 async function world(options: { fake?: FakeClock; limit?: number } = {}): Promise<World> {
-  for (const v of VALUES) registerSecret(v);
+  // The values are not registered here: redacting them is the function's job, checked below.
   const w = await syncWorld(options);
   await w.sm.send(new CreateSecretCommand({ Name: URL_SECRET, SecretString: URL_VALUE }));
   await w.sm.send(
@@ -68,7 +69,22 @@ async function world(options: { fake?: FakeClock; limit?: number } = {}): Promis
     // As the stack grants them: by name, by ARN without its suffix (one granted, never made).
     CLOUDOPS_DASHBOARDS_WEBHOOK_SECRETS: `${URL_SECRET}, arn:aws:secretsmanager:us-east-1:123456789012:secret:${TOKEN_SECRET}, cloudops/webhooks/absent`,
   };
-  return Object.assign(w, { run: (extra = {}) => w.handler(env, extra) });
+  const logs: string[] = [];
+  const run = (extra = {}) => {
+    const handler = w.handler(env, extra);
+    return async (event: unknown) => {
+      const previous = setLogSink((line) => {
+        logs.push(line);
+        previous(line);
+      });
+      try {
+        return await handler(event);
+      } finally {
+        setLogSink(previous);
+      }
+    };
+  };
+  return Object.assign(w, { run, logs });
 }
 
 /** An example file as the bucket holds it: the webhook's values as secret references. */
@@ -111,9 +127,10 @@ const lineOf = (text: string, needle: string) =>
   text.slice(0, text.indexOf(needle)).split('\n').length;
 const schedule = () => scheduledEvent();
 const s3Put = (key: string) => s3PutEvent(BUCKET, key);
-/** What the run emitted and logged must hold no secret value. */
+/** What the runs answered, emitted and logged holds no secret value (and they did log). */
 const noValueIn = (w: World, summary: unknown) => {
-  const seen = JSON.stringify(summary) + w.stubs.emitted.join('\n');
+  expect(w.logs.length).toBeGreaterThan(0);
+  const seen = [JSON.stringify(summary), ...w.stubs.emitted, ...w.logs].join('\n');
   for (const v of VALUES) expect(seen).not.toContain(v);
 };
 
@@ -185,7 +202,7 @@ describe('the sync function applies webhook and saved-search files', () => {
       expect.objectContaining({ id: hook.id, headers: { Authorization: TOKEN_2 } }),
     ]);
     forget(w);
-    await w.run()(schedule());
+    noValueIn(w, await w.run()(schedule()));
     expect(writes(w)).toEqual([]);
   });
 
@@ -268,6 +285,7 @@ describe('the sync function applies webhook and saved-search files', () => {
       ['Checkout service', 'Ingestion pipes', 'Platform overview'].sort(),
     );
     expect(api(w).filter((e) => e.status === 429)).toEqual([]);
+    noValueIn(w, summaries);
   });
 
   it('a missing or ungranted secret: one line naming file:line, field and secret id; 0 writes', async () => {
