@@ -4,7 +4,6 @@
  * Thin: the wiring and the work are in lib/dashboards/entry.ts; here middy, the API clients
  * (credentials from Secrets Manager, or values in env) and the invocation's deadline.
  */
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { Clock } from '../../lib/api/clock';
@@ -27,9 +26,8 @@ export interface SyncDashboardsHandlerOptions extends SyncEntryOptions {
 }
 
 export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
-  // One client for the function's credentials and the webhook files' secrets.
-  const secretsManager = options.secretsManager ?? new SecretsManagerClient({});
-  const entry = syncDashboardsEntry({ ...options, secretsManager });
+  // The entry makes its Secrets Manager client only when a webhook file references a secret.
+  const entry = syncDashboardsEntry(options);
   const deadline = options.deadline ?? ((c, s) => deadlineFrom(c, { signal: s }));
   return middy<unknown, SyncFunctionSummary, Error, Context>()
     .use(
@@ -37,7 +35,7 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
         config: entry.home.connection,
         needs: entry.home.needs,
         kit: OBSERVABILITY_KIT,
-        secretsManager,
+        ...(options.secretsManager ? { secretsManager: options.secretsManager } : {}),
         logger: entry.logger,
         overrides: { clock: options.clock, limiters: options.limiters },
       }),

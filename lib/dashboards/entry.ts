@@ -96,7 +96,7 @@ export function syncDashboardsEntry(options: SyncEntryOptions = {}): SyncEntry {
         )
       : undefined,
     drift: driftWiring(options, settings.scheduleMode),
-    // Asked for only when a webhook file references a secret.
+    // Made only when a webhook file references a secret (most runs have none).
     secrets: () => (secretsClient ??= options.secretsManager ?? new SecretsManagerClient({})),
     manifest: settings.manifestKey
       ? {
