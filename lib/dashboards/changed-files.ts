@@ -25,13 +25,7 @@ import { kindOf } from './kinds-schema';
 import { locateIn, parseFile, type ParsedFile } from './parse';
 import { streamFiles, type StreamOptions } from './file-stream';
 import type { DesiredDashboard, FileIssue, FolderObjects, SourceFile } from './types';
-import {
-  compareFiles,
-  deriveKey,
-  validateFiles,
-  validateParsed,
-  type ValidateOptions,
-} from './validate';
+import { compareFiles, deriveKey, validateParsed, type ValidateOptions } from './validate';
 import { secretsFor } from './webhook-secrets';
 
 /** Says which files are in sync with the service, so nothing of them is kept. */
@@ -154,13 +148,11 @@ async function readObjects(
   return issues;
 }
 
-/** A `kind: webhook` or `kind: savedSearch` file, parsed (a cheap look first: most are dashboards). */
-async function parsedObject(file: SourceFile): Promise<ParsedFile | undefined> {
-  if (!/\bkind["']?\s*:/.test(file.text)) return undefined;
-  const parsed = await parseFile(file);
+/** Webhook and saved-search files wait for their secrets; the rest are dashboards. */
+const isObjectFile = (parsed: ParsedFile) => {
   const kind = parsed.issues.length === 0 ? kindOf(parsed.value) : undefined;
-  return kind === 'webhook' || kind === 'savedSearch' ? parsed : undefined;
-}
+  return kind === 'webhook' || kind === 'savedSearch';
+};
 
 /**
  * One file: a re-upload of the recorded text needs no parse when its dashboard is as recorded;
@@ -180,10 +172,10 @@ async function streamOne(
     const seen = entry.elsewhere ? {} : voucher.known(entry);
     if (seen) return { kind: 'in-sync', file: file.file, entry: { ...entry, ...current, ...seen } };
   }
-  const parsed = await parsedObject(file);
-  if (parsed) return { kind: 'object', file, parsed };
-  // One file at a time: validateFiles' cross-file check is duplicateKeys' job here.
-  const { dashboards, issues } = await validateFiles([file], options);
+  const parsed = await parseFile(file);
+  if (isObjectFile(parsed)) return { kind: 'object', file, parsed };
+  // One file at a time: validateParsed's cross-file check is duplicateKeys' job here.
+  const { dashboards, issues } = validateParsed([parsed], options);
   const dashboard = dashboards[0];
   if (!dashboard || issues.length > 0) return { kind: 'bad', issues };
   const base = { ...current, key: dashboard.key };
