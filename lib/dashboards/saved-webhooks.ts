@@ -20,10 +20,15 @@ import type { ObjectChange } from './objects-plan';
 import { substituteVars, variablesIn } from './parse';
 import type { DesiredWebhook, TemplateValue } from './types';
 import { matchesPlanDigest, planValueDigest } from './value-digest';
-import { readSecrets, resolveSecretRefs, secretIdsIn } from './webhook-secrets';
+import {
+  readSecrets,
+  resolveSecretRefs,
+  secretIdsIn,
+  valuePlaces,
+  type WebhookPath,
+} from './webhook-secrets';
 
 const templateValue = z.union([z.string(), secretRef]);
-const WRITE_ONLY = ['headers', 'queryParams'] as const;
 
 export const savedWebhook = z.object({
   key: z.string(),
@@ -44,18 +49,19 @@ export const savedWebhook = z.object({
 export type SavedWebhook = z.infer<typeof savedWebhook>;
 
 /** Where a value sits: the path in the file, and the place its digest is salted with. */
-type Place = { path: [string] | [string, string]; name: string };
+type Place = { path: WebhookPath; name: string };
 
 function placesOf(templates: SavedWebhook['templates']): Place[] {
-  const places: Place[] = templates.url !== undefined ? [{ path: ['url'], name: 'url' }] : [];
-  for (const field of WRITE_ONLY)
-    for (const header of Object.keys(templates[field] ?? {}))
-      places.push({ path: [field, header], name: formatPath([field, header]) });
-  return places;
+  return valuePlaces(templates)
+    .filter(([, template]) => template !== undefined)
+    .map(([path]) => ({ path, name: formatPath(path) }));
 }
 
-const valueAt = (w: Pick<DesiredWebhook, 'url' | 'headers' | 'queryParams'>, p: Place) =>
-  p.path.length === 1 ? w.url : w[p.path[0] as (typeof WRITE_ONLY)[number]]?.[p.path[1]];
+type Placed<T> = { url?: T; headers?: Record<string, T>; queryParams?: Record<string, T> };
+
+/** What sits at a place: a value of a webhook, or a template of a saved one. */
+const at = <T>(w: Placed<T>, p: Place): T | undefined =>
+  p.path[0] === 'url' ? w.url : w[p.path[0]]?.[p.path[1]];
 
 const placeSalt = (key: string, place: Place) => `${key}\0${place.name}`;
 
@@ -75,7 +81,7 @@ export function savedWebhooksOf(
     .map((w) => {
       const digests: Record<string, string> = {};
       for (const place of placesOf(w.templates)) {
-        const value = valueAt(w, place);
+        const value = at(w, place);
         if (value !== undefined)
           digests[place.name] = planValueDigest(salt, placeSalt(w.key, place), value);
       }
@@ -102,9 +108,6 @@ function referenceOf(template: TemplateValue | undefined): string {
     ? 'no variable'
     : `${names.length > 1 ? 'variables' : 'variable'} ${names.join(', ')}`;
 }
-
-const templateAt = (t: SavedWebhook['templates'], p: Place): TemplateValue | undefined =>
-  p.path.length === 1 ? t.url : t[p.path[0] as (typeof WRITE_ONLY)[number]]?.[p.path[1]];
 
 export interface SavedWebhookSources {
   /** The plan's salt (the plan file's). */
@@ -192,7 +195,7 @@ function resolvedWebhook(
 ): DesiredWebhook | undefined {
   const { saved, raw, unset } = draft;
   const line = (place: Place, what: string) =>
-    `webhook "${saved.name}" ${place.name} (${referenceOf(templateAt(saved.templates, place))}): ${what}`;
+    `webhook "${saved.name}" ${place.name} (${referenceOf(at(saved.templates, place))}): ${what}`;
   const before = problems.length;
   const places = placesOf(saved.templates);
   const unread = new Set<string>();
@@ -206,7 +209,7 @@ function resolvedWebhook(
   const values = raw as Pick<DesiredWebhook, 'url' | 'headers' | 'queryParams'>;
   for (const place of places) {
     if (unset.has(place.name) || unread.has(place.name)) continue;
-    const value = valueAt(values, place);
+    const value = at(values, place);
     if (typeof value !== 'string') continue;
     // Masked wherever a text could echo it, like the values of a folder's files.
     registerSecret(value);

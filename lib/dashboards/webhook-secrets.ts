@@ -32,9 +32,12 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 export const isSecretRef = (v: unknown): v is SecretRef =>
   isRecord(v) && typeof v.secret === 'string';
 
-/** Each place of a webhook file that may hold a reference: its path and the value there. */
-function valuePlaces(raw: Record<string, unknown>): [PropertyKey[], unknown][] {
-  const places: [PropertyKey[], unknown][] = [[['url'], raw.url]];
+/** A place of a webhook that may hold a reference: `['url']`, or `['headers', name]`. */
+export type WebhookPath = ['url'] | [(typeof WRITE_ONLY)[number], string];
+
+/** Each place of a webhook (file, or its templates or values) that may hold a reference. */
+export function valuePlaces(raw: Record<string, unknown>): [WebhookPath, unknown][] {
+  const places: [WebhookPath, unknown][] = [[['url'], raw.url]];
   for (const field of WRITE_ONLY) {
     const map = raw[field];
     if (isRecord(map)) for (const [k, v] of Object.entries(map)) places.push([[field, k], v]);
