@@ -15,7 +15,7 @@ import { rotationEnv } from '../../lib/keys/config';
 import { watchdogEnv } from '../../lib/pipes/config';
 import { watchdogQueueEnv } from '../../lib/pipes/queue-config';
 import { syncDashboardsEnvShape } from '../../lib/dashboards/config';
-import { sentinelEnv } from '../../lib/keys/sentinel-entry';
+import { sentinelEnv } from '../../lib/keys/sentinel-env';
 import { NOTIFIERS } from '../../lib/watch/notifiers/registry';
 import { provisionAlertsEnv } from '../../lib/alerts/config';
 import { eventTrustEnv } from '../../lib/events/trust';
