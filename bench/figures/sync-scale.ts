@@ -32,6 +32,7 @@ import {
   MANIFEST_KEY,
   SYNC_FUNCTION_MEMORY_MB,
   SYNC_FUNCTION_TIMEOUT,
+  SYNC_PROCESS_ENV,
 } from '../../cdk/constructs/dashboard-sync';
 import { sandboxEnv } from '../../cli/connect';
 import { deadlineMarginMs } from '../../functions/runtime';
@@ -149,7 +150,8 @@ class Container {
       execPath: node,
       // Not this process's flags (tsx's loader): the heap limits Lambda's Node bootstrap sets.
       execArgv: lambdaHeapFlags(SYNC_FUNCTION_MEMORY_MB),
-      env: w.processEnv,
+      // Lambda's process environment, plus what the stack sets for the process itself (glibc).
+      env: { ...w.processEnv, ...SYNC_PROCESS_ENV },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     // Into our own output, which bench/run.ts scans for secrets.

@@ -14,7 +14,7 @@ import { ENV, type connectionEnv, type EnvOf } from '../../lib/config';
 import { WATCH_TABLE_VARIABLE } from '../../lib/watch/record-settings';
 import type { rotationEnv } from '../../lib/keys/config';
 import { formatDuration } from '../../lib/keys/duration';
-import { SENTINEL_NOTIFIERS, type sentinelEnv } from '../../lib/keys/sentinel-entry';
+import { SENTINEL_NOTIFIERS, type sentinelEnv } from '../../lib/keys/sentinel-env';
 import { CloudOpsFunction, type FunctionDefaults } from './function';
 import type { Notifications } from './notifications';
 import { functionSchedule } from './schedule';

@@ -13,8 +13,6 @@ import { pipeStateChangedDetail } from './pipe-state';
 export * from './names';
 export { pipeStateChangedDetail, type PipeStateChangedDetail } from './pipe-state';
 
-const isoTime = isoDateTime;
-
 /** An alert declared on a dashboard tile (the file's alert plus the tile it sits on). */
 export const declaredAlert = z.lazy(() =>
   z.looseObject({
@@ -41,7 +39,7 @@ export const dashboardSyncedDetail = z.lazy(() =>
     dashboardId: z.string().check(z.minLength(1)),
     name: z.string(),
     sourceFile: z.string(),
-    syncedAt: isoTime,
+    syncedAt: isoDateTime,
     tiles: z.array(
       z.looseObject({
         name: z.string().check(z.minLength(1)),
@@ -67,7 +65,7 @@ function envelope<T extends string, D extends z.ZodMiniType>(detailType: T, deta
     /** `cloudops` for events cloudops emits; any source may request an alert. */
     source: z.string().check(z.minLength(1)),
     'detail-type': z.literal(detailType),
-    time: isoTime,
+    time: isoDateTime,
     /** EventBridge adds an id; kept when present (used in error messages). */
     id: z.optional(z.string()),
     detail,

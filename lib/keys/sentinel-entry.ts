@@ -9,31 +9,23 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod/mini';
-import { coercedNumber } from '../schemas/builders';
 import { keyOperations } from '../api/management/keys';
 import { clientSettings, createClients } from '../clients';
-import {
-  envList,
-  NotConfiguredError,
-  readConnectionEnv,
-  readEnv,
-  unreadVariables,
-} from '../config';
+import { NotConfiguredError, readConnectionEnv, readEnv, unreadVariables } from '../config';
 import { secretsManagerCredentials } from '../credentials';
 import { CloudOpsError, ConfigError } from '../errors';
 import { createLogger, type Logger } from '../log';
 import { managementKeySecret } from '../schemas';
 import { DynamoWatchStore } from '../watch/dynamo-store';
-import { configuredOf, createNotifiers, notifierEnvOf } from '../watch/notifiers/set';
-import { snsNotifier } from '../watch/notifiers/sns';
+import { configuredOf, createNotifiers } from '../watch/notifiers/set';
 import type { NotifierClients } from '../watch/notifiers/types';
 import { WatchRun } from '../watch/run';
-import { watchRecordSettingsOf, watchRecordShape } from '../watch/record-settings';
+import { watchRecordSettingsOf } from '../watch/record-settings';
 import { recordIo } from '../watch/store';
 import type { KeyNotice } from '../watch/subjects/key';
 import { DEFAULT_AUDIT_POLICY, type AuditPolicy, type KeyFinding } from './audit';
 import { readRotationConfig } from './config';
+import { SENTINEL_NOTIFIERS, sentinelEnv, WATCH_PREFIX } from './sentinel-env';
 import {
   describeKeySecrets,
   runKeyAudit,
@@ -43,35 +35,6 @@ import {
 } from './inventory';
 import { auditRecord, decideFindingNotices, type ReminderPolicy } from './sentinel';
 import { UNIT_MS } from '../duration';
-
-/**
- * Findings go to the topic, where the alarms go: the stack binds the sentinel to SNS alone
- * (cdk/constructs/key-rotation.ts binds these), so its bundle carries no other notifier.
- */
-export const SENTINEL_NOTIFIERS = [snsNotifier] as const;
-
-/** Variables of the watchers' notifiers and records (the sentinel reads those of its own list). */
-const WATCH_PREFIX = 'CLOUDOPS_WATCHDOG_';
-
-export const sentinelEnv = z.extend(z.extend(notifierEnvOf(SENTINEL_NOTIFIERS), watchRecordShape), {
-  /** Every key secret of the stack, comma separated: described (tags), never read. */
-  CLOUDOPS_KEY_SENTINEL_SECRET_IDS: z.optional(
-    z.pipe(
-      envList,
-      z
-        .array(z.string().check(z.minLength(1)))
-        .check(z.minLength(1, 'expected at least one secret id')),
-    ),
-  ),
-  /** The sentinel's own key (it lists keys and activities): the one key secret value it reads. */
-  CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
-  /** High and medium findings are reminded after this many days; low ones are told once. */
-  CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: z._default(coercedNumber().check(z.positive(), z.lte(365)), 7),
-  CLOUDOPS_KEY_AUDIT_UNUSED_DAYS: z._default(
-    coercedNumber().check(z.int(), z.positive(), z.lte(3650)),
-    90,
-  ),
-});
 
 /** The sentinel's env; a watch variable it does not read is an error, not silently ignored. */
 function readSentinelEnv(env: Record<string, string | undefined> | undefined) {

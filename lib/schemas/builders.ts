@@ -18,7 +18,10 @@ export function coercedNumber(): z.ZodMiniNumber<unknown> {
   return _coercedNumber(z.ZodMiniNumber);
 }
 
-/** `z.catch(schema, value)`: `value` wherever `schema` fails. */
+/**
+ * `z.catch(schema, value)`: `value` wherever `schema` fails. It lacks zod's constant-catch mark,
+ * so `z.compile` (unused here) would treat it as a catch with a callback.
+ */
 export function withFallback<T extends z.ZodMiniType>(
   schema: T,
   value: z.output<T>,

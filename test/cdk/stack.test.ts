@@ -15,10 +15,11 @@ import { rotationEnv } from '../../lib/keys/config';
 import { watchdogEnv } from '../../lib/pipes/config';
 import { watchdogQueueEnv } from '../../lib/pipes/queue-config';
 import { syncDashboardsEnvShape } from '../../lib/dashboards/config';
-import { sentinelEnv } from '../../lib/keys/sentinel-entry';
+import { sentinelEnv } from '../../lib/keys/sentinel-env';
 import { NOTIFIERS } from '../../lib/watch/notifiers/registry';
 import { provisionAlertsEnv } from '../../lib/alerts/config';
 import { eventTrustEnv } from '../../lib/events/trust';
+import { SYNC_PROCESS_ENV } from '../../cdk/constructs/dashboard-sync';
 import { BUNDLING } from '../../cdk/constructs/function';
 import type { CloudOpsFunction } from '../../cdk/constructs/function';
 import type { CloudOpsStack } from '../../cdk/stack';
@@ -121,7 +122,11 @@ describe('functions', () => {
       ],
       [
         stack.dashboardSync.sync,
-        known(connectionEnv, syncDashboardsEnvShape),
+        // Besides its settings, what glibc reads at the process's start.
+        new Set([
+          ...known(connectionEnv, syncDashboardsEnvShape),
+          ...Object.keys(SYNC_PROCESS_ENV),
+        ]),
         [
           'CLOUDOPS_DASHBOARDS_BUCKET',
           'CLOUDOPS_DASHBOARDS_OWNER',
@@ -676,6 +681,8 @@ describe('IAM: least privilege per function', () => {
     expect(list(writes[0].Action).sort()).toEqual(['s3:GetObject', 's3:PutObject']);
     expect(JSON.stringify(writes[0].Resource)).toContain('/.cloudops/dashboards-manifest.json"');
     expect(envOf(f).CLOUDOPS_DASHBOARDS_MANIFEST_KEY).toBe('.cloudops/dashboards-manifest.json');
+    // Two malloc arenas: the freed memory of 10,000 file reads does not stay resident.
+    expect(envOf(f).MALLOC_ARENA_MAX).toBe('2');
     expect(actionsOn(f, stack.bus)).toEqual(['events:PutEvents']);
     // provision-alerts' settled records (a no-op run then skips the alert list) and version
     // claims (before the sync writes alerts itself).

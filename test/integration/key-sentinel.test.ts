@@ -255,19 +255,6 @@ describe('key sentinel (the deployed handler)', () => {
     expect(drain()).toEqual([]);
   });
 
-  it('a variable of a notifier it cannot use stops it at start, named (it notifies through SNS alone)', async () => {
-    const s = await setup();
-    expect(() =>
-      sentinel(s, [s.rs.secretId], {
-        CLOUDOPS_WATCHDOG_WEBHOOK_URL: 'https://hooks.example/key-sentinel',
-        CLOUDOPS_WATCHDOG_ROUTES: '{"routes":[]}',
-      }),
-    ).toThrow(
-      'invalid configuration: CLOUDOPS_WATCHDOG_ROUTES, CLOUDOPS_WATCHDOG_WEBHOOK_URL: the key sentinel notifies through sns only',
-    );
-    expect(topic.calls()).toBe(0);
-  });
-
   it('a fresh deployment (every key secret still its placeholder) tells nothing, in one info line', async () => {
     const s = await setup();
     const placeholder = JSON.stringify({

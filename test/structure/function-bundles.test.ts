@@ -92,7 +92,12 @@ describe('what each function bundles of the API clients', () => {
  * reaches the whole util module through `core.util`, `z.iso.*` all four ISO formats,
  * `z.coerce.*` the bigint and date coercions.
  */
-const WHOLE_ZOD_NAMESPACES = ['util_exports', 'iso_exports', 'coerce_exports'];
+/** esbuild names a namespace object `<name>_exports`, numbered when the name clashes. */
+const WHOLE_ZOD_NAMESPACE = /\bvar ((?:util|iso|coerce)_exports\d*) =/g;
+
+function wholeZodNamespaces(text: string): string[] {
+  return [...text.matchAll(WHOLE_ZOD_NAMESPACE)].map((m) => m[1]);
+}
 
 const ALL_FUNCTIONS = [...FUNCTIONS.map((f) => f.entry), 'functions/pipe-watchdog/handler.ts'];
 
@@ -134,7 +139,23 @@ describe('what stays out of every function bundle', () => {
 
   it.each(ALL_FUNCTIONS)('%s keeps no whole zod namespace', async (entry) => {
     const { text } = await bundleOf(entry);
-    expect(WHOLE_ZOD_NAMESPACES.filter((name) => text.includes(`var ${name} =`))).toEqual([]);
+    expect(wholeZodNamespaces(text)).toEqual([]);
+  });
+
+  it("the namespace check sees one when a module reaches it (zod/mini's own iso.datetime)", async () => {
+    const result = await build({
+      stdin: {
+        contents: "import * as z from 'zod/mini'; export const at = z.iso.datetime();",
+        resolveDir: ROOT,
+      },
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'esm',
+      mainFields: ['module', 'main'],
+      logLevel: 'silent',
+    });
+    expect(wholeZodNamespaces(result.outputFiles[0].text)).toContain('iso_exports');
   });
 });
 

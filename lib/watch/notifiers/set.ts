@@ -6,7 +6,13 @@
  */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
-import type { Notifier, NotifierClients, NotifierClientSource, NotifierContext } from './types';
+import type {
+  Make,
+  Notifier,
+  NotifierClients,
+  NotifierClientSource,
+  NotifierContext,
+} from './types';
 
 /** What a list holds: a notifier file's `defineNotifier(...)`. */
 interface NotifierEntry {
@@ -15,7 +21,6 @@ interface NotifierEntry {
   /** Its own variables (a subset of what the list's env parsed); undefined when not configured. */
   configure(env: never, context: NotifierContext): Make | undefined;
 }
-type Make = (clients: NotifierClientSource) => Notifier;
 
 const linkTemplate = z.lazy(() =>
   z.string().check(

@@ -105,7 +105,8 @@ interface NotifierDefinition<E extends z.ZodMiniObject, S, T> {
   create(settings: S, clients: NotifierClientSource, context: NotifierContext): Notifier;
 }
 
-type Make = (clients: NotifierClientSource) => Notifier;
+/** A configured notifier, made once its clients are known. */
+export type Make = (clients: NotifierClientSource) => Notifier;
 
 /** A notifier definition that can also say, from parsed env, how to make it (if configured). */
 export function defineNotifier<E extends z.ZodMiniObject, S, T = never>(

@@ -1,0 +1,39 @@
+/**
+ * The key sentinel's settings and notifiers, apart from its entry so the stack reads them
+ * without loading the function's clients at synth.
+ */
+import * as z from 'zod/mini';
+import { envList } from '../config';
+import { coercedNumber } from '../schemas/builders';
+import { notifierEnvOf } from '../watch/notifiers/set';
+import { snsNotifier } from '../watch/notifiers/sns';
+import { watchRecordShape } from '../watch/record-settings';
+
+/**
+ * Findings go to the topic, where the alarms go: the stack binds the sentinel to SNS alone
+ * (cdk/constructs/key-rotation.ts binds these), so its bundle carries no other notifier.
+ */
+export const SENTINEL_NOTIFIERS = [snsNotifier] as const;
+
+/** Variables of the watchers' notifiers and records (the sentinel reads those of its own list). */
+export const WATCH_PREFIX = 'CLOUDOPS_WATCHDOG_';
+
+export const sentinelEnv = z.extend(z.extend(notifierEnvOf(SENTINEL_NOTIFIERS), watchRecordShape), {
+  /** Every key secret of the stack, comma separated: described (tags), never read. */
+  CLOUDOPS_KEY_SENTINEL_SECRET_IDS: z.optional(
+    z.pipe(
+      envList,
+      z
+        .array(z.string().check(z.minLength(1)))
+        .check(z.minLength(1, 'expected at least one secret id')),
+    ),
+  ),
+  /** The sentinel's own key (it lists keys and activities): the one key secret value it reads. */
+  CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
+  /** High and medium findings are reminded after this many days; low ones are told once. */
+  CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: z._default(coercedNumber().check(z.positive(), z.lte(365)), 7),
+  CLOUDOPS_KEY_AUDIT_UNUSED_DAYS: z._default(
+    coercedNumber().check(z.int(), z.positive(), z.lte(3650)),
+    90,
+  ),
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { sentinelEntry } from '../../../lib/keys/sentinel-entry';
+
+const BASE = {
+  CLOUDOPS_API_URL: 'http://127.0.0.1:9',
+  CLOUDOPS_ORG_ID: '00000000-0000-4000-8000-000000000001',
+  CLOUDOPS_SECRET_ID: 'cloudops/management-key',
+  CLOUDOPS_KEY_SENTINEL_SECRET_IDS: 'cloudops/management-key',
+  CLOUDOPS_WATCHDOG_TABLE: 'watch',
+};
+
+describe('the key sentinel reads the notifier variables of SNS alone', () => {
+  it('a variable of a notifier it cannot use stops it at start, named', () => {
+    expect(() =>
+      sentinelEntry({
+        env: {
+          ...BASE,
+          CLOUDOPS_WATCHDOG_WEBHOOK_URL: 'https://hooks.example/key-sentinel',
+          CLOUDOPS_WATCHDOG_ROUTES: '{"routes":[]}',
+        },
+      }),
+    ).toThrow(
+      'invalid configuration: CLOUDOPS_WATCHDOG_ROUTES, CLOUDOPS_WATCHDOG_WEBHOOK_URL: the key sentinel notifies through sns only',
+    );
+  });
+
+  it('the topic it is bound to is read, not refused', () => {
+    expect(() =>
+      sentinelEntry({
+        env: { ...BASE, CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:t' },
+      }),
+    ).not.toThrow();
+  });
+});
