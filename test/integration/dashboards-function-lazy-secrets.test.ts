@@ -3,6 +3,8 @@
  * reference no secret (and whose credentials are values in env) constructs none. The SDK's
  * client class is the real one, counted as it is constructed.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type * as SecretsManagerSdk from '@aws-sdk/client-secrets-manager';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { s3PutEvent } from '../../bench/events';
@@ -20,16 +22,8 @@ vi.mock('@aws-sdk/client-secrets-manager', async (importOriginal) => {
   return { ...sdk, SecretsManagerClient: CountedClient };
 });
 
-const DASHBOARD = `name: Lazy
-tiles:
-  - name: Rows
-    x: 0
-    y: 0
-    w: 8
-    h: 4
-    series:
-      - { type: number, source: Logs, aggFn: count, where: '', whereLanguage: lucene }
-`;
+/** An example dashboard without webhooks (no secret to read). */
+const DASHBOARD = path.join(import.meta.dirname, '../../dashboards/data/ingest.yml');
 
 afterEach(() => {
   made.clients = 0;
@@ -38,7 +32,7 @@ afterEach(() => {
 describe('the sync function without webhook secrets', () => {
   it('constructs no Secrets Manager client to apply dashboards', async () => {
     const w = await syncWorld();
-    w.files.set(`${PREFIX}lazy.yaml`, DASHBOARD);
+    w.files.set(`${PREFIX}lazy.yaml`, await readFile(DASHBOARD, 'utf8'));
     made.clients = 0;
     const run = w.handler({}, { secretsManager: undefined });
     const summary = await run(s3PutEvent(BUCKET, `${PREFIX}lazy.yaml`));
