@@ -84,7 +84,7 @@ export function staleObjects(
     if (c.action === 'unchanged' && c.alerts.length === 0) continue;
     if (c.action === 'conflict') continue;
     const rules: KindRules<never, Webhook | SavedSearch> =
-      c.kind === 'webhook' ? webhookKind({}) : searchKind({});
+      c.kind === 'webhook' ? webhookKind() : searchKind({});
     const list = (c.kind === 'webhook' ? lists.webhooks : lists.savedSearches) ?? [];
     const noun = `${rules.noun} "${c.name}"`;
     if (c.action === 'create') {
@@ -110,7 +110,7 @@ export function planObjects(
 ): ObjectPlan {
   const notes: string[] = [];
   const changes = [
-    ...planKind(desired.webhooks, lists.webhooks, webhookKind(lists), options, notes),
+    ...planKind(desired.webhooks, lists.webhooks, webhookKind(), options, notes),
     ...planKind(desired.savedSearches, lists.savedSearches, searchKind(lists), options, notes),
   ];
   return { changes, notes };
@@ -250,8 +250,7 @@ function shownWebhook(w: {
   };
 }
 
-function webhookKind(lists: ObjectLists): KindRules<DesiredWebhook, Webhook> {
-  void lists;
+function webhookKind(): KindRules<DesiredWebhook, Webhook> {
   return {
     kind: 'webhook',
     noun: 'webhook',
