@@ -3,30 +3,12 @@
  * use: the alert operations without the other observability objects (their schemas are what
  * made it heavy), the event executor without the sync's tile executor or the CLI's state file.
  */
-import { build } from 'esbuild';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundleOf } from './bundle-of';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** The repo files left in the bundle of `entry` after tree shaking (SDK external, as deployed). */
+/** The repo files left in the bundle of `entry` after tree shaking. */
 async function carried(entry: string): Promise<string[]> {
-  const result = await build({
-    entryPoints: [path.join(ROOT, entry)],
-    absWorkingDir: ROOT,
-    bundle: true,
-    write: false,
-    metafile: true,
-    platform: 'node',
-    format: 'esm',
-    mainFields: ['module', 'main'],
-    external: ['@aws-sdk/*'],
-    logLevel: 'silent',
-  });
-  const [output] = Object.values(result.metafile.outputs);
-  return Object.entries(output.inputs)
-    .filter(([file, { bytesInOutput }]) => bytesInOutput > 0 && !file.includes('node_modules'))
-    .map(([file]) => file);
+  return (await bundleOf(entry)).files;
 }
 
 const PROVISION = 'functions/provision-alerts/handler.ts';

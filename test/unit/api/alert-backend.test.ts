@@ -16,21 +16,21 @@ import { alertManagementOperations } from '../../../lib/api/management/alerts';
 import { createAlertClient } from '../../../lib/api/observability-alerts';
 import { ConfigError, ValidationError } from '../../../lib/errors';
 import { cannedServerPerTest, ok, type CannedServer } from './canned-server';
-import { cannedClientOptions, fakeClock, observabilityCredentials, SERVICE } from './fixtures';
+import {
+  alertBody,
+  cannedClientOptions,
+  fakeClock,
+  observabilityCredentials,
+  SERVICE,
+} from './fixtures';
 
 let server: CannedServer;
 const closers = cannedServerPerTest((s) => (server = s));
 
 const alertRecord = { id: 'a1', name: 'lag', state: 'OK' };
-const searchAlert = {
-  name: 'lag',
-  source: 'search',
-  savedSearchId: 's1',
-  threshold: 5,
-  interval: '5m',
-  thresholdType: 'above',
-  channel: { type: 'webhook', webhookId: 'w1' },
-} as const;
+const { dashboardId: _dashboard, tileId: _tile, ...alertFields } = alertBody;
+/** An alert on a saved search, its source in the spec's word (`search`). */
+const searchAlert = { ...alertFields, source: 'search', savedSearchId: 's1' } as const;
 const data = (value?: unknown) => ({
   status: 200,
   body: value === undefined ? {} : { data: value },
