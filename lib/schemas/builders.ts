@@ -39,6 +39,11 @@ export function withFallback<T extends z.ZodMiniType>(
 
 type Payload = z.core.ParsePayload<string>;
 
+/** `error`: the message of every issue the string schema (and so its checks) raises. */
+interface Params {
+  error?: string;
+}
+
 /** A check made of `run`, which gets the check itself to name it as the issue's source. */
 function customCheck<T>(
   run: (payload: z.core.ParsePayload<T>, self: z.core.$ZodCheck<T>) => void,
@@ -63,7 +68,7 @@ const HTTP_PROTOCOL = /^https?$/;
  * `z.url(params)`: a string the URL parser accepts (and, with `protocol`, whose scheme matches
  * it), trimmed and without the tabs and line breaks the parser would drop.
  */
-export function url(params: { protocol?: RegExp } = {}): z.ZodMiniString<string> {
+export function url(params: Params & { protocol?: RegExp } = {}): z.ZodMiniString<string> {
   const check = customCheck<string>((payload: Payload, self) => {
     const trimmed = payload.value.trim();
     if (!isUrl(trimmed, params.protocol)) {
@@ -78,15 +83,15 @@ export function url(params: { protocol?: RegExp } = {}): z.ZodMiniString<string>
     }
     payload.value = trimmed.replace(/[\t\n\r]/g, '');
   });
-  return z.string().check(check);
+  return z.string(params).check(check);
 }
 
 /** zod's UUID pattern (any version, plus the nil and max UUIDs). */
 const UUID =
   /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
 
-/** `z.uuid()`: an RFC 9562 UUID of any version. */
-export function uuidString(): z.ZodMiniString<string> {
+/** `z.uuid(params)` (`z.uuid({ version: undefined })` too): an RFC 9562 UUID of any version. */
+export function uuidString(params?: Params): z.ZodMiniString<string> {
   const check = customCheck<string>((payload: Payload, self) => {
     if (UUID.test(payload.value)) return;
     payload.issues.push({
@@ -99,7 +104,7 @@ export function uuidString(): z.ZodMiniString<string> {
       continue: true,
     });
   });
-  return z.string().check(check);
+  return z.string(params).check(check);
 }
 
 /** The check `z.int()` adds to a number: an integer within the safe range. */

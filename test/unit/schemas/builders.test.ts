@@ -178,6 +178,15 @@ describe('the lean builders parse as the zod/mini builders they stand for', () =
     },
   );
 
+  it.each(['https://example.com', 'nope', 3, '3f0c8b5e-9d2a-4c1b-8e7f-1a2b3c4d5e6f'])(
+    'url({ error }) and uuidString({ error }) like zod given the same message on %j',
+    (input) => {
+      const error = 'expected a service id (a UUID); write a name as a ${VARIABLE}';
+      expect(shown(uuidString({ error }), input)).toEqual(shown(z.uuid({ error }), input));
+      expect(shown(url({ error }), input)).toEqual(shown(z.url({ error }), input));
+    },
+  );
+
   it('the checks refuse with the messages users read', () => {
     expect(shown(z.object({ u: url() }), { u: 'nope' })).toEqual({ lines: ['u: Invalid URL'] });
     expect(shown(z.object({ id: uuidString() }), { id: 'x' })).toEqual({
