@@ -138,3 +138,58 @@ export function safeInteger(): z.core.$ZodCheck<number> {
     );
   });
 }
+
+/** zod's test for a record's input: an object made by `{}` or `Object.create(null)`. */
+function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const ctor: unknown = value.constructor;
+  if (ctor === undefined || typeof ctor !== 'function') return true;
+  const proto: unknown = ctor.prototype;
+  // an array's prototype lacks its own isPrototypeOf too
+  return typeof proto === 'object' && proto !== null && Object.hasOwn(proto, 'isPrototypeOf');
+}
+
+/**
+ * `z.record(key, value)` for a string key schema (2.5 KiB of a bundle as zod's): an object whose
+ * every own enumerable key passes `key` and every value `value`, refused key by key and value
+ * by value with zod's issues.
+ */
+export function stringRecord<V extends z.ZodMiniType>(
+  key: z.ZodMiniType<string, unknown>,
+  value: V,
+) {
+  const check = customCheck<unknown>((payload, self) => {
+    const input = payload.value;
+    if (!isPlainObject(input)) {
+      payload.issues.push({ expected: 'record', code: 'invalid_type', input, inst: self });
+      return;
+    }
+    const out: Record<PropertyKey, unknown> = {};
+    for (const name of Reflect.ownKeys(input)) {
+      if (name === '__proto__' || !Object.prototype.propertyIsEnumerable.call(input, name))
+        continue;
+      const parsedKey = key.safeParse(name);
+      if (!parsedKey.success) {
+        const issues = parsedKey.error.issues;
+        payload.issues.push({
+          code: 'invalid_key',
+          origin: 'record',
+          issues,
+          input: name,
+          path: [name],
+          inst: self,
+        });
+        continue;
+      }
+      if (parsedKey.data === '__proto__') continue;
+      const parsedValue = value.safeParse(input[name]);
+      if (parsedValue.success) out[parsedKey.data] = parsedValue.data;
+      // finished issues (their message set), at the value's path under the key
+      else
+        for (const issue of parsedValue.error.issues)
+          payload.issues.push({ ...issue, path: [name, ...issue.path] } as z.core.$ZodRawIssue);
+    }
+    payload.value = out;
+  });
+  return z.custom<Record<string, z.output<V>>>().check(check);
+}

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { url } from './builders';
+import { stringRecord, url } from './builders';
 import { lenient } from './common';
 
 /** What a create or update may name; reads may also show `slack_api` and `pagerduty_api`. */
@@ -28,7 +28,7 @@ export const webhook = /* @__PURE__ */ z.lazy(() =>
 export type Webhook = z.infer<typeof webhook>;
 
 const stringMap = /* @__PURE__ */ z.lazy(() =>
-  z.record(z.string().check(z.minLength(1)), z.string()),
+  stringRecord(z.string().check(z.minLength(1)), z.string()),
 );
 
 /**

@@ -4,6 +4,7 @@ import {
   coercedNumber,
   isoDatetime,
   safeInteger,
+  stringRecord,
   url,
   uuidString,
   withFallback,
@@ -187,6 +188,51 @@ describe('the lean builders parse as the zod/mini builders they stand for', () =
     },
   );
 
+  class Headers {
+    constructor(readonly a = 'x') {}
+  }
+  const nullProto = Object.assign(Object.create(null) as object, { a: 'x' });
+  it.each([
+    { 'x-token': 'abc', Accept: 'json' },
+    {},
+    { '': 'empty name' },
+    { a: 3, b: 'ok', c: null },
+    { '': 1, '7': 'seven', '1.5': 2 },
+    { a: 'x', ['__proto__']: 'y' },
+    JSON.parse('{"__proto__": "x", "b": "y"}') as unknown,
+    nullProto,
+    Object.defineProperty({ a: 'x' }, 'hidden', { value: 3, enumerable: false }),
+    { [Symbol('s')]: 'x' },
+    { ' __proto__ ': 'x', ' b ': 'y', '  ': 'z' },
+    new Headers(),
+    new Map([['a', 'x']]),
+    new Date(0),
+    ['a'],
+    'a=x',
+    null,
+    undefined,
+    5,
+  ])('stringRecord(key, value) like z.record(key, value) on %j', (input) => {
+    const name = () => z.string().check(z.minLength(1));
+    expect(outcome(stringRecord(name(), z.string()), input)).toEqual(
+      outcome(z.record(name(), z.string()), input),
+    );
+    const trimmed = () => z.string().check(z.trim(), z.minLength(1));
+    expect(outcome(stringRecord(trimmed(), z.string()), input)).toEqual(
+      outcome(z.record(trimmed(), z.string()), input),
+    );
+    // inside an object with a refinement, as webhookWrite holds it
+    const slackRefuses = z.superRefine<{ headers?: unknown }>((body, ctx) => {
+      if (body.headers)
+        ctx.addIssue({ code: 'custom', path: ['headers'], message: 'not for slack' });
+    });
+    const lean = z.object({ headers: z.optional(stringRecord(name(), z.string())) });
+    const zods = z.object({ headers: z.optional(z.record(name(), z.string())) });
+    expect(shown(lean.check(slackRefuses), { headers: input })).toEqual(
+      shown(zods.check(slackRefuses), { headers: input }),
+    );
+  });
+
   it('the checks refuse with the messages users read', () => {
     expect(shown(z.object({ u: url() }), { u: 'nope' })).toEqual({ lines: ['u: Invalid URL'] });
     expect(shown(z.object({ id: uuidString() }), { id: 'x' })).toEqual({
@@ -194,6 +240,10 @@ describe('the lean builders parse as the zod/mini builders they stand for', () =
     });
     expect(shown(z.object({ n: z.number().check(safeInteger()) }), { n: 1.5 })).toEqual({
       lines: ['n: Invalid input: expected int, received number'],
+    });
+    const headers = z.object({ h: stringRecord(z.string().check(z.minLength(1)), z.string()) });
+    expect(shown(headers, { h: { '': 'x', b: 2 } })).toEqual({
+      lines: ['h.: Invalid key in record', 'h.b: Invalid input: expected string, received number'],
     });
   });
 
