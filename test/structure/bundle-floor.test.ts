@@ -7,6 +7,7 @@ import { build, type Metafile } from 'esbuild';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { esbuildOptions } from '../../bench/bundles';
+import * as managementPaths from '../../lib/api/management/paths';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -57,5 +58,40 @@ describe('the floor of every function bundle', () => {
   it.each(ENTRIES)('%s carries no polyfill of a Node built-in', async (entry) => {
     const packages = await packagesOf(entry);
     expect(packages.filter((name) => POLYFILLS.includes(name))).toEqual([]);
+  });
+});
+
+/** The management path builders left in a bundle (esbuild keeps each as `var name = `). */
+async function managementPathsIn(entry: string): Promise<string[]> {
+  const result = await build({
+    ...esbuildOptions(),
+    entryPoints: [path.join(ROOT, entry)],
+    absWorkingDir: ROOT,
+    outdir: path.join(ROOT, '.test-output/bundle-floor'),
+    write: false,
+    minify: false,
+    sourcemap: false,
+    external: ['@aws-sdk/*'],
+  });
+  const text = result.outputFiles[0].text;
+  const start = text.indexOf('// lib/api/management/paths.ts\n');
+  if (start < 0) return [];
+  const section = text.slice(start).split(/\n\/\/ (?!lib\/api\/management\/paths)/)[0];
+  // esbuild numbers a name that clashes with another module's (`pipe2`).
+  return Object.keys(managementPaths)
+    .filter((name) => new RegExp(`^var ${name}\\d* = `, 'm').test(section))
+    .sort();
+}
+
+describe('management paths: each function keeps those of the operations it calls', () => {
+  it('the key rotation keeps key and pipe paths, no dashboard or metrics path', async () => {
+    expect(await managementPathsIn('functions/rotate-key/handler.ts')).toEqual(
+      ['activities', 'key', 'keys', 'pipe', 'pipeSettings', 'pipeState', 'pipes'].sort(),
+    );
+  });
+
+  it('the alert provisioner keeps observability paths only', async () => {
+    const kept = await managementPathsIn('functions/provision-alerts/handler.ts');
+    expect(kept).toEqual(['dashboardValidate', 'observability', 'observabilityItem']);
   });
 });

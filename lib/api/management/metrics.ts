@@ -2,7 +2,8 @@ import { metricsBody, readOrganizationMetrics, readServiceMetrics } from '../../
 import type { ServiceReading } from '../../schemas/metrics';
 import { asServiceIdle } from '../errors';
 import type { CallOptions } from '../http';
-import { managementPaths as P, type ApiPath } from '../paths';
+import type { ApiPath } from '../paths';
+import * as P from './paths';
 import type { ManagementConnection } from './connection';
 
 export interface MetricsCallOptions extends CallOptions {
