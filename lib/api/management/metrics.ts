@@ -3,6 +3,7 @@ import type { ServiceReading } from '../../schemas/metrics';
 import { asServiceIdle } from '../errors';
 import type { CallOptions } from '../http';
 import type { ApiPath } from '../paths';
+import { textAnswer } from '../text-answer';
 import * as P from './paths';
 import type { ManagementConnection } from './connection';
 
@@ -31,7 +32,7 @@ export function metricsOperations({ organizationId: org, call }: ManagementConne
       const path = withFilter(P.serviceMetrics(await org(), serviceId), filteredMetrics);
       const schema = metricsBody((samples) => readServiceMetrics(samples, serviceId));
       try {
-        return await call({ method: 'GET', path, schema, responseType: 'text' }, opts);
+        return await call({ method: 'GET', path, schema, answer: textAnswer }, opts);
       } catch (error) {
         throw asServiceIdle(error, serviceId);
       }
@@ -42,7 +43,7 @@ export function metricsOperations({ organizationId: org, call }: ManagementConne
     > {
       const path = withFilter(P.organizationMetrics(await org()), filteredMetrics);
       const schema = metricsBody(readOrganizationMetrics);
-      return call({ method: 'GET', path, schema, responseType: 'text' }, opts);
+      return call({ method: 'GET', path, schema, answer: textAnswer }, opts);
     },
   };
 }
