@@ -21,9 +21,13 @@ const PRODUCT_FOLDERS = ['lib', 'functions', 'cdk', 'cli', 'sandbox', 'bench'];
 
 /**
  * Exports used from outside TypeScript: the `handler` a Lambda (or a bench baseline bundle) is
- * deployed with, named in the CDK construct and esbuild by string.
+ * deployed with, named in the CDK construct and esbuild by string; and what the bundling shims
+ * give the packages they replace (BUNDLING's `--alias`, cdk/constructs/function.ts).
  */
-const ENTRY_EXPORTS: readonly RegExp[] = [/^(functions|bench\/baselines)\/.+#handler$/];
+const ENTRY_EXPORTS: readonly RegExp[] = [
+  /^(functions|bench\/baselines)\/.+#handler$/,
+  /^cdk\/bundling-shims\/.+#/,
+];
 
 /**
  * Exports only tests use that stay exported, each with its reason (a caller's API the tests

@@ -12,7 +12,7 @@ import {
   type UpdateKeyRequest,
 } from '../../schemas/key';
 import type { CallOptions } from '../http';
-import { managementPaths as P } from '../paths';
+import * as P from './paths';
 import { validateBody } from '../validate-body';
 import type { ManagementConnection } from './connection';
 
