@@ -23,6 +23,7 @@ import { CloudOpsError } from '../errors';
 import { createLogger, type Logger } from '../log';
 import type { NotifierClients } from '../watch/notifiers/types';
 import { watchFromEnv } from '../watch/settings';
+import { DASHBOARDS_NOTICES } from '../watch/subjects/dashboards';
 import { readSyncDashboardsSettings, type SyncDashboardsSettings } from './config';
 import { nextRound, sendContinuation, type Progress } from './continuation';
 import { noticeDrift, type DriftNoticeDeps } from './drift-notice';
@@ -307,7 +308,7 @@ function driftWiring(
   mode: 'repair' | 'report',
 ): RunDeps['drift'] | undefined {
   if (mode !== 'report') return undefined;
-  const watch = watchFromEnv(options.env, {
+  const watch = watchFromEnv(options.env, DASHBOARDS_NOTICES.render, {
     ...options.notify,
     ...(options.secretsManager ? { secretsManager: options.secretsManager } : {}),
     dynamo: options.dynamo ?? new DynamoDBClient({}),

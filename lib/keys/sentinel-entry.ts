@@ -28,7 +28,7 @@ import type { NotifierClients } from '../watch/notifiers/types';
 import { WatchRun } from '../watch/run';
 import { watchRecordSettingsOf } from '../watch/record-settings';
 import { recordIo } from '../watch/store';
-import type { KeyNotice } from '../watch/subjects/key';
+import { KEY_NOTICES, type KeyNotice } from '../watch/subjects/key';
 import { DEFAULT_AUDIT_POLICY, type AuditPolicy, type KeyFinding } from './audit';
 import { SENTINEL_NOTIFIERS, sentinelEnv, WATCH_PREFIX } from './sentinel-env';
 import {
@@ -117,7 +117,7 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
     options.logger ??
     createLogger({ level: connection.CLOUDOPS_LOG_LEVEL, fields: { function: 'key-sentinel' } });
   const secrets = options.secretsManager ?? new SecretsManagerClient({});
-  const notifiers = createNotifiers(configuredOf(SENTINEL_NOTIFIERS, env), {
+  const notifiers = createNotifiers(configuredOf(SENTINEL_NOTIFIERS, env, KEY_NOTICES.render), {
     ...options.notify,
     secretsManager: secrets,
   });
