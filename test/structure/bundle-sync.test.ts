@@ -1,6 +1,7 @@
 /**
  * The sync function carries only what a deployed sync run needs: what serves the CLI alone (the
- * editor texts of the files' JSON Schema) stays out of its bundle.
+ * editor texts of the files' JSON Schema, the service's dry run of a plan, a folder read at once)
+ * stays out of its bundle.
  */
 import { build } from 'esbuild';
 import path from 'node:path';
@@ -63,5 +64,11 @@ describe('the sync function bundle', () => {
       'external (the one documented kind)',
       'gt, gte, lt, lte, between, eq or neq',
     ]);
+  });
+
+  it("leaves out the CLI's dry run and its whole-folder load", () => {
+    expect(bundle.files).toContain('lib/dashboards/changed-files.ts');
+    expect(bundle.files).not.toContain('lib/dashboards/remote-validate.ts');
+    expect(bundle.text).not.toMatch(/function loadFolder/);
   });
 });
