@@ -4,7 +4,7 @@
  * made it heavy), the event executor without the sync's tile executor or the CLI's state file.
  */
 import { describe, expect, it } from 'vitest';
-import { bundleOf } from './bundle-of';
+import { bundleOf } from './function-bundle';
 
 /** The repo files left in the bundle of `entry` after tree shaking. */
 async function carried(entry: string): Promise<string[]> {

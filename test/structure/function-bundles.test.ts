@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleOf } from './bundle-of';
+import { bundleOf } from './function-bundle';
 import { readSourceTree } from './source-tree';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -21,6 +21,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const GROUPS = {
   keys: 'lib/api/management/keys.ts',
   pipes: 'lib/api/management/pipes.ts',
+  pipeProbe: 'lib/api/management/pipe-probe.ts',
   metrics: 'lib/api/management/metrics.ts',
   dashboards: 'lib/api/management/observability.ts',
   alerts: 'lib/api/management/alerts.ts',
@@ -32,7 +33,7 @@ const GROUPS = {
 type Group = keyof typeof GROUPS;
 
 const FUNCTIONS: { entry: string; carries: Group[] }[] = [
-  { entry: 'functions/rotate-key/handler.ts', carries: ['keys', 'pipes'] },
+  { entry: 'functions/rotate-key/handler.ts', carries: ['keys', 'pipeProbe'] },
   { entry: 'functions/rotate-key/sentinel.ts', carries: ['keys'] },
   { entry: 'functions/pipe-watchdog/consumer.ts', carries: ['pipes', 'metrics', 'prometheus'] },
   {

@@ -5,8 +5,9 @@
  */
 import { alertOperations, type ObjectAccess } from '../observability-alerts';
 import { PAGE_LIMIT, pagedList, toPage } from '../pages';
-import { managementPaths as P, withPage } from '../paths';
+import { withPage } from '../paths';
 import type { ManagementConnection } from './connection';
+import * as P from './paths';
 
 /** The observability objects of one service: their paths, the key's call, one page of a list. */
 export function serviceAccess(

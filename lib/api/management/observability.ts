@@ -9,10 +9,10 @@ import type { CreateAlertBody, UpdateAlertBody } from '../../schemas/alert';
 import type { CallOptions } from '../http';
 import { itemByItem } from '../item-list';
 import { observabilityObjects, type ObservabilityObjects } from '../observability-objects';
-import { managementPaths as P } from '../paths';
 import { validateBody } from '../validate-body';
 import { alertManagementOperations, serviceAccess } from './alerts';
 import type { ManagementConnection } from './connection';
+import * as P from './paths';
 
 /**
  * The observability objects of one service beyond dashboards and alerts, with the Basic key

@@ -1,4 +1,8 @@
-/** The function bundles the structure tests read: each built once per run. */
+/**
+ * A function's bundle as the stack makes it, for the structure tests that check what it carries
+ * (function-bundles.test.ts, bundle-keys.test.ts, bundle-alerts.test.ts): built once per entry
+ * and test file.
+ */
 import { build, type Metafile } from 'esbuild';
 import path from 'node:path';
 
