@@ -10,9 +10,8 @@ import {
   type ManagementBasics,
 } from './api/management/connection';
 import type { everyManagementOperation } from './api/management-client';
-import type { ObservabilityOperations } from './api/management/observability';
 import type { ObservabilityBackend, ObservabilityMode } from './api/observability-backend';
-import type { ClientKit } from './api/kit';
+import { WITHOUT_DASHBOARDS, type ClientKit } from './api/kit';
 import type { ObservabilityClient } from './api/observability-client';
 import type { RateLimiterRegistry, RateLimitConfig } from './api/rate-limiter';
 import type { ConnectionEnv } from './config';
@@ -105,39 +104,17 @@ export function createClients<M extends object>(
     observability,
     requireManagement,
     backend(serviceId) {
-      if (!kit.observability)
-        throw new ConfigError('these clients were made without the dashboard and alert operations');
-      // Managed mode needs only the management key; the bearer token is for open-source.
-      if (settings.mode === 'open-source' && !observability) {
-        throw new ConfigError(
-          'the observability API is not configured: set CLOUDOPS_OBSERVABILITY_URL and ' +
-            'CLOUDOPS_OBSERVABILITY_TOKEN (or CLOUDOPS_OBSERVABILITY_TOKEN_SECRET_ID)',
-        );
-      }
-      if (settings.mode === 'managed' && !serviceId) {
-        throw new ConfigError(
-          'observability mode "managed" reaches dashboards and alerts through a service: set CLOUDOPS_SERVICE_ID',
-        );
-      }
-      return kit.observability.backend({
-        mode: settings.mode,
-        management: settings.mode === 'managed' ? managedObjects(requireManagement()) : undefined,
-        observability,
+      if (!kit.observability) throw new ConfigError(WITHOUT_DASHBOARDS);
+      return kit.observability.backend(
+        { mode: settings.mode, observability, requireManagement },
         serviceId,
-      });
+      );
     },
     close() {
       management?.close();
       observability?.close();
     },
   };
-}
-
-/** The management operations on dashboards and alerts (a kit with `observability` has them). */
-function managedObjects(management: object): ObservabilityOperations {
-  if (!('listDashboards' in management))
-    throw new ConfigError('these clients were made without the dashboard and alert operations');
-  return management as ObservabilityOperations;
 }
 
 /** The credential providers a caller loaded (from Secrets Manager, or values in env). */

@@ -107,6 +107,26 @@ describe('the floor of every function bundle', () => {
   );
 });
 
+/** The functions whose kit has no dashboards and alerts (lib/api/kit.ts). */
+const WITHOUT_DASHBOARDS = [
+  'functions/rotate-key/handler.ts',
+  'functions/rotate-key/sentinel.ts',
+  'functions/pipe-watchdog/consumer.ts',
+];
+
+describe('the dashboards and alerts backend', () => {
+  it.each(WITHOUT_DASHBOARDS)('%s does not bundle its assembly or its messages', async (entry) => {
+    const { text } = await bundleOf(entry);
+    expect(text).not.toContain('reaches dashboards and alerts through a service');
+    expect(text).not.toContain('the observability API is not configured');
+  });
+
+  it('the sync bundles it (the check above can see it)', async () => {
+    const { text } = await bundleOf('functions/sync-dashboards/handler.ts');
+    expect(text).toContain('reaches dashboards and alerts through a service');
+  });
+});
+
 describe('management paths: each function keeps those of the operations it calls', () => {
   it('the key rotation keeps key and pipe paths, no dashboard or metrics path', async () => {
     expect(await managementPathsIn('functions/rotate-key/handler.ts')).toEqual(
