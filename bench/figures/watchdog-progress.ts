@@ -22,7 +22,7 @@ import { staticCredentials } from '../../lib/credentials';
 import { runWatchdog, type WatchdogNotice } from '../../lib/pipes/watchdog';
 import { parseWatchdogConfig, type WatchdogConfigInput } from '../../lib/pipes/watchdog-config';
 import { managementAuth } from '../../lib/schemas';
-import type { Notice } from '../../lib/watch/notices';
+import type { Notice } from '../../lib/watch/notice';
 import type { Notifier } from '../../lib/watch/notifiers/types';
 import { LocalWatchStore } from '../../lib/watch/store';
 import type { Sandbox } from '../../sandbox/index';

@@ -21,11 +21,15 @@ import {
   type Outcome,
   type Told,
 } from '../watch/condition';
-import { pendingDelivery } from '../watch/ledger';
+import { pendingDeliveryOf } from '../watch/ledger';
 import type { Notifier } from '../watch/notifiers/types';
 import { WatchRun } from '../watch/run';
 import { recordIo, type WatchStore } from '../watch/store';
-import { driftDedupKey, type DashboardsNotice } from '../watch/subjects/dashboards';
+import {
+  DASHBOARDS_NOTICES,
+  driftDedupKey,
+  type DashboardsNotice,
+} from '../watch/subjects/dashboards';
 import type { Plan } from './plan';
 import { renderPlanMarkdown, summaryLine } from './render';
 
@@ -41,7 +45,7 @@ const MARKDOWN_CHARS = 16_000;
 const driftRecord = z.lazy(() =>
   z.object({
     ...watchedCondition,
-    pending: z._default(z.array(pendingDelivery), []),
+    pending: z._default(z.array(pendingDeliveryOf(DASHBOARDS_NOTICES.schema)), []),
     version: z.number().check(z.int(), z.nonnegative()),
   }),
 );

@@ -5,9 +5,9 @@
  * notice still names a key that no longer exists.
  */
 import * as z from 'zod/mini';
-import { pendingDelivery } from '../watch/ledger';
+import { pendingDeliveryOf } from '../watch/ledger';
 import type { Severity } from '../watch/notice';
-import { keyFindingDedupKey, type KeyNotice } from '../watch/subjects/key';
+import { KEY_NOTICES, keyFindingDedupKey, type KeyNotice } from '../watch/subjects/key';
 import { SEVERITIES, type FindingSeverity, type KeyFinding } from './audit';
 
 const openFinding = z.lazy(() =>
@@ -31,7 +31,7 @@ type OpenFinding = z.output<typeof openFinding>;
 export const auditRecord = z.lazy(() =>
   z.object({
     findings: z._default(z.record(z.string(), openFinding), {}),
-    pending: z._default(z.array(pendingDelivery), []),
+    pending: z._default(z.array(pendingDeliveryOf(KEY_NOTICES.schema)), []),
     version: z.number().check(z.int(), z.nonnegative()),
   }),
 );

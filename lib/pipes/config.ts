@@ -8,6 +8,7 @@ import { coercedNumber } from '../schemas/builders';
 import { envFlag, envList, readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
 import { defined, envCount, envMinutes } from '../watch/record-settings';
 import { watchEnv, watchSettingsOf, type WatchSettings } from '../watch/settings';
+import { WATCHDOG_NOTICES } from '../watch/subjects/watchdog';
 import { watchdogQueueEnv } from './queue-config';
 import type { WatchdogConfigInput } from './watchdog-config';
 
@@ -60,7 +61,7 @@ export function readWatchdogSettings(env?: Record<string, string | undefined>): 
     'CLOUDOPS_SERVICE_ID',
   ]);
   const e = readEnv(watchdogEnv, env);
-  const watch = watchSettingsOf(e);
+  const watch = watchSettingsOf(e, WATCHDOG_NOTICES.render);
   return {
     ...watch,
     connection,

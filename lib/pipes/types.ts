@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { watchedCondition } from '../watch/condition';
-import { pendingDelivery } from '../watch/ledger';
+import { pendingDeliveryOf } from '../watch/ledger';
+import { WATCHDOG_NOTICES } from '../watch/subjects/watchdog';
 import { pipeProgress, type ProgressReading } from './progress-record';
 
 /** What the store keeps per pipe: its condition (lib/watch) plus the watchdog's own fields. */
@@ -24,7 +25,7 @@ export const pipeRecord = z.lazy(() =>
     sourceKind: z.optional(z.string()),
     /** Progress from the metrics endpoint (absent until a metrics reading of the pipe). */
     progress: z.optional(pipeProgress),
-    pending: z._default(z.array(pendingDelivery), []),
+    pending: z._default(z.array(pendingDeliveryOf(WATCHDOG_NOTICES.schema)), []),
     /** Epoch SECONDS: DynamoDB's TTL removes a gone pipe's record after its retention. */
     expiresAt: z.optional(z.number().check(z.int())),
     /** Optimistic-concurrency version: every write is conditional on the previous one. */
@@ -52,7 +53,7 @@ export const serviceRecord = z.lazy(() =>
     metricsUnservedUntil: z.optional(z.number()),
     /** The next run lists the pipes instead of reading the metrics, because of what they lacked. */
     listingDue: z.optional(z.string()),
-    pending: z._default(z.array(pendingDelivery), []),
+    pending: z._default(z.array(pendingDeliveryOf(WATCHDOG_NOTICES.schema)), []),
     version: z.number().check(z.int(), z.nonnegative()),
   }),
 );

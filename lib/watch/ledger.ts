@@ -4,11 +4,14 @@
  * left is released for the next run, within bounds (attempts, age, size).
  */
 import * as z from 'zod/mini';
-import { notice, type Notice } from './notices';
+import type { Notice } from './notice';
 
-/** A notice not yet delivered to every notifier; claimed by one run at a time. */
-export const pendingDelivery = z.lazy(() =>
-  z.object({
+/**
+ * A notice not yet delivered to every notifier, claimed by one run at a time; `notice` reads
+ * the notices of the watcher's subjects (its NoticeSet's schema).
+ */
+export function pendingDeliveryOf<N extends Notice>(notice: z.ZodMiniType<N>) {
+  return z.object({
     /** Named `notification` in stored records (its name before subjects existed). */
     notification: notice,
     /** Notifier names still owed this notice. */
@@ -16,9 +19,11 @@ export const pendingDelivery = z.lazy(() =>
     claimedBy: z.optional(z.string()),
     claimedAt: z.optional(z.number()),
     attempts: z._default(z.number().check(z.int()), 0),
-  }),
-);
-export type PendingDelivery = z.infer<typeof pendingDelivery>;
+  });
+}
+export type PendingDelivery<N extends Notice = Notice> = z.output<
+  ReturnType<typeof pendingDeliveryOf<N>>
+>;
 
 export const deliveryLimitsSchema = z.lazy(() =>
   z.strictObject({

@@ -7,6 +7,13 @@ import * as z from 'zod/mini';
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
+/**
+ * Every subject a notice may be about (a route may name them); each has its file in subjects/,
+ * and a watcher reads and renders only its own (notices.ts).
+ */
+export const SUBJECTS = ['pipe', 'service', 'dashboards', 'key'] as const;
+type Subject = (typeof SUBJECTS)[number];
+
 /** The fields of every subject's notice (each subject adds its own `subject`, `kind` and ids). */
 export const noticeCore = {
   /** This occurrence: the dedupe key of its pending delivery, across retries and stores. */
@@ -27,6 +34,12 @@ export const noticeCore = {
   /** ISO time the condition began (for a reminder: when the problem began). */
   since: z.string(),
   message: z.string(),
+};
+
+/** A notice of any subject, as the engine sees it: the fields above, its subject and kind. */
+export type Notice = z.output<z.ZodMiniObject<typeof noticeCore>> & {
+  subject: Subject;
+  kind: string;
 };
 
 /**
@@ -77,6 +90,9 @@ export interface RenderedNotice {
   /** Filterable string attributes (SNS message attributes); '' values are left out. */
   attributes: Record<string, string>;
 }
+
+/** A watcher's renderer of its notices (notices.ts): every notifier it makes is given it. */
+export type RenderNotice = (n: Notice) => RenderedNotice;
 
 /** What every channel adds to a notice so it explains itself: its hint, and its link. */
 interface Explanation {

@@ -1,68 +1,45 @@
 /**
- * Every subject's notice: the one union the ledger stores and the notifiers deliver, and the
- * renderer of each subject. A new subject is one file in subjects/ plus one line in each of
- * the two lists below.
+ * A watcher's notices: the subjects it tells about, how a stored notice of them is read and how
+ * each renders. Each watcher makes its set of the subjects it has (the key sentinel: `key`
+ * alone), so its bundle carries no other subject; the ledger, the delivery and every notifier
+ * take whichever set they are given.
  */
-import * as z from 'zod/mini';
-import type { RenderedNotice } from './notice';
-import { dashboardsNotice, driftDedupKey, renderDashboardsNotice } from './subjects/dashboards';
-import { keyNotice, renderKeyNotice } from './subjects/key';
-import { pipeDedupKey, pipeNotice, renderPipeNotice } from './subjects/pipe';
-import { renderServiceNotice, serviceDedupKey, serviceNotice } from './subjects/service';
+import type * as z from 'zod/mini';
+import type { Notice, RenderedNotice, RenderNotice } from './notice';
 
-const anyNotice = z.discriminatedUnion('subject', [
-  pipeNotice,
-  serviceNotice,
-  dashboardsNotice,
-  keyNotice,
-]);
-export type Notice = z.infer<typeof anyNotice>;
-export type Subject = Notice['subject'];
-/** Every subject's name (a route may name them). */
-export const SUBJECTS = anyNotice.def.options.map((o) => o.shape.subject.def.values[0]) as [
-  Subject,
-  ...Subject[],
-];
+/** One subject's renderer (its file in subjects/ has its schema and renderer). */
+export interface SubjectRenderer<N extends Notice> {
+  readonly subject: N['subject'];
+  /** Method syntax: a set holds subjects of different notices. */
+  render(n: N): RenderedNotice;
+}
 
-const renderers: { [S in Subject]: (n: Extract<Notice, { subject: S }>) => RenderedNotice } = {
-  pipe: renderPipeNotice,
-  service: renderServiceNotice,
-  dashboards: renderDashboardsNotice,
-  key: renderKeyNotice,
-};
-
-export function renderNotice(n: Notice): RenderedNotice {
-  return (renderers[n.subject] as (n: Notice) => RenderedNotice)(n);
+interface NoticeSet<N extends Notice> {
+  /** A stored notice of these subjects (and of any age: what came before is read as it was). */
+  readonly schema: z.ZodMiniType<N>;
+  /** Its subject's rendering; a notice of another subject has none (a bug of the caller). */
+  readonly render: RenderNotice;
 }
 
 /**
- * Notices stored before subjects existed (pending deliveries a deployed watchdog wrote) were
- * all pipe-shaped: a service's had pipeId '', a drift's `about: 'dashboards'` with the owner
- * as serviceId. Read as the notice they were, so they are still delivered once.
+ * The set of the subjects `renderers` render. `schema` reads a stored notice of them (made when
+ * first parsed): one subject's schema alone, or their union by `subject` for several, so a
+ * watcher of one subject carries no union.
  */
-function fromPipeShaped(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || 'subject' in value) return value;
-  const { about, markdown, organizationId, serviceId, pipeId, pipeName, ...rest } = value as Record<
-    string,
-    string | undefined
-  >;
-  const kind = String(rest.kind);
-  const core = { ...rest, resolves: rest.kind === 'recovery' || rest.kind === 'active' };
-  if (about === 'dashboards')
-    return {
-      ...core,
-      subject: 'dashboards',
-      owner: serviceId,
-      source: '',
-      markdown,
-      dedupKey: driftDedupKey(String(serviceId)),
-    };
-  const ids = { organizationId: String(organizationId), serviceId: String(serviceId) };
-  if (pipeId === '')
-    return { ...core, ...ids, subject: 'service', dedupKey: serviceDedupKey(ids, kind) };
-  const pipe = { ...ids, pipeId: String(pipeId) };
-  return { ...core, ...pipe, pipeName, subject: 'pipe', dedupKey: pipeDedupKey(pipe, kind) };
+export function noticeSet<N extends Notice>(
+  schema: () => z.ZodMiniType<N>,
+  renderers: readonly SubjectRenderer<N>[],
+): NoticeSet<N> {
+  let made: z.ZodMiniType<N> | undefined;
+  const bySubject = new Map(renderers.map((r) => [r.subject as string, r]));
+  return {
+    get schema() {
+      return (made ??= schema());
+    },
+    render: (n) => {
+      const renderer = bySubject.get(n.subject);
+      if (!renderer) throw new TypeError(`no renderer for a notice of subject ${n.subject}`);
+      return renderer.render(n as N);
+    },
+  };
 }
-
-/** A stored notice, of any subject (and any age). */
-export const notice = z.lazy(() => z.pipe(z.transform(fromPipeShaped), anyNotice));

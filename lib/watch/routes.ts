@@ -8,8 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { globMatches } from '../text/glob';
-import { SEVERITIES, type RenderedNotice, type Severity } from './notice';
-import { SUBJECTS, type Notice } from './notices';
+import { SEVERITIES, SUBJECTS, type Notice, type RenderedNotice, type Severity } from './notice';
 
 /** A route's own destination: a secret by id (deployed), or the secret's value (local runs). */
 const destination = z.lazy(() =>

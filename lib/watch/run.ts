@@ -17,7 +17,7 @@ import {
   type DeliveryLimits,
   type DroppedDelivery,
 } from './ledger';
-import type { Notice } from './notices';
+import type { Notice } from './notice';
 import type { Notifier } from './notifiers/types';
 
 interface WatchRunOptions {

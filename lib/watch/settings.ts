@@ -7,6 +7,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod/mini';
 import { readEnv } from '../config';
 import { DynamoWatchStore } from './dynamo-store';
+import type { RenderNotice } from './notice';
 import { configuredNotifiers, notifierEnv } from './notifiers/registry';
 import { createNotifiers, type ConfiguredNotifier } from './notifiers/set';
 import type { NotifierClients } from './notifiers/types';
@@ -24,13 +25,12 @@ export interface WatchSettings extends WatchRecordSettings {
   notifiers: ConfiguredNotifier[];
 }
 
-/** The watch part of an env already parsed (a watcher's own schema extends watchEnv). */
-export function watchSettingsOf(e: WatchEnv): WatchSettings {
-  return { ...watchRecordSettingsOf(e), notifiers: configuredNotifiers(e) };
-}
-
-function readWatchSettings(env?: Record<string, string | undefined>): WatchSettings {
-  return watchSettingsOf(readEnv(watchEnv, env));
+/**
+ * The watch part of an env already parsed (a watcher's own schema extends watchEnv); `render`
+ * is the watcher's renderer of its notices (its NoticeSet's).
+ */
+export function watchSettingsOf(e: WatchEnv, render: RenderNotice): WatchSettings {
+  return { ...watchRecordSettingsOf(e), notifiers: configuredNotifiers(e, render) };
 }
 
 /**
@@ -39,9 +39,10 @@ function readWatchSettings(env?: Record<string, string | undefined>): WatchSetti
  */
 export function watchFromEnv(
   env: Record<string, string | undefined> | undefined,
+  render: RenderNotice,
   clients: NotifierClients & { dynamo: DynamoDBClient },
 ) {
-  const settings = readWatchSettings(env);
+  const settings = watchSettingsOf(readEnv(watchEnv, env), render);
   if (!settings.tableName || settings.notifiers.length === 0) return undefined;
   return {
     store: new DynamoWatchStore({ client: clients.dynamo, tableName: settings.tableName }),

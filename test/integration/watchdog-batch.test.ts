@@ -24,6 +24,7 @@ import { LocalWatchStore } from '../../lib/watch/store';
 import type { Sandbox } from '../../sandbox/index';
 import { startReceiver } from '../support/receiver';
 import { clientFor, pipeOf, startWatchdogSandbox } from './watchdog-helpers';
+import { renderAny } from '../support/notices';
 
 const sns = mockClient(SNSClient);
 const eb = mockClient(EventBridgeClient);
@@ -109,6 +110,7 @@ describe('batched notifications', () => {
           CLOUDOPS_WATCHDOG_EVENT_BUS: 'bus',
           CLOUDOPS_WATCHDOG_WEBHOOK_URL: receiver.url,
         }),
+        renderAny,
       ),
       {
         sns: new SNSClient({ region: 'us-east-1' }),
@@ -176,6 +178,7 @@ describe('batched notifications', () => {
           CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: 'arn:aws:sns:us-east-1:1:t',
           CLOUDOPS_WATCHDOG_EVENT_BUS: 'bus',
         }),
+        renderAny,
       ),
       {
         sns: new SNSClient({ region: 'us-east-1' }),

@@ -15,6 +15,7 @@ import { createWebhookNotifier } from '../../lib/watch/notifiers/webhook';
 import { LocalWatchStore } from '../../lib/watch/store';
 import { startReceiver } from '../support/receiver';
 import { sandboxForFile } from './watchdog-helpers';
+import { renderAny } from '../support/notices';
 
 const NAME = '<!channel> x';
 const shared = sandboxForFile();
@@ -40,9 +41,15 @@ it('a pipe named `<!channel> x`: Slack text escaped, the EventBridge detail and 
   eventBridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'e1' }] });
   try {
     const notifiers = [
-      createSlackNotifier({ webhookUrl: `${slackReceiver.url}/services/T1/B1/escapetoken` }),
-      createWebhookNotifier({ url: `${hookReceiver.url}/hook` }),
-      createEventBridgeNotifier({ client: new EventBridgeClient({ region: 'us-east-1' }) }),
+      createSlackNotifier({
+        render: renderAny,
+        webhookUrl: `${slackReceiver.url}/services/T1/B1/escapetoken`,
+      }),
+      createWebhookNotifier({ render: renderAny, url: `${hookReceiver.url}/hook` }),
+      createEventBridgeNotifier({
+        render: renderAny,
+        client: new EventBridgeClient({ region: 'us-east-1' }),
+      }),
     ];
     const config = parseWatchdogConfig({
       organizationId: sb.info.organizationId,

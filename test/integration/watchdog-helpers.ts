@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createManagementClient, type ManagementClient } from '../../lib/api';
 import { staticCredentials } from '../../lib/credentials';
 import type { WatchdogNotice } from '../../lib/pipes/watchdog';
-import type { Notice } from '../../lib/watch/notices';
+import type { Notice } from '../../lib/watch/notice';
 import type { Notifier } from '../../lib/watch/notifiers/types';
 import { managementAuth } from '../../lib/schemas';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
@@ -71,7 +71,7 @@ export function recordingNotifier(name = 'memory') {
       }
       if (n.subject !== 'pipe' && n.subject !== 'service')
         return Promise.reject(new Error(`not a watchdog notice: ${n.subject}`));
-      sent.push(n);
+      sent.push(n as WatchdogNotice);
       return Promise.resolve();
     },
   };

@@ -11,7 +11,7 @@ import type { Plan } from '../../lib/dashboards/plan';
 import { silentLogger } from '../../lib/log';
 import { runWatchdog } from '../../lib/pipes/watchdog';
 import { parseWatchdogConfig } from '../../lib/pipes/watchdog-config';
-import type { Notice } from '../../lib/watch/notices';
+import type { Notice } from '../../lib/watch/notice';
 import type { Notifier } from '../../lib/watch/notifiers/types';
 import type { Sandbox } from '../../sandbox/index';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';

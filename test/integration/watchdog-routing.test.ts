@@ -16,6 +16,7 @@ import { startPagerDuty } from '../support/pagerduty-receiver';
 import { startReceiver } from '../support/receiver';
 import { sdkClient } from '../support/secrets-manager';
 import { sandboxForFile } from './watchdog-helpers';
+import { renderAny } from '../support/notices';
 
 const MIN = 60_000;
 const TEAM_KEY = 'OrdersTeamIntegrationKey00000001';
@@ -55,7 +56,7 @@ it("team A's Slack and PagerDuty get only team A's pipes; PagerDuty triggers, th
         ],
       }),
     });
-    const notifiers = createNotifiers(configuredNotifiers(env), { secretsManager });
+    const notifiers = createNotifiers(configuredNotifiers(env, renderAny), { secretsManager });
     const config = parseWatchdogConfig({
       organizationId: sb.info.organizationId,
       serviceIds: [sb.info.serviceId],

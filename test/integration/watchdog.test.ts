@@ -23,6 +23,7 @@ import {
   recordingNotifier,
   startWatchdogSandbox,
 } from './watchdog-helpers';
+import { renderAny } from '../support/notices';
 
 const MIN = 60_000;
 let sb: Sandbox;
@@ -353,7 +354,11 @@ describe('metrics and a real webhook', () => {
     const lines: string[] = [];
     try {
       const secret = 'watchdog-webhook-signing-secret';
-      const webhook = createWebhookNotifier({ url: receiver.url, signingSecret: secret });
+      const webhook = createWebhookNotifier({
+        render: renderAny,
+        url: receiver.url,
+        signingSecret: secret,
+      });
       const config = parseWatchdogConfig({
         organizationId: sb.info.organizationId,
         serviceIds: [sb.info.serviceId],

@@ -39,6 +39,8 @@ export const KEPT_FOR_TESTS: Readonly<Record<string, string>> = {
   'cdk/config.ts#WATCHDOG_CONTEXT_KEYS':
     'the watchdog context keys the cdk/README table is checked against',
   'cdk/constructs/function.ts#ESM_REQUIRE_BANNER': 'the banner a bundled trace is decoded past',
+  'lib/dashboards/json-schema.ts#dashboardFileJsonSchema':
+    'the JSON Schema of the dashboard kind alone, as the tests of its fields read it',
   'lib/dashboards/load.ts#loadDashboards':
     'the dashboards of a folder alone (loadFolder without its webhooks and saved searches)',
   'cli/cli.ts#COMMANDS': 'the command table help and completion are checked against',

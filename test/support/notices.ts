@@ -1,6 +1,21 @@
 /** Notices the notifier and routing tests share: a pipe that failed, a dashboards drift. */
-import type { DashboardsNotice } from '../../lib/watch/subjects/dashboards';
+import type { RenderNotice } from '../../lib/watch/notice';
+import { DASHBOARDS_NOTICES, type DashboardsNotice } from '../../lib/watch/subjects/dashboards';
+import { KEY_NOTICES } from '../../lib/watch/subjects/key';
 import type { PipeNotice } from '../../lib/watch/subjects/pipe';
+import { WATCHDOG_NOTICES } from '../../lib/watch/subjects/watchdog';
+
+/**
+ * A notice of any subject rendered by its watcher's set: the notifier tests send every subject
+ * through one notifier.
+ */
+export const renderAny: RenderNotice = (n) =>
+  (n.subject === 'key'
+    ? KEY_NOTICES
+    : n.subject === 'dashboards'
+      ? DASHBOARDS_NOTICES
+      : WATCHDOG_NOTICES
+  ).render(n);
 
 export const failedPipeNotice = (over: Partial<PipeNotice> = {}): PipeNotice => ({
   subject: 'pipe',

@@ -7,8 +7,7 @@ import * as z from 'zod/mini';
 import { EVENT_SOURCE } from '../../events/names';
 import { putEvents, type Refusal } from '../../events/put-events';
 import { redactText } from '../../redact';
-import { explain } from '../notice';
-import { renderNotice, type Notice } from '../notices';
+import { explain, type Notice, type RenderNotice } from '../notice';
 import { defineNotifier, NotifyError, type BatchResult, type Notifier } from './types';
 
 const env = z.object({
@@ -24,12 +23,13 @@ interface EventBridgeNotifierOptions {
   name?: string;
   /** Each notice's link (CLOUDOPS_WATCHDOG_LINK_TEMPLATE). */
   linkTemplate?: string | undefined;
+  render: RenderNotice;
 }
 
 export function createEventBridgeNotifier(options: EventBridgeNotifierOptions): Notifier {
   const name = options.name ?? 'eventbridge';
   const entryOf = (n: Notice): PutEventsRequestEntry => {
-    const rendered = renderNotice(n);
+    const rendered = options.render(n);
     const { hint, link } = explain(rendered, options.linkTemplate);
     // The subject's detail, its values raw; what explains it is added, never replacing a field.
     const detail = {
@@ -95,5 +95,6 @@ export const eventBridgeNotifier = defineNotifier<typeof env, string>({
       eventBusName,
       name: context.name,
       linkTemplate: context.linkTemplate,
+      render: context.render,
     }),
 });

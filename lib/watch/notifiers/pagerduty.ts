@@ -13,8 +13,7 @@ import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
 import { plainLine } from '../../text/plain';
-import { describeChange, explain, type Fact } from '../notice';
-import { renderNotice, type Notice } from '../notices';
+import { describeChange, explain, type Fact, type Notice, type RenderNotice } from '../notice';
 import { postJson } from './http';
 import { secretProvider, secretSource, sendToTarget } from './secrets';
 import {
@@ -67,6 +66,7 @@ interface PagerDutyNotifierOptions extends HttpPostOptions {
   /** @default 'pagerduty' */
   name?: string;
   linkTemplate?: string | undefined;
+  render: RenderNotice;
 }
 
 /** The notice's key, or (beyond 255 characters) its start and a hash of the whole. */
@@ -87,11 +87,11 @@ function factValue(fact: Fact): string {
 const isIncident = (n: Notice) => n.resolves || n.severity !== 'info';
 
 /** The Events API v2 event for an incident's notice. */
-function eventOf(n: Notice, key: string, linkTemplate: string | undefined): object {
+function eventOf(n: Notice, key: string, options: PagerDutyNotifierOptions): object {
   const dedup = { routing_key: key, dedup_key: dedupKeyOf(n.dedupKey) };
   if (n.resolves) return { ...dedup, event_action: 'resolve' };
-  const rendered = renderNotice(n);
-  const { hint, link } = explain(rendered, linkTemplate);
+  const rendered = options.render(n);
+  const { hint, link } = explain(rendered, options.linkTemplate);
   const { origin } = rendered;
   const details = rendered.details?.slice(0, DETAILS_CHARS);
   return {
@@ -140,7 +140,7 @@ export function createPagerDutyNotifier(options: PagerDutyNotifierOptions): Noti
           postJson(
             name,
             options.url ?? ENQUEUE_URL,
-            JSON.stringify(eventOf(n, key, options.linkTemplate)),
+            JSON.stringify(eventOf(n, key, options)),
             {},
             options,
             signal,
@@ -177,6 +177,7 @@ export const pagerDutyNotifier = defineNotifier<typeof env, PagerDutySettings, P
       url: s.url,
       name: context.name,
       linkTemplate: context.linkTemplate,
+      render: context.render,
       ...clients.http,
     }),
 });

@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { ConfigError } from '../../errors';
 import { registerSecret } from '../../redact';
-import { renderNotice, type Notice } from '../notices';
+import type { Notice, RenderNotice } from '../notice';
 import {
   destinationName,
   pathText,
@@ -51,10 +51,11 @@ type NotifierEnv = z.output<typeof notifierEnv>;
 /**
  * The notifiers `env` configures, in the list's order (their values checked, none echoed), then
  * the routes' own destinations; with a routing table each takes only what is routed to it.
+ * `render` is the watcher's renderer of its notices (its NoticeSet's).
  */
-export function configuredNotifiers(env: NotifierEnv): ConfiguredNotifier[] {
-  const shared = { linkTemplate: env.CLOUDOPS_WATCHDOG_LINK_TEMPLATE };
-  const defaults = configuredOf(NOTIFIERS, env);
+export function configuredNotifiers(env: NotifierEnv, render: RenderNotice): ConfiguredNotifier[] {
+  const shared = { linkTemplate: env.CLOUDOPS_WATCHDOG_LINK_TEMPLATE, render };
+  const defaults = configuredOf(NOTIFIERS, env, render);
   const table = env.CLOUDOPS_WATCHDOG_ROUTES;
   if (!table) return defaults;
   const names = defaults.map((d) => d.name);
@@ -62,7 +63,7 @@ export function configuredNotifiers(env: NotifierEnv): ConfiguredNotifier[] {
   if (problems.length > 0)
     throw new ConfigError(`invalid CLOUDOPS_WATCHDOG_ROUTES: ${problems.join('; ')}`);
   const all = [...defaults, ...routeDestinations(env, table, shared)];
-  const owed = router(table, names);
+  const owed = router(table, names, render);
   return all.map((c) => ({
     name: c.name,
     create: (clients) => accepting(c.create(clients), (n) => owed(n).has(c.name)),
@@ -116,13 +117,13 @@ function destinationSource<T>(
 }
 
 /** The names each notice is owed, worked out once per notice (every notifier asks). */
-function router(table: RouteTable, configured: readonly string[]) {
+function router(table: RouteTable, configured: readonly string[], render: RenderNotice) {
   const always = configured.includes(ALWAYS_BY_DEFAULT) ? [ALWAYS_BY_DEFAULT] : [];
   const known = new WeakMap<Notice, Set<string>>();
   return (n: Notice): Set<string> => {
     let owed = known.get(n);
     if (!owed) {
-      owed = routeNotice(table, n, renderNotice(n).routing, { notifiers: configured, always });
+      owed = routeNotice(table, n, render(n).routing, { notifiers: configured, always });
       known.set(n, owed);
     }
     return owed;

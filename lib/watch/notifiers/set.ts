@@ -6,6 +6,7 @@
  */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
+import type { RenderNotice } from '../notice';
 import type {
   Make,
   Notifier,
@@ -62,12 +63,16 @@ export interface ConfiguredNotifier {
   create(clients: NotifierClientSource): Notifier;
 }
 
-/** The notifiers of `list` that `env` (parsed by notifierEnvOf(list)) configures, in its order. */
+/**
+ * The notifiers of `list` that `env` (parsed by notifierEnvOf(list)) configures, in its order,
+ * rendering notices with `render` (the watcher's NoticeSet's).
+ */
 export function configuredOf(
   list: readonly NotifierEntry[],
   env: { CLOUDOPS_WATCHDOG_LINK_TEMPLATE?: string | undefined },
+  render: RenderNotice,
 ): ConfiguredNotifier[] {
-  const shared = { linkTemplate: env.CLOUDOPS_WATCHDOG_LINK_TEMPLATE };
+  const shared = { linkTemplate: env.CLOUDOPS_WATCHDOG_LINK_TEMPLATE, render };
   return list.flatMap((definition): ConfiguredNotifier[] => {
     const context: NotifierContext = { name: definition.name, ...shared };
     // env holds every variable of the list, this notifier's among them.

@@ -7,8 +7,7 @@ import * as z from 'zod/mini';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
-import { describeChange, explain, type Fact } from '../notice';
-import { renderNotice, type Notice } from '../notices';
+import { describeChange, explain, type Fact, type Notice, type RenderNotice } from '../notice';
 import { postJson } from './http';
 import { mrkdwn, mrkdwnCode, slackPlain } from './slack-text';
 import { secretProvider, secretSource, sendToTarget } from './secrets';
@@ -31,6 +30,7 @@ interface SlackNotifierOptions extends HttpPostOptions {
   /** The URL, or a provider of `{ url }` (a Secrets Manager secret, re-read when rejected). */
   webhookUrl: string | CredentialProvider<SlackWebhookSecret>;
   linkTemplate?: string | undefined;
+  render: RenderNotice;
   /** @default 'slack' */
   name?: string;
 }
@@ -61,9 +61,9 @@ function factText(fact: Fact): string {
 /** A mrkdwn text object Slack shows as sent: no automatic links or mentions. */
 const text = (value: string) => ({ type: 'mrkdwn', text: value, verbatim: true });
 
-function slackPayload(n: Notice, linkTemplate?: string) {
-  const rendered = renderNotice(n);
-  const { hint, link } = explain(rendered, linkTemplate);
+function slackPayload(n: Notice, options: SlackNotifierOptions) {
+  const rendered = options.render(n);
+  const { hint, link } = explain(rendered, options.linkTemplate);
   const blocks: unknown[] = [
     { type: 'header', text: { type: 'plain_text', text: slackPlain(rendered.title) } },
     { type: 'section', text: text(`${EMOJI[n.severity]} ${mrkdwn(n.message)}`) },
@@ -108,14 +108,7 @@ export function createSlackNotifier(options: SlackNotifierOptions): Notifier {
     name,
     send: (n, signal) =>
       sendToTarget(name, target, ({ url }) =>
-        postJson(
-          name,
-          url,
-          JSON.stringify(slackPayload(n, options.linkTemplate)),
-          {},
-          options,
-          signal,
-        ),
+        postJson(name, url, JSON.stringify(slackPayload(n, options)), {}, options, signal),
       ),
   };
 }
@@ -152,6 +145,7 @@ export const slackNotifier = defineNotifier<
         clients.secretsManager,
       ),
       linkTemplate: context.linkTemplate,
+      render: context.render,
       name: context.name,
       ...clients.http,
     }),

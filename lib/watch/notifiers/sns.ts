@@ -11,8 +11,7 @@ import {
 import * as z from 'zod/mini';
 import { chunks } from '../../batches';
 import { redactText } from '../../redact';
-import { explain } from '../notice';
-import { renderNotice, type Notice } from '../notices';
+import { explain, type Notice, type RenderNotice } from '../notice';
 import { defineNotifier, NotifyError, type BatchResult, type Notifier } from './types';
 
 /** SNS subjects must be printable ASCII without line breaks, at most 100 characters. */
@@ -33,6 +32,7 @@ interface SnsNotifierOptions {
   name?: string;
   /** Each notice's link (CLOUDOPS_WATCHDOG_LINK_TEMPLATE). */
   linkTemplate?: string | undefined;
+  render: RenderNotice;
 }
 
 interface SnsMessage {
@@ -160,9 +160,9 @@ function isInvalidEntry(error: unknown): boolean {
 }
 
 /** The notice as JSON with its hint and link (an email subscriber reads the body as it is). */
-function messageOf(n: Notice, linkTemplate: string | undefined): SnsMessage {
-  const rendered = renderNotice(n);
-  const { hint, link } = explain(rendered, linkTemplate);
+function messageOf(n: Notice, options: SnsNotifierOptions): SnsMessage {
+  const rendered = options.render(n);
+  const { hint, link } = explain(rendered, options.linkTemplate);
   return {
     subject: rendered.title,
     body: { ...n, ...(hint ? { hint } : {}), ...(link ? { link: link.url } : {}) },
@@ -172,7 +172,7 @@ function messageOf(n: Notice, linkTemplate: string | undefined): SnsMessage {
 
 export function createSnsNotifier(options: SnsNotifierOptions): Notifier {
   const sns = snsPublisher(options);
-  const message = (n: Notice) => messageOf(n, options.linkTemplate);
+  const message = (n: Notice) => messageOf(n, options);
   return {
     name: sns.name,
     send: (n, signal) => sns.publish(message(n), signal),
@@ -190,5 +190,6 @@ export const snsNotifier = defineNotifier<typeof env, string>({
       topicArn,
       name: context.name,
       linkTemplate: context.linkTemplate,
+      render: context.render,
     }),
 });

@@ -7,7 +7,7 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type * as z from 'zod/mini';
 import { CloudOpsError, type ErrorOptions } from '../../errors';
-import type { Notice } from '../notices';
+import type { Notice, RenderNotice } from '../notice';
 
 /** Where a destination's secret comes from: a Secrets Manager secret, or a value (local runs). */
 export type SecretSource<T> = { secretId: string } | { value: T };
@@ -84,6 +84,8 @@ export interface NotifierContext {
   name: string;
   /** CLOUDOPS_WATCHDOG_LINK_TEMPLATE: each notice's link (lib/watch/notice.ts `explain`). */
   linkTemplate?: string | undefined;
+  /** The watcher's renderer of its notices (its NoticeSet's). */
+  render: RenderNotice;
 }
 
 /** A notifier's declaration (one file in lib/watch/notifiers, one line in registry.ts). */

@@ -8,8 +8,7 @@ import * as z from 'zod/mini';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
-import { explain } from '../notice';
-import { renderNotice, type Notice } from '../notices';
+import { explain, type Notice, type RenderNotice } from '../notice';
 import { postJson } from './http';
 import { secretProvider, secretSource, sendToTarget } from './secrets';
 import { defineNotifier, type HttpPostOptions, type Notifier, type SecretSource } from './types';
@@ -50,6 +49,7 @@ type WebhookNotifierOptions = HttpPostOptions &
     name?: string;
     /** Each notice's link (CLOUDOPS_WATCHDOG_LINK_TEMPLATE). */
     linkTemplate?: string | undefined;
+    render: RenderNotice;
     /** Epoch milliseconds, the signature's timestamp. @default Date.now */
     now?: () => number;
   };
@@ -64,9 +64,9 @@ function signature(body: string, secret: string, nowMs: number): string {
  * `{ type, notification, hint?, link? }`: the event type of the notice's subject, the notice
  * (its values raw, as the service gave them), the first thing to check and the link.
  */
-function webhookPayload(n: Notice, linkTemplate: string | undefined) {
-  const rendered = renderNotice(n);
-  return { type: rendered.event.type, notification: n, ...explain(rendered, linkTemplate) };
+function webhookPayload(n: Notice, options: WebhookNotifierOptions) {
+  const rendered = options.render(n);
+  return { type: rendered.event.type, notification: n, ...explain(rendered, options.linkTemplate) };
 }
 
 export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier {
@@ -82,7 +82,7 @@ export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier
   return {
     name,
     send(n, signal) {
-      const body = JSON.stringify(webhookPayload(n, options.linkTemplate));
+      const body = JSON.stringify(webhookPayload(n, options));
       return sendToTarget(name, target, ({ url, signingSecret }) => {
         const headers: Record<string, string> = { 'X-Cloudops-Notification-Id': n.id };
         if (signingSecret)
@@ -125,6 +125,7 @@ export const webhookNotifier = defineNotifier<
       target: secretProvider(context.name, source, webhookSecret, clients.secretsManager),
       name: context.name,
       linkTemplate: context.linkTemplate,
+      render: context.render,
       ...clients.http,
     }),
 });

@@ -5,11 +5,12 @@
 import * as z from 'zod/mini';
 import { CONDITION_KINDS } from '../condition';
 import { noticeCore, titleOf, type RenderedNotice } from '../notice';
+import { noticeSet, type SubjectRenderer } from '../notices';
 
 /** The `detail-type` of a drift notice on EventBridge, and the webhook's `type`. */
 const DASHBOARDS_DRIFTED = 'Dashboards Drifted';
 
-export const dashboardsNotice = z.object({
+const dashboardsNotice = z.object({
   subject: z.literal('dashboards'),
   ...noticeCore,
   kind: z.enum(CONDITION_KINDS),
@@ -25,7 +26,7 @@ export type DashboardsNotice = z.infer<typeof dashboardsNotice>;
 /** One condition per owner: its dashboards differ from their files. */
 export const driftDedupKey = (owner: string) => `dashboards/${owner}/drift`;
 
-export function renderDashboardsNotice(n: DashboardsNotice): RenderedNotice {
+function renderDashboardsNotice(n: DashboardsNotice): RenderedNotice {
   return {
     title: titleOf(n, `dashboards of ${n.owner}`),
     facts: [
@@ -44,3 +45,39 @@ export function renderDashboardsNotice(n: DashboardsNotice): RenderedNotice {
     attributes: { severity: n.severity, kind: n.kind, subject: n.subject, owner: n.owner },
   };
 }
+
+/**
+ * A drift notice stored before subjects existed posed as a pipe's (`about: 'dashboards'`, the
+ * owner as serviceId): read as the notice it was, so it is still delivered once.
+ */
+function fromDriftShaped(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || 'subject' in value) return value;
+  const {
+    about,
+    organizationId: _o,
+    serviceId,
+    pipeId: _p,
+    pipeName: _n,
+    ...rest
+  } = value as Record<string, unknown>;
+  if (about !== 'dashboards') return value;
+  return {
+    ...rest,
+    subject: 'dashboards',
+    resolves: rest.kind === 'recovery',
+    owner: serviceId,
+    source: '',
+    dedupKey: driftDedupKey(String(serviceId)),
+  };
+}
+
+/** The drift report's notices (the sync in report mode). */
+const dashboardsRenderer: SubjectRenderer<DashboardsNotice> = {
+  subject: 'dashboards',
+  render: renderDashboardsNotice,
+};
+
+export const DASHBOARDS_NOTICES = noticeSet(
+  () => z.pipe(z.transform(fromDriftShaped), dashboardsNotice),
+  [dashboardsRenderer],
+);

@@ -5,10 +5,11 @@
  */
 import * as z from 'zod/mini';
 import { noticeCore, type Fact, type RenderedNotice } from '../notice';
+import { noticeSet, type SubjectRenderer } from '../notices';
 
 const KEY_FINDING = 'API Key Audit Finding';
 
-export const keyNotice = z.object({
+const keyNotice = z.object({
   subject: z.literal('key'),
   ...noticeCore,
   kind: z.enum(['finding', 'reminder', 'resolved']),
@@ -30,7 +31,7 @@ export const keyFindingDedupKey = (findingId: string) => `key/${findingId}`;
 
 const secretName = (secretId: string) => secretId.split(':secret:').pop() ?? secretId;
 
-export function renderKeyNotice(n: KeyNotice): RenderedNotice {
+function renderKeyNotice(n: KeyNotice): RenderedNotice {
   // ASCII only: an SNS subject takes no other characters.
   const about = n.keyName
     ? `${n.keyName} (...${n.keySuffix ?? ''})`
@@ -64,3 +65,8 @@ export function renderKeyNotice(n: KeyNotice): RenderedNotice {
     },
   };
 }
+
+/** The key sentinel's notices: its findings alone. */
+const keyRenderer: SubjectRenderer<KeyNotice> = { subject: 'key', render: renderKeyNotice };
+
+export const KEY_NOTICES = noticeSet(() => keyNotice, [keyRenderer]);

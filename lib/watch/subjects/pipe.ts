@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { PIPE_STATE_CHANGED } from '../../events/names';
 import { pipeStateChangedDetail, type PipeStateChangedDetail } from '../../events/pipe-state';
 import { noticeCore, titleOf, type Fact, type RenderedNotice } from '../notice';
+import type { SubjectRenderer } from '../notices';
 import { pipeHint } from './pipe-hints';
 
 const PIPE_NOTICE_KINDS = [
@@ -105,7 +106,7 @@ function progressText(p: NonNullable<PipeNotice['progress']>): string {
   return `${p.metric}: ${readings}${rates.length ? ` (${rates.join('; ')})` : ''}`;
 }
 
-export function renderPipeNotice(n: PipeNotice): RenderedNotice {
+function renderPipeNotice(n: PipeNotice): RenderedNotice {
   const facts: Fact[] = [
     { label: 'State change', from: n.from, to: n.to },
     { label: 'Pipe', id: n.pipeId, name: n.pipeName },
@@ -139,3 +140,8 @@ export function renderPipeNotice(n: PipeNotice): RenderedNotice {
     },
   };
 }
+
+export const pipeRenderer: SubjectRenderer<PipeNotice> = {
+  subject: 'pipe',
+  render: renderPipeNotice,
+};

@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { PIPE_STATE_CHANGED } from '../../events/names';
 import { noticeCore, titleOf, type RenderedNotice } from '../notice';
+import type { SubjectRenderer } from '../notices';
 import { pipeEventDetail } from './pipe';
 
 const SERVICE_NOTICE_KINDS = ['watchdog', 'recovery', 'idle', 'active'] as const;
@@ -27,7 +28,7 @@ export function serviceDedupKey(
   return `service/${ids.organizationId}/${ids.serviceId}/${condition}`;
 }
 
-export function renderServiceNotice(n: ServiceNotice): RenderedNotice {
+function renderServiceNotice(n: ServiceNotice): RenderedNotice {
   return {
     title: titleOf(n, `service ${n.serviceId}`),
     facts: [
@@ -50,3 +51,8 @@ export function renderServiceNotice(n: ServiceNotice): RenderedNotice {
     attributes: { severity: n.severity, kind: n.kind, subject: n.subject, serviceId: n.serviceId },
   };
 }
+
+export const serviceRenderer: SubjectRenderer<ServiceNotice> = {
+  subject: 'service',
+  render: renderServiceNotice,
+};

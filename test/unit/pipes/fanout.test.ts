@@ -6,9 +6,8 @@ import {
   type WatchdogBatchMessage,
 } from '../../../lib/pipes/enqueue';
 import { consumeBatch, parseBatchMessage } from '../../../lib/pipes/fanout';
-import type { PipeApi } from '../../../lib/pipes/watchdog';
+import type { PipeApi, WatchdogNotice } from '../../../lib/pipes/watchdog';
 import { parseWatchdogConfig } from '../../../lib/pipes/watchdog-config';
-import type { Notice } from '../../../lib/watch/notices';
 import { LocalWatchStore } from '../../../lib/watch/store';
 
 const config = parseWatchdogConfig({ organizationId: 'org', serviceIds: ['a', 'b', 'c'] });
@@ -77,7 +76,10 @@ describe('fan-out', () => {
     const sent: string[] = [];
     const notifier = {
       name: 'n',
-      send: (n: Notice) => (sent.push(n.subject === 'pipe' ? n.pipeId : ''), Promise.resolve()),
+      send: (n: WatchdogNotice) => (
+        sent.push(n.subject === 'pipe' ? n.pipeId : ''),
+        Promise.resolve()
+      ),
     };
     const pending = consumeBatch(config, message, {
       api: first.pipeApi,

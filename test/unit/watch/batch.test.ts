@@ -20,6 +20,7 @@ import { chunks } from '../../../lib/batches';
 import { createEventBridgeNotifier } from '../../../lib/watch/notifiers/eventbridge';
 import { createSnsNotifier } from '../../../lib/watch/notifiers/sns';
 import type { PipeNotice } from '../../../lib/watch/subjects/pipe';
+import { renderAny } from '../../support/notices';
 
 const note = (i: number): PipeNotice => ({
   subject: 'pipe',
@@ -51,9 +52,16 @@ afterAll(() => {
   eb.restore();
 });
 const snsNotifier = () =>
-  createSnsNotifier({ client: new SNSClient({ region: 'us-east-1' }), topicArn: 'arn:topic' });
+  createSnsNotifier({
+    render: renderAny,
+    client: new SNSClient({ region: 'us-east-1' }),
+    topicArn: 'arn:topic',
+  });
 const ebNotifier = () =>
-  createEventBridgeNotifier({ client: new EventBridgeClient({ region: 'us-east-1' }) });
+  createEventBridgeNotifier({
+    render: renderAny,
+    client: new EventBridgeClient({ region: 'us-east-1' }),
+  });
 
 /** SNS's answer: every entry successful except those whose body names a failing pipe. */
 function snsAnswer(failPipes: string[] = []) {
@@ -150,7 +158,8 @@ describe('sns PublishBatch', () => {
 
   it('drops an empty attribute value (SNS refuses it)', async () => {
     sns.on(PublishBatchCommand).callsFake(snsAnswer());
-    await snsNotifier().sendBatch!([{ ...note(0), pipeId: '' }]);
+    const withoutPipe: PipeNotice = { ...note(0), pipeId: '' };
+    await snsNotifier().sendBatch!([withoutPipe]);
     const [entry] =
       sns.commandCalls(PublishBatchCommand)[0].args[0].input.PublishBatchRequestEntries!;
     expect(Object.keys(entry.MessageAttributes!).sort()).toEqual([

@@ -15,7 +15,7 @@ import { NotifyError } from '../../../lib/watch/notifiers/types';
 import { createWebhookNotifier } from '../../../lib/watch/notifiers/webhook';
 import { pipeNotice } from '../../../lib/watch/subjects/pipe';
 import type { ServiceNotice } from '../../../lib/watch/subjects/service';
-import { driftNotice, failedPipeNotice } from '../../support/notices';
+import { driftNotice, failedPipeNotice, renderAny } from '../../support/notices';
 import { startReceiver } from '../../support/receiver';
 import { verifyAsDocumented } from '../../support/webhook-signature';
 
@@ -74,6 +74,7 @@ describe('webhook notifier', () => {
     const secret = 'whsec-test-signing-secret';
     const now = Date.parse('2025-01-01T00:05:00.250Z');
     await createWebhookNotifier({
+      render: renderAny,
       url: `${r.url}/hook`,
       signingSecret: secret,
       now: () => now,
@@ -114,7 +115,9 @@ describe('webhook notifier', () => {
     closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 
-    await createWebhookNotifier({ url, signingSecret: secret, ...noSleep }).send(n);
+    await createWebhookNotifier({ render: renderAny, url, signingSecret: secret, ...noSleep }).send(
+      n,
+    );
     // Someone who captured that request sends it again.
     const [{ signature, body }] = seen;
     const replay = (text: string) =>
@@ -131,20 +134,20 @@ describe('webhook notifier', () => {
 
   it('sends no signature without a secret', async () => {
     const r = await receiver();
-    await createWebhookNotifier({ url: r.url, ...noSleep }).send(n);
+    await createWebhookNotifier({ render: renderAny, url: r.url, ...noSleep }).send(n);
     expect(r.received[0].headers['x-cloudops-signature']).toBeUndefined();
   });
 
   it('retries 5xx and succeeds; sends the same body each time', async () => {
     const r = await receiver([500, 503]);
-    await createWebhookNotifier({ url: r.url, ...noSleep }).send(n);
+    await createWebhookNotifier({ render: renderAny, url: r.url, ...noSleep }).send(n);
     expect(r.received).toHaveLength(3);
     expect(new Set(r.received.map((x) => x.body)).size).toBe(1);
   });
 
   it('gives up after the attempts with a NotifyError naming the status', async () => {
     const r = await receiver([500, 500, 500]);
-    const error = await createWebhookNotifier({ url: r.url, ...noSleep })
+    const error = await createWebhookNotifier({ render: renderAny, url: r.url, ...noSleep })
       .send(n)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotifyError);
@@ -153,9 +156,9 @@ describe('webhook notifier', () => {
 
   it('does not retry a 400', async () => {
     const r = await receiver([400]);
-    await expect(createWebhookNotifier({ url: r.url, ...noSleep }).send(n)).rejects.toThrow(
-      /answered 400/,
-    );
+    await expect(
+      createWebhookNotifier({ render: renderAny, url: r.url, ...noSleep }).send(n),
+    ).rejects.toThrow(/answered 400/);
     expect(r.received).toHaveLength(1);
   });
 
@@ -163,7 +166,12 @@ describe('webhook notifier', () => {
     const elsewhere = await receiver();
     const redirecting = await redirector(`${elsewhere.url}/stolen`);
     const signingSecret = 'whsec-redirect-signing-secret';
-    const error = await createWebhookNotifier({ url: redirecting.url, signingSecret, ...noSleep })
+    const error = await createWebhookNotifier({
+      render: renderAny,
+      url: redirecting.url,
+      signingSecret,
+      ...noSleep,
+    })
       .send(n)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotifyError);
@@ -175,7 +183,12 @@ describe('webhook notifier', () => {
 
   it('times out a hanging receiver and retries', async () => {
     const r = await receiver([0]);
-    await createWebhookNotifier({ url: r.url, sleep: async () => {}, timeoutMs: 100 }).send(n);
+    await createWebhookNotifier({
+      render: renderAny,
+      url: r.url,
+      sleep: async () => {},
+      timeoutMs: 100,
+    }).send(n);
     expect(r.received).toHaveLength(2);
   });
 
@@ -183,6 +196,7 @@ describe('webhook notifier', () => {
     const r = await receiver();
     await r.close();
     const error = (await createSlackNotifier({
+      render: renderAny,
       webhookUrl: `${r.url}/services/T000/B000/XXXXsecret`,
       ...noSleep,
       attempts: 2,
@@ -198,6 +212,7 @@ describe('slack notifier', () => {
   it('posts Block Kit with state change, pipe, service, since and a link', async () => {
     const r = await receiver();
     await createSlackNotifier({
+      render: renderAny,
       webhookUrl: `${r.url}/services/T1/B1/slacktokenvalue`,
       linkTemplate:
         'https://console.example/org/{organizationId}/services/{serviceId}/pipes/{pipeId}',
@@ -224,6 +239,7 @@ describe('slack notifier', () => {
   it('renders each subject its own way: a drift shows its plan and no link, a service no pipe', async () => {
     const r = await receiver();
     const slack = createSlackNotifier({
+      render: renderAny,
       webhookUrl: `${r.url}/services/T1/B1/slacksubjecttoken`,
       linkTemplate: 'https://console.example/{serviceId}/pipes/{pipeId}',
       ...noSleep,
@@ -247,21 +263,23 @@ describe('slack notifier', () => {
   it('a notice explains itself: condition, since when, source kind, the last two readings and the rate, the first check', async () => {
     const r = await receiver();
     await createSlackNotifier({
+      render: renderAny,
       webhookUrl: `${r.url}/services/T1/B1/slackexplaintoken`,
       ...noSleep,
-    }).send({
-      ...n,
-      kind: 'reminder',
-      sourceKind: 'kafka',
-      progress: {
-        metric: 'ClickPipes_SentEvents_Total',
-        readings: [
-          { at: '2025-01-01T00:00:00.000Z', value: 1200 },
-          { at: '2025-01-01T00:05:00.000Z', value: 1200 },
-        ],
-        ratePerMinute: 0,
-      },
-    });
+    }).send(
+      failedPipeNotice({
+        kind: 'reminder',
+        sourceKind: 'kafka',
+        progress: {
+          metric: 'ClickPipes_SentEvents_Total',
+          readings: [
+            { at: '2025-01-01T00:00:00.000Z', value: 1200 },
+            { at: '2025-01-01T00:05:00.000Z', value: 1200 },
+          ],
+          ratePerMinute: 0,
+        },
+      }),
+    );
     const text = JSON.stringify((JSON.parse(r.received[0].body) as { blocks: unknown }).blocks);
     expect(text).toContain('[CRITICAL] pipe orders reminder: Running -> Failed');
     expect(text).toContain('*Since*');
@@ -280,6 +298,7 @@ describe('sns notifier', () => {
     const sns = mockClient(SNSClient);
     sns.on(PublishCommand).resolves({ MessageId: 'm1' });
     await createSnsNotifier({
+      render: renderAny,
       client: new SNSClient({ region: 'us-east-1' }),
       topicArn: 'arn:aws:sns:us-east-1:1:t',
     }).send(n);
@@ -303,9 +322,10 @@ describe('sns notifier', () => {
     const sns = mockClient(SNSClient);
     sns.on(PublishCommand).resolves({ MessageId: 'm1' });
     await createSnsNotifier({
+      render: renderAny,
       client: new SNSClient({ region: 'us-east-1' }),
       topicArn: 'arn:t',
-    }).send({ ...n, pipeName: 'bestellungen-größe\n' });
+    }).send(failedPipeNotice({ pipeName: 'bestellungen-größe\n' }));
     expect(sns).toHaveReceivedCommandWith(PublishCommand, {
       Subject: '[CRITICAL] pipe bestellungen-gr??e? transition: Running -> Failed',
     });
@@ -316,9 +336,11 @@ describe('sns notifier', () => {
     const sns = mockClient(SNSClient);
     sns.on(PublishCommand).rejects(new Error('throttled'));
     await expect(
-      createSnsNotifier({ client: new SNSClient({ region: 'us-east-1' }), topicArn: 'arn:t' }).send(
-        n,
-      ),
+      createSnsNotifier({
+        render: renderAny,
+        client: new SNSClient({ region: 'us-east-1' }),
+        topicArn: 'arn:t',
+      }).send(n),
     ).rejects.toThrow(/sns: publish failed: throttled/);
     sns.restore();
   });
@@ -329,6 +351,7 @@ describe('eventbridge notifier', () => {
     const eb = mockClient(EventBridgeClient);
     eb.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'e1' }] });
     await createEventBridgeNotifier({
+      render: renderAny,
       client: new EventBridgeClient({ region: 'us-east-1' }),
       eventBusName: 'bus',
     }).send(n);
@@ -394,6 +417,7 @@ describe('eventbridge notifier', () => {
       Entries: [{ EventId: 'e1' }, { EventId: 'e2' }],
     });
     await createEventBridgeNotifier({
+      render: renderAny,
       client: new EventBridgeClient({ region: 'us-east-1' }),
     }).sendBatch!([drift, service]);
     const [first, second] = eb.commandCalls(PutEventsCommand)[0].args[0].input.Entries!;
@@ -426,7 +450,10 @@ describe('eventbridge notifier', () => {
       Entries: [{ ErrorCode: 'InternalFailure', ErrorMessage: 'x' }],
     });
     await expect(
-      createEventBridgeNotifier({ client: new EventBridgeClient({ region: 'us-east-1' }) }).send(n),
+      createEventBridgeNotifier({
+        render: renderAny,
+        client: new EventBridgeClient({ region: 'us-east-1' }),
+      }).send(n),
     ).rejects.toThrow(/event rejected: InternalFailure/);
     eb.restore();
   });

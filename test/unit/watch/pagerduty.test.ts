@@ -11,7 +11,7 @@ import { configuredNotifiers, notifierEnv } from '../../../lib/watch/notifiers/r
 import { NotifyError } from '../../../lib/watch/notifiers/types';
 import type { KeyNotice } from '../../../lib/watch/subjects/key';
 import type { PipeNotice } from '../../../lib/watch/subjects/pipe';
-import { failedPipeNotice } from '../../support/notices';
+import { failedPipeNotice, renderAny } from '../../support/notices';
 import { startPagerDuty } from '../../support/pagerduty-receiver';
 
 const KEY = 'R0ut1ngKeyOfTheOrdersTeam0000001';
@@ -50,6 +50,7 @@ describe('pagerduty notifier', () => {
   it('a problem is a trigger with the documented fields; its recovery a resolve with the same dedup_key', async () => {
     const pd = await pagerDuty();
     const notifier = createPagerDutyNotifier({
+      render: renderAny,
       routingKey: KEY,
       url: pd.url,
       linkTemplate: LINK,
@@ -98,7 +99,12 @@ describe('pagerduty notifier', () => {
 
   it('severities map one to one; an info notice that resolves nothing is no incident and is not sent', async () => {
     const pd = await pagerDuty();
-    const notifier = createPagerDutyNotifier({ routingKey: KEY, url: pd.url, ...noSleep });
+    const notifier = createPagerDutyNotifier({
+      render: renderAny,
+      routingKey: KEY,
+      url: pd.url,
+      ...noSleep,
+    });
     await notifier.send({ ...failed, severity: 'warning', kind: 'stuck', to: 'Provisioning' });
     await notifier.send({ ...failed, severity: 'info', kind: 'new', from: '', to: 'Running' });
     expect(pd.requests()).toBe(1);
@@ -110,7 +116,12 @@ describe('pagerduty notifier', () => {
 
   it("keeps PagerDuty's limits: a one-line summary of at most 1024 characters, a dedup_key of at most 255 (stable)", async () => {
     const pd = await pagerDuty();
-    const notifier = createPagerDutyNotifier({ routingKey: KEY, url: pd.url, ...noSleep });
+    const notifier = createPagerDutyNotifier({
+      render: renderAny,
+      routingKey: KEY,
+      url: pd.url,
+      ...noSleep,
+    });
     const long: KeyNotice = {
       subject: 'key',
       id: 'k1',
@@ -142,11 +153,12 @@ describe('pagerduty notifier', () => {
   it('a 400 (an invalid event) is not retried and names what PagerDuty said', async () => {
     const pd = await pagerDuty([KEY]);
     const error = await createPagerDutyNotifier({
+      render: renderAny,
       routingKey: KEY,
       url: pd.url,
       ...noSleep,
     })
-      .send({ ...failed, serviceId: '' }) // an event without a source
+      .send(failedPipeNotice({ ...failed, serviceId: '' })) // an event without a source
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotifyError);
     expect((error as NotifyError).status).toBe(400);
@@ -160,6 +172,7 @@ describe('pagerduty notifier', () => {
     const pd = await pagerDuty([KEY], [429, 429]);
     const waits: number[] = [];
     await createPagerDutyNotifier({
+      render: renderAny,
       routingKey: KEY,
       url: pd.url,
       timeoutMs: 1000,
@@ -178,7 +191,12 @@ describe('pagerduty notifier', () => {
       get: () => Promise.resolve({ routingKey: KEY }),
       refresh: () => Promise.resolve(((reads += 1), { routingKey: OTHER_KEY })),
     };
-    await createPagerDutyNotifier({ routingKey: secret, url: pd.url, ...noSleep }).send(failed);
+    await createPagerDutyNotifier({
+      render: renderAny,
+      routingKey: secret,
+      url: pd.url,
+      ...noSleep,
+    }).send(failed);
     expect(reads).toBe(1);
     expect(pd.refused.map((r) => r.errors)).toEqual([['Invalid routing key']]);
     expect(pd.accepted.map((e) => e.routing_key)).toEqual([OTHER_KEY]);
@@ -186,7 +204,12 @@ describe('pagerduty notifier', () => {
 
   it('the same key refused after a fresh read: fails once, naming the answer, never the key', async () => {
     const pd = await pagerDuty([OTHER_KEY]);
-    const error = (await createPagerDutyNotifier({ routingKey: KEY, url: pd.url, ...noSleep })
+    const error = (await createPagerDutyNotifier({
+      render: renderAny,
+      routingKey: KEY,
+      url: pd.url,
+      ...noSleep,
+    })
       .send(failed)
       .catch((e: unknown) => e)) as NotifyError;
     expect(error.message).toMatch(/receiver answered 400: .*Invalid routing key/);
@@ -197,7 +220,8 @@ describe('pagerduty notifier', () => {
 });
 
 describe('pagerduty settings', () => {
-  const read = (env: Record<string, string>) => configuredNotifiers(readEnv(notifierEnv, env));
+  const read = (env: Record<string, string>) =>
+    configuredNotifiers(readEnv(notifierEnv, env), renderAny);
 
   it('a routing key or a secret id configures it; the endpoint defaults to the public one', () => {
     expect(read({ CLOUDOPS_WATCHDOG_PAGERDUTY_ROUTING_KEY: KEY }).map((n) => n.name)).toEqual([

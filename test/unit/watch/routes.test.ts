@@ -4,13 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readEnv } from '../../../lib/config';
-import type { Notice } from '../../../lib/watch/notices';
+import type { Notice } from '../../../lib/watch/notice';
 import { configuredNotifiers, notifierEnv } from '../../../lib/watch/notifiers/registry';
 import { createNotifiers } from '../../../lib/watch/notifiers/set';
 import { routeNotice, routeTable, type RouteTable } from '../../../lib/watch/routes';
-import { renderNotice } from '../../../lib/watch/notices';
 import type { PipeNotice } from '../../../lib/watch/subjects/pipe';
-import { driftNotice, failedPipeNotice } from '../../support/notices';
+import { driftNotice, failedPipeNotice, renderAny } from '../../support/notices';
 
 const pipe = (over: Partial<PipeNotice> = {}): PipeNotice =>
   failedPipeNotice({
@@ -25,7 +24,7 @@ const drift = driftNotice();
 const table = (value: unknown): RouteTable => routeTable.parse(value);
 const DEFAULTS = { notifiers: ['sns', 'slack', 'eventbridge'], always: ['eventbridge'] };
 const owed = (t: RouteTable, n: Notice) =>
-  [...routeNotice(t, n, renderNotice(n).routing, DEFAULTS)].sort();
+  [...routeNotice(t, n, renderAny(n).routing, DEFAULTS)].sort();
 
 describe('routeNotice', () => {
   const teams = table({
@@ -138,7 +137,7 @@ describe('the routing table from env', () => {
   });
 
   it("names a notifier that is not configured, or an own destination a notifier can't have", () => {
-    const configure = (routes: unknown) => () => configuredNotifiers(env(routes));
+    const configure = (routes: unknown) => () => configuredNotifiers(env(routes), renderAny);
     expect(configure({ routes: [{ name: 'a', pipeIds: ['p'], notify: ['pagerduty'] }] })).toThrow(
       'invalid CLOUDOPS_WATCHDOG_ROUTES: routes[0].notify[0]: "pagerduty" is not one of sns, slack, eventbridge',
     );
@@ -167,6 +166,7 @@ describe('the routing table from env', () => {
           },
         ],
       }),
+      renderAny,
     );
     expect(configured.map((c) => c.name)).toEqual(['sns', 'slack', 'eventbridge', 'slack:orders']);
     const notifiers = createNotifiers(configured);
