@@ -5,7 +5,7 @@
  */
 import { pipeProbeList, type PipeProbeItem } from '../../schemas/pipe-probe';
 import { asServiceIdle } from '../errors';
-import { managementPaths as P } from '../paths';
+import * as P from './paths';
 import type { ManagementConnection } from './connection';
 import type { PipeOperations } from './pipes';
 
