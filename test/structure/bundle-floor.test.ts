@@ -108,7 +108,7 @@ describe('the floor of every function bundle', () => {
 });
 
 describe('management paths: each function keeps those of the operations it calls', () => {
-  it('the key rotation keeps key paths and the pipe list (its test call), nothing else', async () => {
+  it('the key rotation keeps the key paths and the pipe listing of its probe, nothing else', async () => {
     expect(await managementPathsIn('functions/rotate-key/handler.ts')).toEqual(
       ['key', 'keys', 'pipes'].sort(),
     );
