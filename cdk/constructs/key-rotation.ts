@@ -116,11 +116,8 @@ export class KeyRotation extends Construct {
         // Each key's record on the service holds the expiry it enforces.
         [ENV.apiUrl]: props.apiUrl,
         ...sentinelVars,
-        ...keyTiming,
         CLOUDOPS_KEY_EXPIRY_WARN_DAYS: String(props.keyExpiryWarnDays),
-      } satisfies EnvOf<typeof connectionEnv> &
-        EnvOf<typeof rotationEnv> &
-        EnvOf<typeof sentinelEnv>,
+      } satisfies EnvOf<typeof connectionEnv> & EnvOf<typeof sentinelEnv>,
     });
     // Every key secret's tags (DescribeSecret); the value of its own key alone.
     this.sentinel.fn.addToRolePolicy(

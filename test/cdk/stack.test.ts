@@ -112,7 +112,7 @@ describe('functions', () => {
       ],
       [
         stack.keyRotation.sentinel,
-        known(connectionEnv, rotationEnv, sentinelEnv),
+        known(connectionEnv, sentinelEnv),
         [
           'CLOUDOPS_API_URL',
           'CLOUDOPS_KEY_SENTINEL_SECRET_IDS',
