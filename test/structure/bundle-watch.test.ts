@@ -2,7 +2,8 @@
  * Each watcher's function bundles the notice subjects it tells about and the notifiers the stack
  * binds it to, and nothing of the other watchers': the key sentinel its findings through SNS
  * alone, the watchdog consumer its pipes and services, the sync (report mode) its dashboards'
- * drift, both through every notifier. The engine (delivery, ledger, claims) is one copy in each.
+ * drift, both through every notifier. The engine (delivery, ledger, claims) is one copy in each,
+ * and none carries the CLI's file store.
  * Built as the stack builds them (cdk/constructs/function.ts BUNDLING, through the bench's
  * translation), so what is checked is what is deployed.
  */
@@ -86,6 +87,8 @@ describe("each watcher's bundle carries its own subjects and notifiers", () => {
       expect(carried(SUBJECTS, files).sort()).toEqual([...subjects].sort());
       expect(carried(NOTIFIERS, files).sort()).toEqual([...notifiers].sort());
       expect(ENGINE.filter((f) => files.includes(f))).toEqual(ENGINE);
+      // Records live in DynamoDB: the CLI's file store stays out.
+      expect(files).not.toContain('lib/watch/local-store.ts');
       // The sets of the other watchers stay out with their subjects.
       const sets = files.filter((f) => f === 'lib/watch/subjects/watchdog.ts');
       expect(sets.length).toBe(subjects.includes('pipe') ? 1 : 0);
