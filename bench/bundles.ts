@@ -123,6 +123,7 @@ export function esbuildOptions(): BuildOptions {
     'bundleAwsSDK',
     'externalModules',
     'forceDockerBundling',
+    'esbuildArgs',
   ]);
   const unknown = Object.keys(BUNDLING).filter((k) => !known.has(k));
   if (unknown.length > 0)
@@ -142,8 +143,26 @@ export function esbuildOptions(): BuildOptions {
     banner: BUNDLING.banner ? { js: BUNDLING.banner } : undefined,
     // As aws-lambda-nodejs does: externalModules if given, else @aws-sdk/* unless bundleAwsSDK.
     external: BUNDLING.externalModules ?? (BUNDLING.bundleAwsSDK ? [] : ['@aws-sdk/*']),
+    alias: aliasesOf(BUNDLING.esbuildArgs ?? {}),
     logLevel: 'silent',
   };
+}
+
+/** `esbuildArgs` as API options: only `--alias` (a list of `name=path`, as the CLI flag takes). */
+function aliasesOf(args: NonNullable<nodejs.BundlingOptions['esbuildArgs']>) {
+  const { '--alias': aliases, ...rest } = args;
+  const unknown = Object.keys(rest);
+  if (unknown.length > 0)
+    throw new Error(`bench: esbuildArgs not translated: ${unknown.join(', ')}`);
+  if (aliases === undefined) return undefined;
+  if (!Array.isArray(aliases)) throw new Error('bench: esbuildArgs --alias must be a list');
+  return Object.fromEntries(
+    aliases.map((item) => {
+      const at = item.indexOf('=');
+      if (at <= 0) throw new Error(`bench: esbuildArgs --alias item "${item}" is not name=path`);
+      return [item.slice(0, at), item.slice(at + 1)];
+    }),
+  );
 }
 
 export interface EsbuildBundle {

@@ -6,11 +6,11 @@ import * as z from 'zod/mini';
 import { SEGMENTS } from './api/paths';
 import { ConfigError, type ErrorOptions } from './errors';
 import { parseOrThrow } from './format-issues';
-import { coercedNumber } from './schemas/builders';
+import { coercedNumber, safeInteger, url } from './schemas/builders';
 import { uuid } from './schemas/common';
 
 /** "10/10s", "100/1m", "100/60s": at most `limit` requests in any `windowMs`. */
-export const rateLimitSetting = z.lazy(() =>
+export const rateLimitSetting = /* @__PURE__ */ z.lazy(() =>
   z.pipe(
     z
       .string()
@@ -29,7 +29,7 @@ export const rateLimitSetting = z.lazy(() =>
 );
 
 /** An env list: `a, b,c` is `['a', 'b', 'c']` (blank parts dropped). */
-export const envList = z.lazy(() =>
+export const envList = /* @__PURE__ */ z.lazy(() =>
   z.pipe(
     z.string(),
     z.transform((text) =>
@@ -41,14 +41,14 @@ export const envList = z.lazy(() =>
   ),
 );
 /** An env switch: `true`/`1` or `false`/`0`. */
-export const envFlag = z.lazy(() =>
+export const envFlag = /* @__PURE__ */ z.lazy(() =>
   z.pipe(
     z.enum(['true', 'false', '1', '0']),
     z.transform((v) => v === 'true' || v === '1'),
   ),
 );
 
-const uuidList = z.lazy(() => z.pipe(envList, z.array(uuid).check(z.minLength(1))));
+const uuidList = /* @__PURE__ */ z.lazy(() => z.pipe(envList, z.array(uuid).check(z.minLength(1))));
 
 /**
  * A base URL as the clients want it: the clients add the API's own prefix (`/v1`, `/api/v2`) to
@@ -57,7 +57,7 @@ const uuidList = z.lazy(() => z.pipe(envList, z.array(uuid).check(z.minLength(1)
  */
 function baseUrl(apiPrefix: string) {
   return z.pipe(
-    z.url().check(z.refine((url) => /^https?:\/\//i.test(url), 'expected an http(s) URL')),
+    url().check(z.refine((url) => /^https?:\/\//i.test(url), 'expected an http(s) URL')),
     z.transform((url) => {
       const trimmed = url.replace(/\/+$/, '');
       return trimmed.endsWith(apiPrefix) ? trimmed.slice(0, -apiPrefix.length) : trimmed;
@@ -65,13 +65,15 @@ function baseUrl(apiPrefix: string) {
   );
 }
 /** The management API's base URL (`https://api.example.com`, with or without `/v1`). */
-export const managementBaseUrl = z.lazy(() => baseUrl(SEGMENTS.managementPrefix));
+export const managementBaseUrl = /* @__PURE__ */ z.lazy(() => baseUrl(SEGMENTS.managementPrefix));
 /** The observability API's base URL (the stack URL, with or without `/api/v2`). */
-export const observabilityBaseUrl = z.lazy(() => baseUrl(SEGMENTS.observabilityPrefix));
+export const observabilityBaseUrl = /* @__PURE__ */ z.lazy(() =>
+  baseUrl(SEGMENTS.observabilityPrefix),
+);
 
 /** The deployment modes, declared once (the CDK context, env and the clients use this). */
 export const OBSERVABILITY_MODES = ['managed', 'open-source'] as const;
-export const observabilityMode = z.lazy(() => z.enum(OBSERVABILITY_MODES));
+export const observabilityMode = /* @__PURE__ */ z.lazy(() => z.enum(OBSERVABILITY_MODES));
 export type ObservabilityMode = z.infer<typeof observabilityMode>;
 
 /** Log levels a deployment may choose (`silent` is for tests and the CLI). */
@@ -113,7 +115,7 @@ export const connectionEnv = z.object({
   [ENV.observabilityTokenSecretId]: z.optional(z.string().check(z.minLength(1))),
   [ENV.managementRateLimit]: z._default(rateLimitSetting, { limit: 10, windowMs: 10_000 }),
   [ENV.observabilityRateLimit]: z._default(rateLimitSetting, { limit: 100, windowMs: 60_000 }),
-  [ENV.requestTimeoutMs]: z._default(coercedNumber().check(z.int(), z.positive()), 10_000),
+  [ENV.requestTimeoutMs]: z._default(coercedNumber().check(safeInteger(), z.positive()), 10_000),
   [ENV.logLevel]: z._default(z.enum([...LOG_LEVELS, 'silent']), 'info'),
 });
 export type ConnectionEnv = z.output<typeof connectionEnv>;

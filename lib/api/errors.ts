@@ -128,6 +128,20 @@ export class ResponseValidationError extends ApiError {
   }
 }
 
+/** A 2xx whose payload (JSON) or text does not read: names each problem, never retried. */
+export function invalidAnswer(
+  ref: RequestRef,
+  status: number,
+  requestId: string | undefined,
+  issues: string[],
+  what: 'payload' | 'text',
+): ResponseValidationError {
+  return new ResponseValidationError(
+    `${ref.method} ${ref.path} returned an unexpected ${what}: ${issues.join('; ')}`,
+    { ...ref, status, requestId, issues },
+  );
+}
+
 /**
  * A pipe call answered 424 because the service is idle (scaled to zero): its pipes cannot be
  * read or changed until it wakes. Not a failure of the pipe; callers report it, never retry it.

@@ -11,13 +11,13 @@ import { systemClock, type Clock } from './clock';
 import {
   ApiError,
   apiError,
+  invalidAnswer,
   rateLimited,
   redirectRefused,
   transportError,
   unexpectedResponse,
   isUnauthorized,
   ResponseTooLargeError,
-  ResponseValidationError,
   TransportError,
   type ApiErrorDetails,
   type RequestRef,
@@ -148,10 +148,19 @@ export interface ApiRequest<T> {
   /** Return the whole parsed envelope (e.g. `{ data, meta }` of a paginated list), not its payload. */
   readonly keepEnvelope?: boolean;
   /**
-   * `text`: a 2xx answers `text/plain` (no envelope) and `schema` reads the text itself; errors
-   * are still the API's JSON envelopes (or HTML pages). @default 'json'
+   * How a 2xx that is no JSON envelope is read (`textAnswer`: `text/plain` read by `schema`);
+   * errors are still the API's JSON envelopes (or HTML pages). @default the API's envelope
    */
-  readonly responseType?: 'json' | 'text';
+  readonly answer?: AnswerReader;
+}
+
+/**
+ * A 2xx answer's reader other than the envelope, with the Accept header it sends. Kept out of
+ * the core (lib/api/text-answer.ts) so only a function calling such an endpoint bundles it.
+ */
+export interface AnswerReader {
+  readonly accept: string;
+  read<T>(schema: z.ZodMiniType<T>, ref: RequestRef, response: FetchResponseLike, text: string): T;
 }
 
 /** Options every client forwards to the core (per-call overrides). */
@@ -359,8 +368,7 @@ export class HttpCore {
     timeoutMs: number,
   ): Promise<T> {
     const headers: Record<string, string> = {
-      // A text answer's errors still come as JSON.
-      accept: req.responseType === 'text' ? 'text/plain, application/json' : 'application/json',
+      accept: req.answer?.accept ?? 'application/json',
       authorization,
       'user-agent': this.options.userAgent ?? 'cloudops',
     };
@@ -425,8 +433,8 @@ export class HttpCore {
     const status = response.status;
     if (status < 200 || status >= 300) throw errorAnswer(ref, response, answer.text);
     if (req.schema === null) return undefined as T;
-    return req.responseType === 'text'
-      ? readTextAnswer(req.schema, ref, response, answer.text)
+    return req.answer
+      ? req.answer.read(req.schema, ref, response, answer.text)
       : this.readJsonAnswer(req.schema, req.keepEnvelope, ref, response, answer);
   }
 
@@ -459,7 +467,7 @@ export class HttpCore {
     const parsed = this.readPayload(schema, key, json.value);
     if (!parsed.ok) {
       const requestId = bodyRequestId(json.value) ?? headerRequestId;
-      throw invalidPayload(ref, status, requestId, formatIssues(parsed.issues), 'payload');
+      throw invalidAnswer(ref, status, requestId, formatIssues(parsed.issues), 'payload');
     }
     return (keepEnvelope ? parsed.envelope : parsed.envelope[key]) as T;
   }
@@ -481,54 +489,6 @@ export class HttpCore {
       ? { ok: true, envelope: parsed.data }
       : { ok: false, issues: parsed.error.issues };
   }
-}
-
-/**
- * A 2xx read as text: `text/plain` (or no content type) goes to the schema; anything else (an
- * HTML page, a JSON envelope) is an UnexpectedResponseError, never text read as data.
- */
-function readTextAnswer<T>(
-  schema: z.ZodMiniType<T>,
-  ref: RequestRef,
-  response: FetchResponseLike,
-  text: string,
-): T {
-  const status = response.status;
-  const requestId = response.headers.get('x-request-id') ?? undefined;
-  const contentType = response.headers.get('content-type') ?? undefined;
-  if (contentType !== undefined && !/^text\/plain\s*(;|$)/i.test(contentType)) {
-    throw unexpectedResponse({
-      ...ref,
-      status,
-      requestId,
-      body: text,
-      contentType,
-      reason: 'a body that is not the text/plain it should be',
-    });
-  }
-  const parsed = schema.safeParse(text);
-  if (parsed.success) return parsed.data;
-  throw invalidPayload(
-    ref,
-    status,
-    requestId,
-    parsed.error.issues.map((issue) => issue.message),
-    'text',
-  );
-}
-
-/** A 2xx whose payload (JSON) or text does not read: names each problem, never retried. */
-function invalidPayload(
-  ref: RequestRef,
-  status: number,
-  requestId: string | undefined,
-  issues: string[],
-  what: 'payload' | 'text',
-): ResponseValidationError {
-  return new ResponseValidationError(
-    `${ref.method} ${ref.path} returned an unexpected ${what}: ${issues.join('; ')}`,
-    { ...ref, status, requestId, issues },
-  );
 }
 
 /** A non-2xx answer as a typed error: the API's error envelope, or the unusable body itself. */

@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './paths';
+export * as managementPaths from './management/paths';
 export * from './retry';
 export * from './clock';
 export * from './rate-limiter';

@@ -36,11 +36,13 @@ export interface ApiPath {
   readonly route: string;
 }
 
-type Part = string | { readonly name: string; readonly value: string };
+/** A literal segment, or a named parameter (encoded into the path, `{name}` in the route). */
+export type Part = string | { readonly name: string; readonly value: string };
 
-const param = (name: string, value: string): Part => ({ name, value });
+export const param = (name: string, value: string): Part => ({ name, value });
 
-function build(prefix: string, parts: readonly Part[]): ApiPath {
+/** A path under `prefix` from its parts; an empty parameter is a ValidationError naming it. */
+export function buildPath(prefix: string, parts: readonly Part[]): ApiPath {
   let path = prefix;
   let route = prefix;
   for (const part of parts) {
@@ -61,54 +63,11 @@ function build(prefix: string, parts: readonly Part[]): ApiPath {
   return { path, route };
 }
 
-const org = (organizationId: string): Part[] => [
-  S.organizations,
-  param('organizationId', organizationId),
-];
-const service = (organizationId: string, serviceId: string): Part[] => [
-  ...org(organizationId),
-  S.services,
-  param('serviceId', serviceId),
-];
-const pipe = (o: string, s: string, pipeId: string): Part[] => [
-  ...service(o, s),
-  S.pipes,
-  param('pipeId', pipeId),
-];
-
-export const managementPaths = {
-  keys: (o: string) => build(S.managementPrefix, [...org(o), S.keys]),
-  key: (o: string, keyRecordId: string) =>
-    build(S.managementPrefix, [...org(o), S.keys, param('keyId', keyRecordId)]),
-  /** The organization's audit trail between two times (`from_date`, `to_date`: date-time). */
-  activities: (o: string, range: { from: string; to: string }) => {
-    const { path, route } = build(S.managementPrefix, [...org(o), S.activities]);
-    const query = new URLSearchParams({ from_date: range.from, to_date: range.to });
-    return { path: `${path}?${query.toString()}`, route };
-  },
-  pipes: (o: string, s: string) => build(S.managementPrefix, [...service(o, s), S.pipes]),
-  pipe: (o: string, s: string, p: string) => build(S.managementPrefix, pipe(o, s, p)),
-  pipeSettings: (o: string, s: string, p: string) =>
-    build(S.managementPrefix, [...pipe(o, s, p), S.settings]),
-  pipeState: (o: string, s: string, p: string) =>
-    build(S.managementPrefix, [...pipe(o, s, p), S.state]),
-  serviceMetrics: (o: string, s: string) =>
-    build(S.managementPrefix, [...service(o, s), S.prometheus]),
-  organizationMetrics: (o: string) => build(S.managementPrefix, [...org(o), S.prometheus]),
-  observability: (o: string, s: string, resource: ObservabilityResource) =>
-    build(S.managementPrefix, [...service(o, s), S.observability, resource]),
-  observabilityItem: (o: string, s: string, resource: ObservabilityResource, id: string) =>
-    build(S.managementPrefix, [...service(o, s), S.observability, resource, param('id', id)]),
-  /** The literal `validate` segment, served before `dashboards/{dashboardId}`. */
-  dashboardValidate: (o: string, s: string) =>
-    build(S.managementPrefix, [...service(o, s), S.observability, S.dashboards, S.validate]),
-};
-
 export const observabilityPaths = {
-  collection: (resource: ObservabilityResource) => build(S.observabilityPrefix, [resource]),
+  collection: (resource: ObservabilityResource) => buildPath(S.observabilityPrefix, [resource]),
   item: (resource: ObservabilityResource, id: string) =>
-    build(S.observabilityPrefix, [resource, param('id', id)]),
-  dashboardValidate: () => build(S.observabilityPrefix, [S.dashboards, S.validate]),
+    buildPath(S.observabilityPrefix, [resource, param('id', id)]),
+  dashboardValidate: () => buildPath(S.observabilityPrefix, [S.dashboards, S.validate]),
 };
 
 /** A path with `limit` and `offset` (the lists described as paginated take them). */

@@ -41,7 +41,7 @@ import { s3ManifestStore, type ManifestStore } from './manifest-store';
 import type { Plan } from './plan';
 import { publishEvents } from './publish';
 import { s3Source } from './s3-source';
-import { syncDashboards, type SyncOutcome } from './sync';
+import { syncStreamed, type SyncOutcome } from './sync';
 import { classifyTrigger, normalizePrefix, type Trigger } from './trigger';
 
 export interface SyncEntryOptions {
@@ -149,7 +149,7 @@ async function runSync(
   const previous = await deps.manifest?.store.read();
   let outcome: SyncOutcome;
   try {
-    outcome = await syncDashboards({
+    outcome = await syncStreamed({
       source,
       backend: io.backend,
       mode,
@@ -157,15 +157,10 @@ async function runSync(
       ...(deps.service !== undefined ? { service: deps.service } : {}),
       prune: settings.prune,
       allowDeleteAll: settings.allowDeleteAll,
-      // The files were planned (and dry-run validated) by the CLI before they reached S3; here
-      // a dry run per dashboard would spend the key's rate before the first write, and a run
-      // resumed at its deadline would spend it again, never reaching the writes.
-      remoteValidate: false,
       adopt: settings.adopt,
       owner: settings.owner,
       ...(io.signal ? { signal: io.signal } : {}),
       logger,
-      checkWebhookIds: 'written',
       secretsClient: deps.secrets,
       allowedSecrets: settings.webhookSecrets,
       now: deps.now(),

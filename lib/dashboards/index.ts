@@ -13,6 +13,6 @@ export * from './render';
 export * from './events';
 export * from './sync';
 export { listsOnce } from './objects-sync';
-export { folderFileJsonSchema } from './kinds-schema';
+export { folderFileJsonSchema } from './json-schema';
 export * from './trigger';
 // s3-source and publish are imported directly: they pull in AWS SDK clients the CLI does not need.

@@ -4,8 +4,9 @@
  * apply: dashboards one at a time, each followed by its tile alerts (written by lib/alerts),
  * with a stop point between two writes, and the `Dashboard Synced` events of what is in sync.
  * The folder's webhooks and saved searches (objects-sync.ts) are written before the dashboards,
- * their alerts and deletes after. The CLI loops it per service with its own prompt and progress lines; the Lambda runs it for
- * its service (syncDashboards: load, plan, apply).
+ * their alerts and deletes after. The CLI loops it per service with its own prompt and
+ * progress lines; the Lambda runs it for its service (syncStreamed: files streamed, plan without
+ * the dry run, apply), and syncDashboards does the same for a whole folder read at once.
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { CallOptions } from '../api/http';
@@ -122,8 +123,32 @@ export interface ServiceSync {
   apply(hooks?: SyncHooks): Promise<AppliedSync>;
 }
 
-/** Plans one service's dashboards (one request in steady state), webhooks and saved searches. */
+/**
+ * Plans one service's dashboards (one request in steady state), webhooks and saved searches;
+ * then, unless `remoteValidate` is false, the service's dry run judges what the plan writes.
+ */
 export async function planServiceSync(
+  desired: readonly DesiredDashboard[],
+  options: ServiceSyncOptions,
+): Promise<ServiceSync> {
+  const sync = await planOffline(desired, options);
+  // The service's own check, between the plan and the first write (remote-validate.ts).
+  if (options.remoteValidate !== false) {
+    const checked = await validateRemotely(sync.plan, options.backend, {
+      label: options.files?.label ?? 'the dashboard files',
+      ...(options.files ? { readFile: (f: string) => options.files!.read(f) } : {}),
+      call: options.signal ? { signal: options.signal } : {},
+    });
+    if (checked.unavailable) {
+      sync.plan.notes.push(checked.unavailable);
+      options.logger?.warn('dashboard validation unavailable', { reason: checked.unavailable });
+    }
+  }
+  return sync;
+}
+
+/** planServiceSync without the service's dry run. */
+async function planOffline(
   desired: readonly DesiredDashboard[],
   options: ServiceSyncOptions,
 ): Promise<ServiceSync> {
@@ -158,18 +183,6 @@ export async function planServiceSync(
     : await planDashboards(objects.dashboards, lists, options, call);
   await refuseWebhooksInUse(plan, objects.changes, () => lists.listAlerts(call));
   addObjects(plan, objects, options.rateLimit);
-  // The service's own check, between the plan and the first write (remote-validate.ts).
-  if (options.remoteValidate !== false) {
-    const checked = await validateRemotely(plan, options.backend, {
-      label: options.files?.label ?? 'the dashboard files',
-      ...(options.files ? { readFile: (f: string) => options.files!.read(f) } : {}),
-      call,
-    });
-    if (checked.unavailable) {
-      plan.notes.push(checked.unavailable);
-      options.logger?.warn('dashboard validation unavailable', { reason: checked.unavailable });
-    }
-  }
   return serviceSync(plan, options, unsettled, objects.webhooks, objects.listed);
 }
 
@@ -359,21 +372,18 @@ export interface SyncOptions extends ServiceSyncOptions, SyncHooks {
   readonly vars?: Readonly<Record<string, string>>;
   /** The service the backend targets: files whose `services` leave it out are skipped. */
   readonly service?: string;
+}
+
+/** The deployed sync's run (syncStreamed). */
+export interface StreamedSyncOptions extends SyncOptions {
   /**
-   * `declared`: every `webhookId` in the files is checked against the webhooks list.
-   * `written`: only those of alerts this run creates or updates (an id an existing alert
-   * already uses counts as known), so a run that writes no alert reads no webhook list.
-   * @default 'declared'
-   */
-  readonly checkWebhookIds?: 'declared' | 'written';
-  /**
-   * With `checkWebhookIds: 'written'`: the last run's manifest, so that only changed files are
-   * read and only dashboards that moved are planned (incremental.ts); the outcome holds the next.
+   * The last run's manifest, so that only changed files are read and only dashboards that
+   * moved are planned (incremental.ts); the outcome holds the next.
    */
   readonly manifest?: ManifestRun;
   /**
-   * With `checkWebhookIds: 'written'` (the deployed sync): where webhook files' `{ secret }`
-   * values are read, once per run before any write; `${VARIABLE}`s are refused there.
+   * Where webhook files' `{ secret }` values are read, once per run before any write;
+   * `${VARIABLE}`s are refused there.
    */
   readonly secretsClient?: () => SecretsManagerClient;
   /** With secretsClient: the only secrets a reference may name (the stack's grant). */
@@ -387,8 +397,8 @@ export interface SyncOutcome {
   /** Apply mode: the `Dashboard Synced` events (see ServiceSyncOptions.events). */
   events?: DashboardSyncedEvent[];
   /**
-   * With `checkWebhookIds: 'written'`: dashboard files listed, read, planned (not found in sync
-   * while streaming), and vouched in sync (read or not).
+   * syncStreamed: dashboard files listed, read, planned (not found in sync while streaming),
+   * and vouched in sync (read or not).
    */
   files?: { listed: number; read: number; planned: number; inSync: number };
   /** With a manifest: the one to keep for the next run. */
@@ -396,58 +406,74 @@ export interface SyncOutcome {
 }
 
 /**
- * Load, plan and (apply mode) apply the files of one service. Throws DashboardFilesError
+ * Load the whole folder, plan and (apply mode) apply the files of one service; every
+ * `webhookId` in the files is checked against the webhooks list. Throws DashboardFilesError
  * (every problem in every file) before any write is made.
  */
 export async function syncDashboards(options: SyncOptions): Promise<SyncOutcome> {
   const call = options.signal ? { signal: options.signal } : {};
-  const written = options.checkWebhookIds === 'written';
   // Each list read once, by whichever part needs it first (names, objects, dashboards).
-  const cache: ListCache = new Map();
-  const lists = listsOnce(options.backend, cache);
-  const webhooks = once(() => orAbsent(lists.listWebhooks?.(call)));
-  const loaded: LoadedFiles | undefined = written
-    ? await loadResolvingNamesOnly(options, lists, webhooks, call)
-    : undefined;
-  const folder = loaded
-    ? undefined
-    : await loadFolder(options.source, {
-        vars: options.vars,
-        service: options.service,
-        // The backend is also the directory that resolves `source:` / `webhook:` names.
-        directory: lists,
-        call,
-      });
-  const desired = loaded?.desired ?? folder!.dashboards;
-  // With a manifest the dashboard list is read already: the plan takes it as it is.
-  const planned = loaded?.rest ? listedOnce(options.backend, loaded.rest) : undefined;
-  const sync = await planServiceSync(
-    desired,
+  const lists = listsOnce(options.backend);
+  const folder = await loadFolder(options.source, {
+    vars: options.vars,
+    service: options.service,
+    // The backend is also the directory that resolves `source:` / `webhook:` names.
+    directory: lists,
+    call,
+  });
+  const sync = await planServiceSync(folder.dashboards, {
     // `files` places the service's dry-run refusals on the files' lines (remote-validate.ts).
-    {
-      files: options.source,
-      ...options,
-      ...(planned ? { backend: planned.backend } : {}),
-      objects: folder?.objects ?? loaded!.objects,
-      planningBackend: planned ? listsOnce(planned.backend, cache) : lists,
-      // Files a manifest vouched in sync declare dashboards too (prune's empty-source guard).
-      declaredUnread: loaded?.inSync.filter((k) => !k.entry.elsewhere).length ?? 0,
-      // A kind no file declares is listed to prune it only if the last run left some.
-      ...(options.manifest ? { pruneKinds: kindsToList(options.manifest.previous) } : {}),
-    },
-  );
-  if (loaded) await checkWrittenWebhookIds(sync.plan, loaded.texts, webhooks, options.source.label);
+    files: options.source,
+    ...options,
+    objects: folder.objects,
+    planningBackend: lists,
+  });
   const applied = options.mode === 'apply' ? await sync.apply(options) : undefined;
   return {
     plan: sync.plan,
     ...(applied ? { apply: applied.result, events: applied.events } : {}),
-    ...(loaded ? runFiles(options, loaded, sync, applied, planned?.written) : {}),
+  };
+}
+
+/**
+ * The deployed sync's run: streams the files (with a manifest only the changed ones), plans
+ * and (apply mode) applies them. Only the webhook ids of alerts this run creates or updates are
+ * checked (an id an existing alert already uses counts as known), so a run that writes no
+ * alert reads no webhook list. No dry run: the files were planned (and dry-run validated) by
+ * the CLI before they reached S3; a dry run per dashboard would spend the key's rate before
+ * the first write, and a run resumed at its deadline would spend it again. Throws
+ * DashboardFilesError before any write is made.
+ */
+export async function syncStreamed(options: StreamedSyncOptions): Promise<SyncOutcome> {
+  const call = options.signal ? { signal: options.signal } : {};
+  const cache: ListCache = new Map();
+  const lists = listsOnce(options.backend, cache);
+  const webhooks = once(() => orAbsent(lists.listWebhooks?.(call)));
+  const loaded = await loadResolvingNamesOnly(options, lists, webhooks, call);
+  // With a manifest the dashboard list is read already: the plan takes it as it is.
+  const planned = loaded.rest ? listedOnce(options.backend, loaded.rest) : undefined;
+  const sync = await planOffline(loaded.desired, {
+    ...options,
+    ...(planned ? { backend: planned.backend } : {}),
+    objects: loaded.objects,
+    planningBackend: planned ? listsOnce(planned.backend, cache) : lists,
+    // Files a manifest vouched in sync declare dashboards too (prune's empty-source guard).
+    declaredUnread: loaded.inSync.filter((k) => !k.entry.elsewhere).length,
+    // A kind no file declares is listed to prune it only if the last run left some.
+    ...(options.manifest ? { pruneKinds: kindsToList(options.manifest.previous) } : {}),
+  });
+  await checkWrittenWebhookIds(sync.plan, loaded.texts, webhooks, options.source.label);
+  const applied = options.mode === 'apply' ? await sync.apply(options) : undefined;
+  return {
+    plan: sync.plan,
+    ...(applied ? { apply: applied.result, events: applied.events } : {}),
+    ...runFiles(options, loaded, sync, applied, planned?.written),
   };
 }
 
 /** The files a run read, and (with a manifest) the manifest it leaves for the next run. */
 function runFiles(
-  options: SyncOptions,
+  options: StreamedSyncOptions,
   loaded: LoadedFiles,
   sync: ServiceSync,
   applied: AppliedSync | undefined,
@@ -497,7 +523,7 @@ function kindsSeen(
  * (the webhooks list is read here only when a file names a webhook).
  */
 async function loadResolvingNamesOnly(
-  options: SyncOptions,
+  options: StreamedSyncOptions,
   lists: ObservabilityBackend,
   webhooks: () => Promise<Webhook[] | undefined>,
   call: CallOptions,

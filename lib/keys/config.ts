@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import { readEnv } from '../config';
+import { UNIT_MS } from '../duration';
 import { ConfigError } from '../errors';
-import { coercedNumber } from '../schemas/builders';
 import { uuid } from '../schemas/common';
 import { durationUpTo } from './duration';
+import { keyExpiryWarnDays, keyNamePrefix } from './shared-settings';
 
 /**
  * Which call proves a new key works: `auto` (default: chosen from the key's roles), the key
@@ -46,6 +47,16 @@ const testCall = z.lazy(() =>
 export type TestCall = z.output<typeof testCall>;
 
 /**
+ * The longest duration any setting may hold (100 years): `now + duration` stays a valid Date,
+ * so a typo such as `99999999999d` fails where it is read, not as "Invalid time value" later.
+ * Here, not in duration.ts, which the key sentinel bundles for formatDuration alone.
+ */
+export const MAX_DURATION_MS = 36_500 * UNIT_MS.d;
+
+/** A duration setting with only the general bound (see MAX_DURATION_MS). */
+export const duration = z.lazy(() => durationUpTo(MAX_DURATION_MS));
+
+/**
  * The longest life a key the rotator makes may have: a key is a credential, and one that
  * outlives a year without rotation defeats the point of rotating it.
  */
@@ -56,17 +67,10 @@ const keyDuration = z.lazy(() => durationUpTo(MAX_KEY_LIFETIME_MS));
 export const rotationEnv = z.object({
   CLOUDOPS_KEY_LIFETIME: z._default(keyDuration, 90 * 86_400_000),
   CLOUDOPS_KEY_GRACE_PERIOD: z._default(keyDuration, 86_400_000),
-  CLOUDOPS_KEY_NAME_PREFIX: z._default(
-    z
-      .string()
-      .check(
-        z.regex(/^[A-Za-z0-9._-]{1,40}$/, 'expected 1-40 letters, digits, dot, dash or underscore'),
-      ),
-    'cloudops-rotated-',
-  ),
+  CLOUDOPS_KEY_NAME_PREFIX: keyNamePrefix,
   CLOUDOPS_ROTATION_ADMIN_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   CLOUDOPS_ROTATION_TEST_CALL: z._default(testCall, { kind: 'auto' }),
-  CLOUDOPS_KEY_EXPIRY_WARN_DAYS: z._default(coercedNumber().check(z.positive(), z.lte(365)), 7),
+  CLOUDOPS_KEY_EXPIRY_WARN_DAYS: keyExpiryWarnDays,
 });
 
 export interface RotationConfig {

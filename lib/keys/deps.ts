@@ -1,16 +1,20 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { ClientKit } from '../api/kit';
-import { keyOperations, type KeyOperations } from '../api/management/keys';
-import { pipeOperations, type PipeOperations } from '../api/management/pipes';
+import { keyReadOperations, keyWriteOperations } from '../api/management/keys';
+import { pipeProbeOperations } from '../api/management/pipe-probe';
 import { clientSettings, createClients } from '../clients';
 import type { ConnectionEnv } from '../config';
 import type { Logger } from '../log';
 import type { RotationConfig } from './config';
-import type { RotationDeps } from './rotation';
+import type { RotationApiOperations, RotationDeps } from './rotation';
 
-/** The management calls a rotation makes: keys, and a pipe list to test the new key. */
-const ROTATION_KIT: ClientKit<KeyOperations & PipeOperations> = {
-  management: (connection) => ({ ...keyOperations(connection), ...pipeOperations(connection) }),
+/** The management calls a rotation makes: keys, and a pipe list to test the new key with. */
+const ROTATION_KIT: ClientKit<RotationApiOperations> = {
+  management: (connection) => ({
+    ...keyReadOperations(connection),
+    ...keyWriteOperations(connection),
+    ...pipeProbeOperations(connection),
+  }),
 };
 
 /**

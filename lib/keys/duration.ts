@@ -4,12 +4,6 @@ import { UNIT_MS } from '../duration';
 type Unit = keyof typeof UNIT_MS;
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
 
-/**
- * The longest duration any setting may hold (100 years): `now + duration` stays a valid Date,
- * so a typo such as `99999999999d` fails where it is read, not as "Invalid time value" later.
- */
-export const MAX_DURATION_MS = 36_500 * UNIT_MS.d;
-
 /** 90 days in ms -> "90d": the largest unit that divides it (what the parser reads back). */
 export function formatDuration(ms: number): string {
   for (const unit of ['d', 'h', 'm', 's'] as const) {
@@ -35,6 +29,3 @@ export function durationUpTo(maxMs: number) {
       z.refine((ms) => ms <= maxMs, `expected at most ${formatDuration(maxMs)}`),
     );
 }
-
-/** A duration setting with only the general bound (see MAX_DURATION_MS). */
-export const duration = z.lazy(() => durationUpTo(MAX_DURATION_MS));

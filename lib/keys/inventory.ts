@@ -68,17 +68,21 @@ export async function findKeySecrets(
 /** The two management calls the audit makes (a ManagementClient fits). */
 export type AuditApi = Pick<ManagementClient, 'listKeys' | 'listActivities'>;
 
-export interface KeyAuditReport {
+/** What the audit found (the sentinel tells these; `keys list` adds the listing). */
+export interface KeyFindingsReport {
   /** ISO time of the audit. */
   at: string;
   findings: KeyFinding[];
-  /** Every key, riskiest first; empty when the keys could not be listed. */
-  keys: KeyListing[];
   secrets: ManagedSecret[];
   /** Whether the key list was read (else only our secrets' tags were checked). */
   keysListed: boolean;
   /** What could not be read, so the report may be partial: one sentence each. */
   warnings: string[];
+}
+
+export interface KeyAuditReport extends KeyFindingsReport {
+  /** Every key, riskiest first; empty when the keys could not be listed. */
+  keys: KeyListing[];
 }
 
 export interface KeyAuditOptions {
@@ -119,8 +123,18 @@ async function listKeysOrWarn(
   }
 }
 
-/** Reads the keys and the activities of the last `unusedDays` (at least 90), then audits. */
+/** The audit with every key listed by risk (`cloudops keys audit|list`). */
 export async function runKeyAudit(options: KeyAuditOptions): Promise<KeyAuditReport> {
+  const { records, ...report } = await auditKeyFindings(options);
+  const { findings, secrets } = report;
+  const keys = records ? listKeysByRisk(records, findings, secrets, options.policy.namePrefix) : [];
+  return { ...report, keys };
+}
+
+/** Reads the keys and the activities of the last `unusedDays` (at least 90), then audits. */
+export async function auditKeyFindings(
+  options: KeyAuditOptions,
+): Promise<KeyFindingsReport & { records: KeyRecord[] | undefined }> {
   const { api, now, policy, secrets } = options;
   const warnings: string[] = [];
   let keys: KeyRecord[] | undefined;
@@ -145,7 +159,7 @@ export async function runKeyAudit(options: KeyAuditOptions): Promise<KeyAuditRep
   return {
     at: new Date(now).toISOString(),
     findings,
-    keys: keys ? listKeysByRisk(keys, findings, secrets, policy.namePrefix) : [],
+    records: keys,
     secrets,
     keysListed: keys !== undefined,
     warnings,

@@ -1,5 +1,7 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { isConflict, isForbidden, isNotFound, isUnauthorized, type ManagementClient } from '../api';
+import { isConflict, isForbidden, isNotFound, isUnauthorized } from '../api';
+import type { KeyReadOperations, KeyWriteOperations } from '../api/management/keys';
+import type { PipeProbeOperations } from '../api/management/pipe-probe';
 import { NotConfiguredError } from '../config';
 import { staticCredentials } from '../credentials';
 import type { CredentialProvider } from '../credentials/types';
@@ -25,9 +27,12 @@ import {
 export const ROTATION_STEPS = ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const;
 export type RotationStep = (typeof ROTATION_STEPS)[number];
 
+/** The operation groups the rotator's clients carry (lib/keys/deps.ts binds them). */
+export type RotationApiOperations = KeyReadOperations & KeyWriteOperations & PipeProbeOperations;
+
 /** The management calls the rotator makes (a ManagementClient fits). */
 export type RotationApi = Pick<
-  ManagementClient,
+  RotationApiOperations,
   'createKey' | 'updateKey' | 'deleteKey' | 'listKeys' | 'listPipes'
 > & {
   close(): void;

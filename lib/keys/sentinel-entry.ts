@@ -9,7 +9,13 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { keyOperations } from '../api/management/keys';
+import type { ClientKit } from '../api/kit';
+import {
+  activityOperations,
+  keyReadOperations,
+  type ActivityOperations,
+  type KeyReadOperations,
+} from '../api/management/keys';
 import { clientSettings, createClients } from '../clients';
 import { NotConfiguredError, readConnectionEnv, readEnv, unreadVariables } from '../config';
 import { secretsManagerCredentials } from '../credentials';
@@ -24,14 +30,13 @@ import { watchRecordSettingsOf } from '../watch/record-settings';
 import { recordIo } from '../watch/store';
 import { KEY_NOTICES, type KeyNotice } from '../watch/subjects/key';
 import { DEFAULT_AUDIT_POLICY, type AuditPolicy, type KeyFinding } from './audit';
-import { readRotationConfig } from './config';
 import { SENTINEL_NOTIFIERS, sentinelEnv, WATCH_PREFIX } from './sentinel-env';
 import {
+  auditKeyFindings,
   describeKeySecrets,
-  runKeyAudit,
   TAGS_ONLY,
   type AuditApi,
-  type KeyAuditReport,
+  type KeyFindingsReport,
 } from './inventory';
 import { auditRecord, decideFindingNotices, type ReminderPolicy } from './sentinel';
 import { UNIT_MS } from '../duration';
@@ -44,6 +49,19 @@ function readSentinelEnv(env: Record<string, string | undefined> | undefined) {
       `invalid configuration: ${unread.join(', ')}: the key sentinel notifies through ${SENTINEL_NOTIFIERS.map((n) => n.name).join(', ')} only`,
     );
   return readEnv(sentinelEnv, env);
+}
+
+/** What the audit looks for, and when an open finding is told again. */
+function policiesOf(env: ReturnType<typeof readSentinelEnv>) {
+  const policy: AuditPolicy = {
+    ...DEFAULT_AUDIT_POLICY,
+    unusedDays: env.CLOUDOPS_KEY_AUDIT_UNUSED_DAYS,
+    rotationWarnDays: env.CLOUDOPS_KEY_EXPIRY_WARN_DAYS,
+    namePrefix: env.CLOUDOPS_KEY_NAME_PREFIX,
+  };
+  const every = env.CLOUDOPS_KEY_AUDIT_REMINDER_DAYS * UNIT_MS.d;
+  const reminders: ReminderPolicy = { reminderMs: { high: every, medium: every } };
+  return { policy, reminders };
 }
 
 export interface SentinelEntryOptions {
@@ -68,13 +86,20 @@ export interface SentinelReport {
   warnings: string[];
 }
 
+/** The audit lists keys and activities, nothing else. */
+const SENTINEL_KIT: ClientKit<KeyReadOperations & ActivityOperations> = {
+  management: (connection) => ({
+    ...keyReadOperations(connection),
+    ...activityOperations(connection),
+  }),
+};
+
 /** The sentinel's record in the watch store: one per table (one stack). */
 const SCOPE = 'keys#audit';
 const RECORD_ID = 'findings';
 
 export function sentinelEntry(options: SentinelEntryOptions = {}) {
   const connection = readConnectionEnv(options.env);
-  const rotation = readRotationConfig(options.env);
   const env = readSentinelEnv(options.env);
   const secretIds = env.CLOUDOPS_KEY_SENTINEL_SECRET_IDS ?? [];
   if (secretIds.length === 0)
@@ -97,14 +122,7 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
     secretsManager: secrets,
   });
   const now = options.now ?? Date.now;
-  const policy: AuditPolicy = {
-    ...DEFAULT_AUDIT_POLICY,
-    unusedDays: env.CLOUDOPS_KEY_AUDIT_UNUSED_DAYS,
-    rotationWarnDays: rotation.warnDays,
-    namePrefix: rotation.namePrefix,
-  };
-  const every = env.CLOUDOPS_KEY_AUDIT_REMINDER_DAYS * UNIT_MS.d;
-  const reminders: ReminderPolicy = { reminderMs: { high: every, medium: every } };
+  const { policy, reminders } = policiesOf(env);
   const ownKey = env.CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID;
   const clients =
     ownKey && connection.CLOUDOPS_API_URL
@@ -120,27 +138,37 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
             },
             logger,
           ),
-          // The audit lists keys and activities, nothing else.
-          { management: keyOperations },
+          SENTINEL_KIT,
         )
       : undefined;
 
   let toldNotConfigured = false;
 
   /** The audit with the sentinel's own key; with our secrets' tags alone when it has none that works. */
-  async function audit(): Promise<KeyAuditReport> {
+  async function audit(): Promise<KeyFindingsReport> {
     const secretsNow = await describeKeySecrets(secrets, secretIds);
     const at = now();
     const api: AuditApi | undefined = clients?.management;
     const tagsAlone = async (warning?: string) => {
-      const report = await runKeyAudit({ api: undefined, secrets: secretsNow, now: at, policy });
+      const report = await auditKeyFindings({
+        api: undefined,
+        secrets: secretsNow,
+        now: at,
+        policy,
+      });
       return { ...report, warnings: warning ? [warning, ...report.warnings] : report.warnings };
     };
     if (!api)
       return tagsAlone(`the sentinel has no key of its own to list keys with: ${TAGS_ONLY}`);
     try {
       const refusedKeyFallback = "the sentinel's own key";
-      return await runKeyAudit({ api, secrets: secretsNow, now: at, policy, refusedKeyFallback });
+      return await auditKeyFindings({
+        api,
+        secrets: secretsNow,
+        now: at,
+        policy,
+        refusedKeyFallback,
+      });
     } catch (error) {
       if (!(error instanceof NotConfiguredError)) throw error;
       // A fresh deployment: one line per instance, as every function says it (not a warning).

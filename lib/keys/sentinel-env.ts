@@ -8,6 +8,7 @@ import { coercedNumber } from '../schemas/builders';
 import { notifierEnvOf } from '../watch/notifiers/set';
 import { snsNotifier } from '../watch/notifiers/sns';
 import { watchRecordShape } from '../watch/record-settings';
+import { keyExpiryWarnDays, keyNamePrefix } from './shared-settings';
 
 /**
  * Findings go to the topic, where the alarms go: the stack binds the sentinel to SNS alone
@@ -36,4 +37,7 @@ export const sentinelEnv = z.extend(z.extend(notifierEnvOf(SENTINEL_NOTIFIERS), 
     coercedNumber().check(z.int(), z.positive(), z.lte(3650)),
     90,
   ),
+  /** The rotator's, read alike (lib/keys/config.ts): which keys are ours, and when they are overdue. */
+  CLOUDOPS_KEY_NAME_PREFIX: keyNamePrefix,
+  CLOUDOPS_KEY_EXPIRY_WARN_DAYS: keyExpiryWarnDays,
 });

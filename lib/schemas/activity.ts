@@ -8,7 +8,7 @@ export const KEY_ACTIVITY_TYPES = ['key_create', 'key_delete', 'openapi_key_upda
  * One entry of `GET /v1/organizations/{id}/activities`. Only `type` is required: a field we do
  * not use, or one of another shape, never fails the list (tolerant reader).
  */
-export const activity = z.lazy(() =>
+export const activity = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     id: lenient(z.string()),
     type: z.string(),

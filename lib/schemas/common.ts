@@ -1,17 +1,17 @@
 import * as z from 'zod/mini';
-import { isoDatetime, withFallback } from './builders';
+import { isoDatetime, safeInteger, uuidString, withFallback } from './builders';
 
 /** RFC 4122 UUID of any version (ids in paths and records). */
-export const uuid = z.lazy(() => z.uuid({ version: undefined }));
+export const uuid = /* @__PURE__ */ z.lazy(() => uuidString());
 
 /** ISO-8601 date-time as the service writes it (offset or `Z`). */
-export const isoDateTime = z.lazy(() => isoDatetime({ offset: true }));
+export const isoDateTime = /* @__PURE__ */ z.lazy(() => isoDatetime({ offset: true }));
 
 /**
  * `expireAt` on the wire: absent, null or empty all mean "never expires" (API-FACTS).
  * Parsed to `string | null` so callers test one value.
  */
-export const expiry = z.lazy(() =>
+export const expiry = /* @__PURE__ */ z.lazy(() =>
   z.pipe(
     z.optional(z.union([isoDateTime, z.literal(''), z.null()])),
     z.transform((value) => (value ? value : null)),
@@ -70,7 +70,7 @@ export function aliased<T extends z.ZodMiniType>(
  */
 export function managementEnvelope<T extends z.ZodMiniType>(result: T) {
   return z.looseObject({
-    status: lenient(z.number().check(z.int())),
+    status: lenient(z.number().check(safeInteger())),
     requestId: lenient(z.string()),
     result,
   });

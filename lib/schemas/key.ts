@@ -1,16 +1,18 @@
 import * as z from 'zod/mini';
 import { expiry, isoDateTime, uuid } from './common';
 
-export const keyRole = z.lazy(() => z.enum(['admin', 'developer', 'query_endpoints']));
+export const keyRole = /* @__PURE__ */ z.lazy(() =>
+  z.enum(['admin', 'developer', 'query_endpoints']),
+);
 export type KeyRole = z.infer<typeof keyRole>;
-export const keyRoles = z.lazy(() =>
+export const keyRoles = /* @__PURE__ */ z.lazy(() =>
   z.array(keyRole).check(z.minLength(1, 'a key carries at least 1 role')),
 );
 
-export const keyState = z.lazy(() => z.enum(['enabled', 'disabled']));
+export const keyState = /* @__PURE__ */ z.lazy(() => z.enum(['enabled', 'disabled']));
 export type KeyState = z.infer<typeof keyState>;
 
-export const ipAccessEntry = z.lazy(() =>
+export const ipAccessEntry = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     source: z.string().check(z.minLength(1)),
     description: z.optional(z.string()),
@@ -19,7 +21,7 @@ export const ipAccessEntry = z.lazy(() =>
 export type IpAccessEntry = z.infer<typeof ipAccessEntry>;
 
 /** The current service's role assignment (`roles` is deprecated; custom roles exist). */
-export const assignedRole = z.lazy(() =>
+export const assignedRole = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     roleId: z.string().check(z.minLength(1)),
     roleName: z.nullish(z.string()),
@@ -28,7 +30,7 @@ export const assignedRole = z.lazy(() =>
 );
 
 /** Key record: `id` is the record UUID for `/keys/{id}` paths, NOT the Basic-auth key ID. */
-export const keyRecord = z.lazy(() =>
+export const keyRecord = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     id: uuid,
     name: z.string(),
@@ -47,7 +49,7 @@ export const keyRecord = z.lazy(() =>
 export type KeyRecord = z.infer<typeof keyRecord>;
 
 /** SHA-256 hashes (base64 of the raw digest) that let the caller choose the key material. */
-export const hashData = z.lazy(() =>
+export const hashData = /* @__PURE__ */ z.lazy(() =>
   z.object({
     keyIdHash: z.string().check(z.minLength(1)),
     keyIdSuffix: z.string().check(z.minLength(1)),
@@ -56,7 +58,7 @@ export const hashData = z.lazy(() =>
 );
 export type HashData = z.infer<typeof hashData>;
 
-export const createKeyRequest = z.lazy(() =>
+export const createKeyRequest = /* @__PURE__ */ z.lazy(() =>
   z.object({
     name: z.string().check(z.minLength(1)),
     expireAt: z.optional(z.nullable(isoDateTime)),
@@ -71,7 +73,7 @@ export const createKeyRequest = z.lazy(() =>
 export type CreateKeyRequest = z.input<typeof createKeyRequest>;
 
 /** With hashData the server returns no keyId/keySecret (it only has hashes). */
-export const createKeyResult = z.lazy(() =>
+export const createKeyResult = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     key: keyRecord,
     keyId: z.optional(z.string()),
@@ -80,7 +82,7 @@ export const createKeyResult = z.lazy(() =>
 );
 export type CreateKeyResult = z.infer<typeof createKeyResult>;
 
-export const updateKeyRequest = z.lazy(() =>
+export const updateKeyRequest = /* @__PURE__ */ z.lazy(() =>
   z.object({
     name: z.optional(z.string().check(z.minLength(1))),
     expireAt: z.optional(z.nullable(isoDateTime)),

@@ -68,14 +68,14 @@ export const CDC_METRICS = {
 } as const;
 
 /** A finite number: NaN and ±Inf on the wire read as "no reading". */
-const reading = z.lazy(() => z.optional(z.number()));
+const reading = /* @__PURE__ */ z.lazy(() => z.optional(z.number()));
 
 function optionalReadings<K extends string>(fields: Readonly<Record<K, unknown>>) {
   const shape = Object.fromEntries(Object.keys(fields).map((field) => [field, reading]));
   return shape as Record<K, typeof reading>;
 }
 
-export const tableEvents = z.lazy(() =>
+export const tableEvents = /* @__PURE__ */ z.lazy(() =>
   z.object({
     table: z.string(),
     eventType: z.string(),
@@ -84,7 +84,7 @@ export const tableEvents = z.lazy(() =>
 );
 
 /** One pipe as the metrics describe it. `state` is any string (API-FACTS: never a parse failure). */
-export const pipeReading = z.lazy(() =>
+export const pipeReading = /* @__PURE__ */ z.lazy(() =>
   z.object({
     pipeId: z.string().check(z.minLength(1)),
     name: z.optional(z.string()),
@@ -104,7 +104,7 @@ export type PipeReading = z.infer<typeof pipeReading>;
  * idle service, a partial scrape, or only the service-info metric): "not observed this run",
  * never "no pipes" or "stopped".
  */
-export const serviceReading = z.lazy(() =>
+export const serviceReading = /* @__PURE__ */ z.lazy(() =>
   z.object({
     serviceId: z.string().check(z.minLength(1)),
     serviceName: z.optional(z.string()),

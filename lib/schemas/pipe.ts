@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { withFallback } from './builders';
+import { safeInteger, withFallback } from './builders';
 import { lenient, lenientNullable } from './common';
 
 /** Every state string the real service is known to send (API-FACTS). Others stay valid. */
@@ -24,15 +24,15 @@ export type KnownPipeState = (typeof KNOWN_PIPE_STATES)[number];
 
 // Pipe records are read for id, name, state and which source they have; every other field is
 // display only, so it is lenient (a surprising value reads as absent, never fails the list).
-const int = z.lazy(() => z.number().check(z.int()));
-const nullableInt = z.lazy(() => lenientNullable(int));
-const optInt = z.lazy(() => lenient(int));
-const str = z.lazy(() => lenient(z.string()));
-const bool = z.lazy(() => lenient(z.boolean()));
-const nullableBool = z.lazy(() => lenientNullable(z.boolean()));
-const num = z.lazy(() => lenient(z.number()));
+const int = /* @__PURE__ */ z.lazy(() => z.number().check(safeInteger()));
+const nullableInt = /* @__PURE__ */ z.lazy(() => lenientNullable(int));
+const optInt = /* @__PURE__ */ z.lazy(() => lenient(int));
+const str = /* @__PURE__ */ z.lazy(() => lenient(z.string()));
+const bool = /* @__PURE__ */ z.lazy(() => lenient(z.boolean()));
+const nullableBool = /* @__PURE__ */ z.lazy(() => lenientNullable(z.boolean()));
+const num = /* @__PURE__ */ z.lazy(() => lenient(z.number()));
 
-export const pipeSettings = z.lazy(() =>
+export const pipeSettings = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     streaming_max_insert_wait_ms: nullableInt,
     object_storage_concurrency: nullableInt,
@@ -50,7 +50,7 @@ export const pipeSettings = z.lazy(() =>
 );
 export type PipeSettings = z.infer<typeof pipeSettings>;
 
-export const pipeScaling = z.lazy(() =>
+export const pipeScaling = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     replicas: optInt,
     concurrency: optInt,
@@ -59,7 +59,7 @@ export const pipeScaling = z.lazy(() =>
   }),
 );
 
-export const kafkaSource = z.lazy(() =>
+export const kafkaSource = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     brokers: str,
     topics: str,
@@ -81,7 +81,7 @@ export const kafkaSource = z.lazy(() =>
   }),
 );
 
-export const objectStorageSource = z.lazy(() =>
+export const objectStorageSource = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     url: str,
     delimiter: str,
@@ -96,7 +96,7 @@ export const objectStorageSource = z.lazy(() =>
   }),
 );
 
-export const kinesisSource = z.lazy(() =>
+export const kinesisSource = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     streamName: str,
     region: str,
@@ -106,7 +106,7 @@ export const kinesisSource = z.lazy(() =>
   }),
 );
 
-export const postgresSource = z.lazy(() =>
+export const postgresSource = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     host: str,
     port: optInt,
@@ -146,7 +146,7 @@ export const postgresSource = z.lazy(() =>
 );
 
 /** Up to four members, one per kind of source; which one is present is not specified. */
-export const pipeSource = z.lazy(() =>
+export const pipeSource = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     kafka: lenient(kafkaSource),
     objectStorage: lenient(objectStorageSource),
@@ -155,7 +155,7 @@ export const pipeSource = z.lazy(() =>
   }),
 );
 
-export const pipeDestination = z.lazy(() =>
+export const pipeDestination = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     database: str,
     table: str,
@@ -180,7 +180,7 @@ export const pipeDestination = z.lazy(() =>
   }),
 );
 
-export const fieldMapping = z.lazy(() =>
+export const fieldMapping = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({ sourceField: str, destinationField: str }),
 );
 
@@ -189,7 +189,7 @@ export const fieldMapping = z.lazy(() =>
  * reads as the id and a missing state as `Unknown`, so one odd record never fails the list and
  * the watchdog still reports it.
  */
-export const pipe = z.lazy(() =>
+export const pipe = /* @__PURE__ */ z.lazy(() =>
   z.pipe(
     z.looseObject({
       id: z.string().check(z.minLength(1)),
@@ -212,9 +212,11 @@ export const pipe = z.lazy(() =>
 );
 export type Pipe = z.output<typeof pipe>;
 
-export const pipeStateCommand = z.lazy(() => z.enum(['start', 'stop', 'resync']));
+export const pipeStateCommand = /* @__PURE__ */ z.lazy(() => z.enum(['start', 'stop', 'resync']));
 export type PipeStateCommand = z.infer<typeof pipeStateCommand>;
-export const pipeStateCommandBody = z.lazy(() => z.object({ command: pipeStateCommand }));
+export const pipeStateCommandBody = /* @__PURE__ */ z.lazy(() =>
+  z.object({ command: pipeStateCommand }),
+);
 
 /** The source kind of a pipe: database (CDC) pipes may not be auto-restarted. */
 export type PipeSourceKind = 'kafka' | 'objectStorage' | 'kinesis' | 'postgres' | 'unknown';

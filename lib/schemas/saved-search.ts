@@ -10,7 +10,7 @@ const IN_CONDITION = /^\s*\S.*?\s+IN\s*\(.*\)\s*$/is;
  * A saved search as read. Stored filters may be of type `lucene` or `sql_ast` besides `sql`
  * (older writers), so a filter is read as any object.
  */
-export const savedSearch = z.lazy(() =>
+export const savedSearch = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     id: z.string().check(z.minLength(1)),
     name: z.nullish(z.string()),
@@ -27,7 +27,7 @@ export const savedSearch = z.lazy(() =>
 );
 export type SavedSearch = z.infer<typeof savedSearch>;
 
-const savedSearchFilterWrite = z.lazy(() =>
+const savedSearchFilterWrite = /* @__PURE__ */ z.lazy(() =>
   z.object({
     type: z.optional(z.literal('sql')),
     condition: z.string().check(z.regex(IN_CONDITION, 'must have the form <column> IN (...)')),
@@ -35,7 +35,7 @@ const savedSearchFilterWrite = z.lazy(() =>
 );
 
 /** Create and update body: PUT is a full replace, so an omitted field is reset, not kept. */
-export const savedSearchWrite = z.lazy(() =>
+export const savedSearchWrite = /* @__PURE__ */ z.lazy(() =>
   z.object({
     name: z.string().check(z.trim(), z.minLength(1)),
     sourceId: z.string().check(z.minLength(1)),

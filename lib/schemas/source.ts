@@ -4,7 +4,7 @@ import { lenient } from './common';
 /** `promql` is new in August 2026 on the management API (`/api/v2` had it before). */
 const SOURCE_KINDS = ['log', 'trace', 'metric', 'session', 'promql'] as const;
 
-const from = z.lazy(() =>
+const from = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     databaseName: lenient(z.string()),
     tableName: z.nullish(z.string()),
@@ -15,7 +15,7 @@ const from = z.lazy(() =>
  * A source as read: `{ id, name, kind, connection, from, ... }` plus the fields of its kind
  * (expressions, metricTables, ...), which pass through. `id` is no longer declared required.
  */
-export const dataSource = z.lazy(() =>
+export const dataSource = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     id: z.optional(z.string()),
     name: z.nullish(z.string()),
@@ -31,7 +31,7 @@ export type DataSource = z.infer<typeof dataSource>;
  * Create and update body. PUT replaces the whole source (an `id` in the body is ignored). The
  * kind-specific fields pass as given; the one requirement the contract states is checked here.
  */
-export const sourceWrite = z.lazy(() =>
+export const sourceWrite = /* @__PURE__ */ z.lazy(() =>
   z
     .looseObject({
       name: z.string().check(z.trim(), z.minLength(1)),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { stringRecord, url } from './builders';
 import { lenient } from './common';
 
 /** What a create or update may name; reads may also show `slack_api` and `pagerduty_api`. */
@@ -12,7 +13,7 @@ const SLACK_REFUSES = ['body', 'headers', 'queryParams'] as const;
  * `headers` and `queryParams` are write-only and never come back, so nothing here can tell
  * whether they drifted.
  */
-export const webhook = z.lazy(() =>
+export const webhook = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     id: z.string().check(z.minLength(1)),
     name: z.nullish(z.string()),
@@ -26,19 +27,21 @@ export const webhook = z.lazy(() =>
 );
 export type Webhook = z.infer<typeof webhook>;
 
-const stringMap = z.lazy(() => z.record(z.string().check(z.minLength(1)), z.string()));
+const stringMap = /* @__PURE__ */ z.lazy(() =>
+  stringRecord(z.string().check(z.minLength(1)), z.string()),
+);
 
 /**
  * Create and update body (the same for both). On update an omitted `headers`/`queryParams` is
  * kept by the service and `{}` clears it, while omitted `description`/`body` are cleared; a change
  * of `url` or `service` clears omitted headers and query params too.
  */
-export const webhookWrite = z.lazy(() =>
+export const webhookWrite = /* @__PURE__ */ z.lazy(() =>
   z
     .object({
       name: z.string().check(z.trim(), z.minLength(1)),
       service: z.enum(WEBHOOK_SERVICES),
-      url: z.url({ protocol: /^https?$/ }),
+      url: url({ protocol: /^https?$/ }),
       description: z.optional(z.string()),
       body: z.optional(z.string()),
       headers: z.optional(stringMap),

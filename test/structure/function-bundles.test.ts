@@ -13,50 +13,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bundleOf } from './function-bundle';
 import { readSourceTree } from './source-tree';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-interface Bundle {
-  /** The repo files in it: what is left after tree shaking (metafile.inputs lists all it read). */
-  files: string[];
-  metafile: Metafile;
-  /** The unminified output (esbuild names a kept namespace object `<module>_exports`). */
-  text: string;
-}
-
-const built = new Map<string, Promise<Bundle>>();
-
-/** The bundle of `entry` as the stack makes it (SDK external here, ESM, node), once per run. */
-function bundleOf(entry: string): Promise<Bundle> {
-  let bundle = built.get(entry);
-  if (!bundle) built.set(entry, (bundle = buildBundle(entry)));
-  return bundle;
-}
-
-async function buildBundle(entry: string): Promise<Bundle> {
-  const result = await build({
-    entryPoints: [path.join(ROOT, entry)],
-    absWorkingDir: ROOT,
-    bundle: true,
-    write: false,
-    metafile: true,
-    platform: 'node',
-    format: 'esm',
-    mainFields: ['module', 'main'],
-    external: ['@aws-sdk/*'],
-    logLevel: 'silent',
-  });
-  const [output] = Object.values(result.metafile.outputs);
-  const files = Object.entries(output.inputs)
-    .filter(([file, { bytesInOutput }]) => bytesInOutput > 0 && !file.includes('node_modules'))
-    .map(([file]) => file);
-  return { files, metafile: result.metafile, text: result.outputFiles[0].text };
-}
-
 const GROUPS = {
   keys: 'lib/api/management/keys.ts',
   pipes: 'lib/api/management/pipes.ts',
+  pipeProbe: 'lib/api/management/pipe-probe.ts',
   metrics: 'lib/api/management/metrics.ts',
   dashboards: 'lib/api/management/observability.ts',
   openSource: 'lib/api/observability-client.ts',
@@ -66,7 +31,7 @@ const GROUPS = {
 type Group = keyof typeof GROUPS;
 
 const FUNCTIONS: { entry: string; carries: Group[] }[] = [
-  { entry: 'functions/rotate-key/handler.ts', carries: ['keys', 'pipes'] },
+  { entry: 'functions/rotate-key/handler.ts', carries: ['keys', 'pipeProbe'] },
   { entry: 'functions/rotate-key/sentinel.ts', carries: ['keys'] },
   { entry: 'functions/pipe-watchdog/consumer.ts', carries: ['pipes', 'metrics', 'prometheus'] },
   {

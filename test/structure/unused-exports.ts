@@ -21,9 +21,13 @@ const PRODUCT_FOLDERS = ['lib', 'functions', 'cdk', 'cli', 'sandbox', 'bench'];
 
 /**
  * Exports used from outside TypeScript: the `handler` a Lambda (or a bench baseline bundle) is
- * deployed with, named in the CDK construct and esbuild by string.
+ * deployed with, named in the CDK construct and esbuild by string; and what the bundling shims
+ * give the packages they replace (BUNDLING's `--alias`, cdk/constructs/function.ts).
  */
-const ENTRY_EXPORTS: readonly RegExp[] = [/^(functions|bench\/baselines)\/.+#handler$/];
+const ENTRY_EXPORTS: readonly RegExp[] = [
+  /^(functions|bench\/baselines)\/.+#handler$/,
+  /^cdk\/bundling-shims\/.+#/,
+];
 
 /**
  * Exports only tests use that stay exported, each with its reason (a caller's API the tests
@@ -37,6 +41,8 @@ export const KEPT_FOR_TESTS: Readonly<Record<string, string>> = {
   'cdk/config.ts#WATCHDOG_CONTEXT_KEYS':
     'the watchdog context keys the cdk/README table is checked against',
   'cdk/constructs/function.ts#ESM_REQUIRE_BANNER': 'the banner a bundled trace is decoded past',
+  'lib/dashboards/json-schema.ts#dashboardFileJsonSchema':
+    'the JSON Schema of the dashboard kind alone, as the tests of its fields read it',
   'lib/dashboards/load.ts#loadDashboards':
     'the dashboards of a folder alone (loadFolder without its webhooks and saved searches)',
   'cli/cli.ts#COMMANDS': 'the command table help and completion are checked against',

@@ -12,14 +12,27 @@ import {
   type UpdateKeyRequest,
 } from '../../schemas/key';
 import type { CallOptions } from '../http';
-import { managementPaths as P } from '../paths';
+import * as P from './paths';
 import { validateBody } from '../validate-body';
 import type { ManagementConnection } from './connection';
 
-export type KeyOperations = ReturnType<typeof keyOperations>;
+export type KeyReadOperations = ReturnType<typeof keyReadOperations>;
+export type KeyWriteOperations = ReturnType<typeof keyWriteOperations>;
+export type ActivityOperations = ReturnType<typeof activityOperations>;
 
-/** Keys (spec 4.3, 4.4 and API-FACTS extras). */
-export function keyOperations({ organizationId: org, call }: ManagementConnection) {
+/**
+ * Keys (spec 4.3, 4.4 and API-FACTS extras) and the activities that tell who made them, in
+ * three groups: the rotator reads and writes keys, the sentinel reads keys and activities.
+ */
+export function keyOperations(connection: ManagementConnection) {
+  return {
+    ...keyReadOperations(connection),
+    ...keyWriteOperations(connection),
+    ...activityOperations(connection),
+  };
+}
+
+export function keyWriteOperations({ organizationId: org, call }: ManagementConnection) {
   return {
     /**
      * Without hashData a repeated POST would mint a second key, so it is retried only when
@@ -50,6 +63,14 @@ export function keyOperations({ organizationId: org, call }: ManagementConnectio
       const valid = validateBody(updateKeyRequest, body, 'PATCH', path);
       return call({ method: 'PATCH', path, body: valid, schema: keyRecord }, opts);
     },
+    async deleteKey(keyRecordId: string, opts?: CallOptions): Promise<void> {
+      return call({ method: 'DELETE', path: P.key(await org(), keyRecordId), schema: null }, opts);
+    },
+  };
+}
+
+export function keyReadOperations({ organizationId: org, call }: ManagementConnection) {
+  return {
     async listKeys(opts?: CallOptions): Promise<KeyRecord[]> {
       return call({ method: 'GET', path: P.keys(await org()), schema: z.array(keyRecord) }, opts);
     },
@@ -59,9 +80,11 @@ export function keyOperations({ organizationId: org, call }: ManagementConnectio
         opts,
       );
     },
-    async deleteKey(keyRecordId: string, opts?: CallOptions): Promise<void> {
-      return call({ method: 'DELETE', path: P.key(await org(), keyRecordId), schema: null }, opts);
-    },
+  };
+}
+
+export function activityOperations({ organizationId: org, call }: ManagementConnection) {
+  return {
     /** The organization's activities between two ISO times (one unpaginated array, all types). */
     async listActivities(
       range: { from: string; to: string },

@@ -2,7 +2,9 @@ import { metricsBody, readOrganizationMetrics, readServiceMetrics } from '../../
 import type { ServiceReading } from '../../schemas/metrics';
 import { asServiceIdle } from '../errors';
 import type { CallOptions } from '../http';
-import { managementPaths as P, type ApiPath } from '../paths';
+import type { ApiPath } from '../paths';
+import { textAnswer } from '../text-answer';
+import * as P from './paths';
 import type { ManagementConnection } from './connection';
 
 export interface MetricsCallOptions extends CallOptions {
@@ -30,7 +32,7 @@ export function metricsOperations({ organizationId: org, call }: ManagementConne
       const path = withFilter(P.serviceMetrics(await org(), serviceId), filteredMetrics);
       const schema = metricsBody((samples) => readServiceMetrics(samples, serviceId));
       try {
-        return await call({ method: 'GET', path, schema, responseType: 'text' }, opts);
+        return await call({ method: 'GET', path, schema, answer: textAnswer }, opts);
       } catch (error) {
         throw asServiceIdle(error, serviceId);
       }
@@ -41,7 +43,7 @@ export function metricsOperations({ organizationId: org, call }: ManagementConne
     > {
       const path = withFilter(P.organizationMetrics(await org()), filteredMetrics);
       const schema = metricsBody(readOrganizationMetrics);
-      return call({ method: 'GET', path, schema, responseType: 'text' }, opts);
+      return call({ method: 'GET', path, schema, answer: textAnswer }, opts);
     },
   };
 }

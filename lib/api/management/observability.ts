@@ -17,7 +17,8 @@ import type { CallOptions } from '../http';
 import { itemByItem } from '../item-list';
 import { observabilityObjects, type ObservabilityObjects } from '../observability-objects';
 import { PAGE_LIMIT, pagedList, toPage } from '../pages';
-import { managementPaths as P, withPage } from '../paths';
+import { withPage } from '../paths';
+import * as P from './paths';
 import { validateBody } from '../validate-body';
 import type { ManagementConnection } from './connection';
 

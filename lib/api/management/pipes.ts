@@ -9,7 +9,7 @@ import {
 } from '../../schemas/pipe';
 import { ApiError, asServiceIdle } from '../errors';
 import type { ApiRequest, CallOptions } from '../http';
-import { managementPaths as P } from '../paths';
+import * as P from './paths';
 import { validateBody } from '../validate-body';
 import type { ManagementConnection } from './connection';
 

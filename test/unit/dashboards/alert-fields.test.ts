@@ -4,7 +4,7 @@
  * email channels; every problem is one line naming file:line and field, found before any request.
  */
 import { describe, expect, it } from 'vitest';
-import { dashboardFileJsonSchema } from '../../../lib/dashboards/file-schema';
+import { dashboardFileJsonSchema } from '../../../lib/dashboards/json-schema';
 import { formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
 
 /** A file with one line tile and its alert fields as given (YAML flow mappings, one per line). */

@@ -2,8 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCapture } from '../../support/cli';
-import { dashboardFileJsonSchema } from '../../../lib/dashboards/file-schema';
-import { folderFileJsonSchema } from '../../../lib/dashboards/kinds-schema';
+import { dashboardFileJsonSchema, folderFileJsonSchema } from '../../../lib/dashboards/json-schema';
 import { formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
 
 const DIR = path.join(import.meta.dirname, '../../../dashboards');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DashboardFilesError, directorySource, loadDashboards } from '../../../lib/dashboards/load';
 import { deriveKey, formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
-import { dashboardFileJsonSchema } from '../../../lib/dashboards/file-schema';
+import { dashboardFileJsonSchema } from '../../../lib/dashboards/json-schema';
 
 const lines = async (files: { file: string; text: string }[], vars = {}) =>
   (await validateFiles(files, { vars })).issues.map(formatFileIssue);

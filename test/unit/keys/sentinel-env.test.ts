@@ -32,3 +32,12 @@ describe('the key sentinel reads the notifier variables of SNS alone', () => {
     ).not.toThrow();
   });
 });
+
+describe('the key sentinel reads the rotator settings it uses, as the rotator reads them', () => {
+  it.each([
+    [{ CLOUDOPS_KEY_NAME_PREFIX: 'has space' }, /CLOUDOPS_KEY_NAME_PREFIX.*letters, digits/],
+    [{ CLOUDOPS_KEY_EXPIRY_WARN_DAYS: '99999999999' }, /CLOUDOPS_KEY_EXPIRY_WARN_DAYS/],
+  ])('a bad %j stops it at start, named', (bad, message) => {
+    expect(() => sentinelEntry({ env: { ...BASE, ...bad } })).toThrow(message);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The zod/mini kinds a function bundle carries are what zod costs it (each schema class brings
+ * its parser and its builder). Where lib/schemas/builders.ts stands in for a kind, or a schema a
+ * function never parses is marked pure, the kind left the bundle; this keeps it out.
+ */
+import { build } from 'esbuild';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The zod/mini schema classes in the bundle of `entry` (`ZodMiniURL` is `URL`). */
+async function zodKinds(entry: string, stdin?: string): Promise<Set<string>> {
+  const result = await build({
+    ...(stdin
+      ? { stdin: { contents: stdin, resolveDir: ROOT, loader: 'ts' } }
+      : { entryPoints: [path.join(ROOT, entry)] }),
+    absWorkingDir: ROOT,
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'esm',
+    mainFields: ['module', 'main'],
+    external: ['@aws-sdk/*'],
+    logLevel: 'silent',
+  });
+  const text = result.outputFiles[0].text;
+  return new Set([...text.matchAll(/\bvar ZodMini(\w+) = /g)].map((m) => m[1]));
+}
+
+/** What each function no longer carries, and what stands in for it. */
+const LEFT_OUT: { entry: string; kinds: string[] }[] = [
+  // url(), uuidString(), safeInteger() in lib/config.ts and lib/schemas
+  { entry: 'functions/rotate-key/handler.ts', kinds: ['URL', 'UUID', 'NumberFormat'] },
+  { entry: 'functions/rotate-key/sentinel.ts', kinds: ['URL', 'UUID'] },
+  // and stringRecord() for the webhook body, its only record
+  { entry: 'functions/provision-alerts/handler.ts', kinds: ['URL', 'UUID', 'Record'] },
+  // expiry (a union of an ISO date-time, '' and null) is pure, and the watchdog never parses it
+  {
+    entry: 'functions/pipe-watchdog/handler.ts',
+    kinds: ['UUID', 'Union', 'Literal', 'Null', 'ISODateTime'],
+  },
+  { entry: 'functions/pipe-watchdog/consumer.ts', kinds: ['UUID'] },
+];
+
+describe('zod kinds kept out of the function bundles', () => {
+  it.each(LEFT_OUT)('$entry carries none of $kinds', async ({ entry, kinds }) => {
+    const carried = await zodKinds(entry);
+    expect(kinds.filter((kind) => carried.has(kind))).toEqual([]);
+  });
+
+  it('the check sees a kind a module reaches (z.url() and z.uuid() themselves)', async () => {
+    const carried = await zodKinds(
+      'stdin',
+      "import * as z from 'zod/mini';\nconsole.log(z.object({ u: z.url(), id: z.uuid() }));",
+    );
+    expect(['URL', 'UUID'].filter((kind) => carried.has(kind))).toEqual(['URL', 'UUID']);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * A function's bundle as the stack makes it, for the structure tests that check what it carries
+ * (function-bundles.test.ts, bundle-keys.test.ts): built once per entry and test file.
+ */
+import { build, type Metafile } from 'esbuild';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+interface Bundle {
+  /** The repo files in it: what is left after tree shaking (metafile.inputs lists all it read). */
+  files: string[];
+  metafile: Metafile;
+  /** The unminified output (esbuild names a kept namespace object `<module>_exports`). */
+  text: string;
+}
+
+const built = new Map<string, Promise<Bundle>>();
+
+/** The bundle of `entry` as the stack makes it (SDK external here, ESM, node), once per run. */
+export function bundleOf(entry: string): Promise<Bundle> {
+  let bundle = built.get(entry);
+  if (!bundle) built.set(entry, (bundle = buildBundle(entry)));
+  return bundle;
+}
+
+async function buildBundle(entry: string): Promise<Bundle> {
+  const result = await build({
+    entryPoints: [path.join(ROOT, entry)],
+    absWorkingDir: ROOT,
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    mainFields: ['module', 'main'],
+    external: ['@aws-sdk/*'],
+    logLevel: 'silent',
+  });
+  const [output] = Object.values(result.metafile.outputs);
+  const files = Object.entries(output.inputs)
+    .filter(([file, { bytesInOutput }]) => bytesInOutput > 0 && !file.includes('node_modules'))
+    .map(([file]) => file);
+  return { files, metafile: result.metafile, text: result.outputFiles[0].text };
+}
