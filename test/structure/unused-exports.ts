@@ -35,8 +35,6 @@ const ENTRY_EXPORTS: readonly RegExp[] = [
  * becomes internal or moves to test/support.
  */
 export const KEPT_FOR_TESTS: Readonly<Record<string, string>> = {
-  'bench/bundles.ts#esbuildOptions':
-    "the stack's bundling as esbuild options, which the watchers' bundle test builds with",
   'cdk/config.ts#stackConfigSchema': 'the context schema the cdk/README table is checked against',
   'cdk/config.ts#WATCHDOG_CONTEXT_KEYS':
     'the watchdog context keys the cdk/README table is checked against',
