@@ -14,16 +14,20 @@ import {
   type Clients,
 } from '../lib/clients';
 import type { ClientKit } from '../lib/api/kit';
+import type { ObservabilityBackend } from '../lib/api/observability-backend';
+import type { ObservabilityClient } from '../lib/api/observability-client';
 import { ENV, type ConnectionEnv } from '../lib/config';
 import { credentialsMiddleware, type CredentialsContext } from '../lib/credentials';
 import { ConfigError } from '../lib/errors';
 import { silentLogger, type Logger } from '../lib/log';
 import { notConfiguredMiddleware } from './runtime';
 
-export interface FunctionConnectionOptions<M extends object> {
+type Closable = { close(): void };
+
+export interface FunctionConnectionOptions<M extends object, C extends Closable, B> {
   config: ConnectionEnv;
   /** The operations this function calls: its bundle carries only these. */
-  kit: ClientKit<M>;
+  kit: ClientKit<M, C, B>;
   /** The APIs this function calls: only their secrets are read (and must be granted). */
   needs: { management: boolean; observability: boolean };
   /** @default a client for the function's region */
@@ -34,13 +38,17 @@ export interface FunctionConnectionOptions<M extends object> {
 }
 
 type FunctionContext = Context &
-  Partial<CredentialsContext> & { cloudopsClients?: Clients<object> };
+  Partial<CredentialsContext> & { cloudopsClients?: Clients<object, Closable, unknown> };
 
 /** The clients clientsMiddleware made for this invocation, with the operations of its kit. */
-export function clientsOf<M extends object>(context: Context): Clients<M> {
+export function clientsOf<
+  M extends object,
+  C extends Closable = ObservabilityClient,
+  B = ObservabilityBackend,
+>(context: Context): Clients<M, C, B> {
   const clients = (context as FunctionContext).cloudopsClients;
   if (!clients) throw new ConfigError('clientsMiddleware is not in front of this handler');
-  return clients as Clients<M>;
+  return clients as Clients<M, C, B>;
 }
 
 /**
@@ -50,8 +58,8 @@ export function clientsOf<M extends object>(context: Context): Clients<M> {
  * secret still holds its deploy-time placeholder. Fails at creation (cold start), naming the
  * variables, when a needed API has no credentials.
  */
-export function clientsMiddleware<M extends object>(
-  options: FunctionConnectionOptions<M>,
+export function clientsMiddleware<M extends object, C extends Closable, B>(
+  options: FunctionConnectionOptions<M, C, B>,
 ): MiddlewareObj<unknown, unknown, Error, Context>[] {
   const { config, needs } = options;
   const secretIds = {

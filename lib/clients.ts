@@ -10,7 +10,6 @@ import {
   type ManagementBasics,
 } from './api/management/connection';
 import type { everyManagementOperation } from './api/management-client';
-import type { ObservabilityOperations } from './api/management/observability';
 import type { ObservabilityBackend, ObservabilityMode } from './api/observability-backend';
 import type { ClientKit } from './api/kit';
 import type { ObservabilityClient } from './api/observability-client';
@@ -47,20 +46,25 @@ export interface ClientSettings {
 }
 
 /** The default, every operation, is the CLI's (lib/all-clients.ts). */
-export interface Clients<M extends object = EveryManagementOperation> {
+export interface Clients<
+  M extends object = EveryManagementOperation,
+  C extends { close(): void } = ObservabilityClient,
+  B = ObservabilityBackend,
+> {
   readonly management?: M & ManagementBasics;
-  readonly observability?: ObservabilityClient;
+  readonly observability?: C;
   /** The management client, or a ConfigError naming what to set. */
   requireManagement(): M & ManagementBasics;
   /** Dashboards and alerts of one service, through the configured deployment mode. */
-  backend(serviceId?: string): ObservabilityBackend;
+  backend(serviceId?: string): B;
   close(): void;
 }
 
-export function createClients<M extends object>(
-  settings: ClientSettings,
-  kit: ClientKit<M>,
-): Clients<M> {
+export function createClients<
+  M extends object,
+  C extends { close(): void } = ObservabilityClient,
+  B = ObservabilityBackend,
+>(settings: ClientSettings, kit: ClientKit<M, C, B>): Clients<M, C, B> {
   const management =
     settings.apiUrl && settings.management
       ? withOperations(
@@ -121,7 +125,7 @@ export function createClients<M extends object>(
       }
       return kit.observability.backend({
         mode: settings.mode,
-        management: settings.mode === 'managed' ? managedObjects(requireManagement()) : undefined,
+        management: settings.mode === 'managed' ? requireManagement() : undefined,
         observability,
         serviceId,
       });
@@ -131,13 +135,6 @@ export function createClients<M extends object>(
       observability?.close();
     },
   };
-}
-
-/** The management operations on dashboards and alerts (a kit with `observability` has them). */
-function managedObjects(management: object): ObservabilityOperations {
-  if (!('listDashboards' in management))
-    throw new ConfigError('these clients were made without the dashboard and alert operations');
-  return management as ObservabilityOperations;
 }
 
 /** The credential providers a caller loaded (from Secrets Manager, or values in env). */

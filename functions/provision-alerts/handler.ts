@@ -9,8 +9,10 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse } from 'aws-lambda';
 import { provisionAlertsEntry, type ProvisionEntryOptions } from '../../lib/alerts/entry';
 import type { Clock } from '../../lib/api/clock';
+import type { AlertManagementOperations } from '../../lib/api/management/alerts';
+import type { AlertClient } from '../../lib/api/observability-alerts';
+import type { AlertBackend } from '../../lib/api/observability-backend';
 import type { RateLimiterRegistry } from '../../lib/api/rate-limiter';
-import { OBSERVABILITY_KIT } from '../../lib/api/kit';
 import { clientsMiddleware, clientsOf } from '../connect';
 import { deadlineFrom, lazyHandler, middySignal, type Deadline } from '../runtime';
 
@@ -32,7 +34,7 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
       clientsMiddleware({
         config: entry.home.connection,
         needs: entry.home.needs,
-        kit: OBSERVABILITY_KIT,
+        kit: entry.kit,
         secretsManager: options.secretsManager,
         logger: entry.logger,
         overrides: { clock: options.clock, limiters: options.limiters },
@@ -42,7 +44,11 @@ export function createHandler(options: ProvisionAlertsHandlerOptions = {}) {
   return handler.handler(function provisionAlerts(event, context, opts) {
     return entry.run(event, {
       // Alerts belong to one service: the first of the list (as for dashboards).
-      backend: options.backend ?? clientsOf(context).backend(entry.home.serviceId),
+      backend:
+        options.backend ??
+        clientsOf<AlertManagementOperations, AlertClient, AlertBackend>(context).backend(
+          entry.home.serviceId,
+        ),
       signal: deadline(context, middySignal(opts)).signal,
     });
   });

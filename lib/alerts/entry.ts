@@ -7,7 +7,13 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod/mini';
-import type { ObservabilityBackend } from '../api/observability-backend';
+import type { ClientKit } from '../api/kit';
+import {
+  alertManagementOperations,
+  type AlertManagementOperations,
+} from '../api/management/alerts';
+import { createAlertBackend, type AlertBackend } from '../api/observability-backend';
+import { createAlertClient, type AlertClient } from '../api/observability-alerts';
 import { ConfigError } from '../errors';
 import { readEventTrust, trustedRecords } from '../events/trust';
 import { parseOrThrow } from '../format-issues';
@@ -27,17 +33,25 @@ export interface ProvisionEntryOptions {
   /** A ready version store (tests): the table setting is not read. */
   versions?: VersionStore;
   /** A ready backend (tests, the sandbox): connection settings and credentials are not read. */
-  backend?: ObservabilityBackend;
+  backend?: AlertBackend;
   logger?: Logger;
 }
 
+/** The alerts of one service and nothing else, in either mode: all a provisioning run calls. */
+export const ALERTS_KIT: ClientKit<AlertManagementOperations, AlertClient, AlertBackend> = {
+  management: alertManagementOperations,
+  observability: { client: createAlertClient, backend: createAlertBackend },
+};
+
 export interface ProvisionEntry {
   readonly home: ObservabilityHome;
+  /** The operations its clients carry (functions/connect.ts binds them). */
+  readonly kit: typeof ALERTS_KIT;
   readonly logger: Logger;
   /** One SQS batch; `signal` aborts before the Lambda's timeout (records not started go back). */
   run(
     event: unknown,
-    io: { backend: ObservabilityBackend; signal?: AbortSignal },
+    io: { backend: AlertBackend; signal?: AbortSignal },
   ): Promise<Pick<BatchOutcome, 'batchItemFailures'>>;
 }
 
@@ -77,6 +91,7 @@ export function provisionAlertsEntry(options: ProvisionEntryOptions = {}): Provi
   const mutex = new KeyedMutex();
   return {
     home,
+    kit: ALERTS_KIT,
     logger,
     async run(event, io) {
       // Not an SQS batch at all: nothing to report per record, so the invocation fails.

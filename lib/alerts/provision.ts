@@ -22,7 +22,7 @@
  * applies again, while any older event is refused from then on. Before each write the store is
  * read again, so an event overtaken while it works stops instead of overwriting the newer one.
  */
-import { CreateNotConfirmedError, type ObservabilityBackend } from '../api';
+import { CreateNotConfirmedError, type AlertBackend } from '../api';
 import { CloudOpsError, ValidationError, type ErrorOptions } from '../errors';
 import type { AlertEvent } from '../events/schemas';
 import { silentLogger, type Logger } from '../log';
@@ -72,7 +72,7 @@ export class AlertProvisionError extends CloudOpsError {
 }
 
 export interface AlertProvisionerOptions {
-  backend: ObservabilityBackend;
+  backend: AlertBackend;
   logger?: Logger;
   /** Share one per process so every provisioner serializes on the same owners. */
   mutex?: KeyedMutex;
@@ -153,7 +153,7 @@ export function createAlertProvisioner(options: AlertProvisionerOptions): AlertP
 }
 
 interface Config {
-  backend: ObservabilityBackend;
+  backend: AlertBackend;
   log: Logger;
   mutex: KeyedMutex;
   versions: VersionStore;
@@ -169,7 +169,7 @@ class AlertSnapshot {
   lists = 0;
 
   constructor(
-    private readonly backend: ObservabilityBackend,
+    private readonly backend: AlertBackend,
     private readonly signal: AbortSignal | undefined,
   ) {}
 

@@ -7,13 +7,13 @@ import {
   createOnce,
   isNotFound,
   type CallOptions,
+  type AlertBackend,
   type CreatedOnce,
-  type ObservabilityBackend,
 } from '../api';
 import { alertLinks, type Alert, type CreateAlertBody } from '../schemas';
 import { ownerId, parseMarker } from './marker';
 
-type WriteBackend = Pick<ObservabilityBackend, 'createAlert' | 'updateAlert' | 'deleteAlert'>;
+type WriteBackend = Pick<AlertBackend, 'createAlert' | 'updateAlert' | 'deleteAlert'>;
 
 export interface AlertWriterOptions {
   backend: WriteBackend;

@@ -8,8 +8,8 @@ import type { ManagementConnection } from './management/connection';
 import { observabilityOperations, type ObservabilityOperations } from './management/observability';
 import {
   createObservabilityBackend,
+  type BackendOptions,
   type ObservabilityBackend,
-  type ObservabilityBackendOptions,
 } from './observability-backend';
 import {
   createObservabilityClient,
@@ -17,16 +17,30 @@ import {
   type ObservabilityClientOptions,
 } from './observability-client';
 
-/** How dashboards and alerts are reached, in either deployment mode. */
-export interface DashboardsAndAlerts {
-  readonly client: (options: ObservabilityClientOptions) => ObservabilityClient;
-  readonly backend: (options: ObservabilityBackendOptions) => ObservabilityBackend;
+/**
+ * How the observability objects are reached in either deployment mode: the open-source client
+ * `C`, and the backend `B` over it or over the kit's management operations `M` (managed mode).
+ */
+export interface ObservabilityReach<M, C extends { close(): void }, B> {
+  readonly client: (options: ObservabilityClientOptions) => C;
+  readonly backend: (options: BackendOptions<M, C>) => B;
 }
 
-export interface ClientKit<M extends object> {
+/** Dashboards and alerts (and the other objects): the sync's and the CLI's. */
+type DashboardsAndAlerts = ObservabilityReach<
+  ObservabilityOperations,
+  ObservabilityClient,
+  ObservabilityBackend
+>;
+
+export interface ClientKit<
+  M extends object,
+  C extends { close(): void } = ObservabilityClient,
+  B = ObservabilityBackend,
+> {
   readonly management: (connection: ManagementConnection) => M;
-  /** Only with management operations that include ObservabilityOperations (managed mode). */
-  readonly observability?: DashboardsAndAlerts;
+  /** Only with management operations the backend goes through (managed mode). */
+  readonly observability?: ObservabilityReach<M, C, B>;
 }
 
 export const DASHBOARDS_AND_ALERTS: DashboardsAndAlerts = {

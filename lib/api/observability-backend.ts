@@ -8,7 +8,9 @@ import type {
   UpdateAlertBody,
 } from '../schemas';
 import type { CallOptions } from './http';
+import type { AlertManagementOperations } from './management/alerts';
 import type { ObservabilityOperations } from './management/observability';
+import type { AlertClient } from './observability-alerts';
 import type { ObservabilityClient } from './observability-client';
 import type { ObservabilityObjects } from './observability-objects';
 
@@ -30,7 +32,6 @@ function pickObjects(objects: ObservabilityObjects): ObservabilityObjects {
     createSource: (body, o) => objects.createSource(body, o),
     updateSource: (id, body, o) => objects.updateSource(id, body, o),
     deleteSource: (id, o) => objects.deleteSource(id, o),
-    listAlerts: (o) => objects.listAlerts(o),
   };
 }
 
@@ -56,14 +57,49 @@ export interface ObservabilityBackend extends Partial<ObservabilityObjects> {
 /** CLOUDOPS_OBSERVABILITY_MODE, declared in lib/config.ts. */
 export type { ObservabilityMode };
 
-export interface ObservabilityBackendOptions {
+/** What alert provisioning reaches: alerts and nothing else. */
+export type AlertBackend = Pick<
+  ObservabilityBackend,
+  'mode' | 'listAlerts' | 'createAlert' | 'updateAlert' | 'deleteAlert'
+>;
+
+/** How a backend is built: the clients of a kit (its management operations, its client). */
+export interface BackendOptions<M, C> {
   readonly mode: ObservabilityMode;
   /** Required in managed mode: every call goes through it (one credential, the Basic key). */
-  readonly management?: ObservabilityOperations;
+  readonly management?: M;
   /** Required in open-source mode; unused in managed mode (the bearer token is optional). */
-  readonly observability?: ObservabilityClient;
+  readonly observability?: C;
   /** Required in managed mode: the service whose observability objects are managed. */
   readonly serviceId?: string;
+}
+
+export type ObservabilityBackendOptions = BackendOptions<
+  ObservabilityOperations,
+  ObservabilityClient
+>;
+
+/** The one client a backend goes through in its mode, checked. */
+function reach<M, C>(
+  options: BackendOptions<M, C>,
+): { mode: 'open-source'; client: C } | { mode: 'managed'; management: M; serviceId: string } {
+  if (options.mode === 'open-source') {
+    const client = options.observability;
+    if (!client) {
+      throw new ConfigError('observability mode "open-source" needs an observability client');
+    }
+    return { mode: 'open-source', client };
+  }
+  if (options.mode !== 'managed') {
+    throw new ConfigError(
+      `observability mode must be "managed" or "open-source", got "${String(options.mode)}"`,
+    );
+  }
+  const management = options.management;
+  const serviceId = options.serviceId;
+  if (!management) throw new ConfigError('observability mode "managed" needs a management client');
+  if (!serviceId) throw new ConfigError('observability mode "managed" needs a serviceId');
+  return { mode: 'managed', management, serviceId };
 }
 
 /**
@@ -74,11 +110,9 @@ export interface ObservabilityBackendOptions {
 export function createObservabilityBackend(
   options: ObservabilityBackendOptions,
 ): ObservabilityBackend {
-  if (options.mode === 'open-source') {
-    const obs = options.observability;
-    if (!obs) {
-      throw new ConfigError('observability mode "open-source" needs an observability client');
-    }
+  const to = reach(options);
+  if (to.mode === 'open-source') {
+    const obs = to.client;
     return {
       mode: 'open-source',
       listDashboards: (o) => obs.listDashboards(o),
@@ -86,6 +120,7 @@ export function createObservabilityBackend(
       createDashboard: (body, o) => obs.createDashboard(body, o),
       updateDashboard: (id, body, o) => obs.updateDashboard(id, body, o),
       deleteDashboard: (id, o) => obs.deleteDashboard(id, o),
+      listAlerts: (o) => obs.listAlerts(o),
       getAlert: (id, o) => obs.getAlert(id, o),
       createAlert: (body, o) => obs.createAlert(body, o),
       updateAlert: (id, body, o) => obs.updateAlert(id, body, o),
@@ -93,15 +128,7 @@ export function createObservabilityBackend(
       ...pickObjects(obs),
     };
   }
-  if (options.mode !== 'managed') {
-    throw new ConfigError(
-      `observability mode must be "managed" or "open-source", got "${String(options.mode)}"`,
-    );
-  }
-  const mgmt = options.management;
-  const sid = options.serviceId;
-  if (!mgmt) throw new ConfigError('observability mode "managed" needs a management client');
-  if (!sid) throw new ConfigError('observability mode "managed" needs a serviceId');
+  const { management: mgmt, serviceId: sid } = to;
   return {
     mode: 'managed',
     listDashboards: (o) => mgmt.listDashboards(sid, o),
@@ -109,10 +136,22 @@ export function createObservabilityBackend(
     createDashboard: (body, o) => mgmt.createDashboard(sid, body, o),
     updateDashboard: (id, body, o) => mgmt.updateDashboard(sid, id, body, o),
     deleteDashboard: (id, o) => mgmt.deleteDashboard(sid, id, o),
-    getAlert: (id, o) => mgmt.getAlert(sid, id, o),
-    createAlert: (body, o) => mgmt.createAlert(sid, body, o),
-    updateAlert: (id, body, o) => mgmt.updateAlert(sid, id, body, o),
-    deleteAlert: (id, o) => mgmt.deleteAlert(sid, id, o),
+    ...mgmt.alerts(sid),
     ...pickObjects(mgmt.observability(sid)),
+  };
+}
+
+/** Alerts alone, in either mode: provision-alerts' backend (its kit carries nothing else). */
+export function createAlertBackend(
+  options: BackendOptions<AlertManagementOperations, AlertClient>,
+): AlertBackend {
+  const to = reach(options);
+  const alerts = to.mode === 'open-source' ? to.client : to.management.alerts(to.serviceId);
+  return {
+    mode: to.mode,
+    listAlerts: (o) => alerts.listAlerts(o),
+    createAlert: (body, o) => alerts.createAlert(body, o),
+    updateAlert: (id, body, o) => alerts.updateAlert(id, body, o),
+    deleteAlert: (id, o) => alerts.deleteAlert(id, o),
   };
 }

@@ -1,38 +1,22 @@
 import * as z from 'zod/mini';
-import type { CredentialProvider } from '../credentials/types';
 import {
-  alert,
-  createAlertBody,
   dashboard,
   dashboardWrite,
-  updateAlertBody,
-  wireSource,
-  type Alert,
-  type CreateAlertBody,
   type Dashboard,
   type DashboardWrite,
-  type ObservabilityTokenSecret,
-  type UpdateAlertBody,
-} from '../schemas';
-import { bearerAuth } from './auth';
-import { httpCoreFor, type ApiRequest, type CallOptions, type HttpClientOptions } from './http';
+} from '../schemas/dashboard';
+import type { CallOptions } from './http';
 import { itemByItem } from './item-list';
-import { observabilityObjects, type ObjectsAccess } from './observability-objects';
-import { PAGE_LIMIT, toPage } from './pages';
-import { observabilityPaths as P, withPage } from './paths';
-import { OBSERVABILITY_RATE_LIMIT } from './rate-limiter';
+import {
+  alertOperations,
+  openSourceAccess,
+  type ObservabilityClientOptions,
+} from './observability-alerts';
+import { observabilityObjects } from './observability-objects';
+import { observabilityPaths as P } from './paths';
 import { validateBody } from './validate-body';
 
-/** `baseUrl` is {stack_url} (paths add `/api/v2/...`); the rate limit defaults to 100
- * requests / 60 s per token. */
-export interface ObservabilityClientOptions extends HttpClientOptions {
-  readonly credentials: CredentialProvider<ObservabilityTokenSecret>;
-}
-
-/** Sends the current service's source word (`saved_search`, never the spec's `search`). */
-function onTheWire<T extends { source?: string }>(body: T): T {
-  return body.source === undefined ? body : { ...body, source: wireSource(body.source) };
-}
+export type { ObservabilityClientOptions };
 
 export type ObservabilityClient = ReturnType<typeof createObservabilityClient>;
 
@@ -41,35 +25,14 @@ export type ObservabilityClient = ReturnType<typeof createObservabilityClient>;
  * everything here (spec 4.6, 4.7, and the objects of observability-objects.ts).
  */
 export function createObservabilityClient(options: ObservabilityClientOptions) {
-  const core = httpCoreFor(options, {
-    auth: bearerAuth(options.credentials),
-    envelope: 'observability',
-    rateLimit: OBSERVABILITY_RATE_LIMIT,
-  });
-  const call = <T>(req: ApiRequest<T>, opts: CallOptions = {}) => core.request({ ...req, ...opts });
-  const access: ObjectsAccess = {
-    collection: (resource) => Promise.resolve(P.collection(resource)),
-    item: (resource, id) => Promise.resolve(P.item(resource, id)),
-    validatePath: () => Promise.resolve(P.dashboardValidate()),
-    call,
-    // `/api/v2` lists are `{ data, meta: { total, limit, offset } }` and take limit and offset.
-    async page(path, item, offset, opts) {
-      const envelope = (await call(
-        {
-          method: 'GET',
-          path: withPage(path, PAGE_LIMIT, offset),
-          schema: z.array(item),
-          keepEnvelope: true,
-        },
-        opts,
-      )) as unknown as { data: z.output<typeof item>[]; meta?: unknown };
-      return toPage(envelope.data, envelope.meta);
-    },
-  };
-
+  const { core, call, access } = openSourceAccess(options);
   return {
     close: () => core.close(),
-    ...observabilityObjects(access),
+    ...observabilityObjects({
+      ...access,
+      validatePath: () => Promise.resolve(P.dashboardValidate()),
+    }),
+    ...alertOperations(access, true),
 
     async listDashboards(opts?: CallOptions): Promise<Dashboard[]> {
       return call(
@@ -98,27 +61,6 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
     },
     async deleteDashboard(id: string, opts?: CallOptions): Promise<void> {
       return call({ method: 'DELETE', path: P.item('dashboards', id), schema: null }, opts);
-    },
-
-    async createAlert(body: CreateAlertBody, opts?: CallOptions): Promise<Alert> {
-      const path = P.collection('alerts');
-      const valid = validateBody(createAlertBody, body, 'POST', path);
-      return call({ method: 'POST', path, body: onTheWire(valid), schema: alert }, opts);
-    },
-    async getAlert(id: string, opts?: CallOptions): Promise<Alert> {
-      return call({ method: 'GET', path: P.item('alerts', id), schema: alert }, opts);
-    },
-    /**
-     * Spec 4.6. The current service replaces the alert with the body (no merge): send the full
-     * alert (a CreateAlertBody), as lib/alerts does; a partial body is what the spec allowed.
-     */
-    async updateAlert(id: string, body: UpdateAlertBody, opts?: CallOptions): Promise<Alert> {
-      const path = P.item('alerts', id);
-      const valid = validateBody(updateAlertBody, body, 'PUT', path);
-      return call({ method: 'PUT', path, body: onTheWire(valid), schema: alert }, opts);
-    },
-    async deleteAlert(id: string, opts?: CallOptions): Promise<void> {
-      return call({ method: 'DELETE', path: P.item('alerts', id), schema: null }, opts);
     },
   };
 }

@@ -1,13 +1,13 @@
 /**
  * The observability objects both APIs serve with the same bodies and answers: dashboard dry-run
  * validation, webhooks, saved searches and sources (the management API since August 2026; the
- * `/api/v2` routes as the open-source router serves them). Each client supplies an
- * ObjectsAccess (its paths, its call, how it reads one page); the operations are written once.
+ * `/api/v2` routes as the open-source router serves them; alerts are in observability-alerts.ts).
+ * Each client supplies an ObjectsAccess (its paths, its call, how it reads one page); the
+ * operations are written once.
  */
 import * as z from 'zod/mini';
 import { registerSecret } from '../redact';
 import {
-  alert,
   dashboardValidateBody,
   dashboardValidationAnswer,
   dataSource,
@@ -16,7 +16,6 @@ import {
   sourceWrite,
   webhook,
   webhookWrite,
-  type Alert,
   type DashboardValidateBody,
   type DashboardValidation,
   type DataSource,
@@ -27,35 +26,14 @@ import {
   type WebhookWrite,
 } from '../schemas';
 import { asWebhookInUse, UnexpectedResponseError } from './errors';
-import type { ApiRequest, CallOptions } from './http';
-import { readAllPages, type Page } from './pages';
-import type { ApiPath, ObservabilityResource } from './paths';
+import type { CallOptions } from './http';
+import { listAll, type ObjectAccess } from './observability-alerts';
+import type { ApiPath } from './paths';
 import { validateBody } from './validate-body';
 
-/** What the shared operations need from one API. */
-export interface ObjectsAccess {
-  collection(resource: ObservabilityResource): Promise<ApiPath>;
-  item(resource: ObservabilityResource, id: string): Promise<ApiPath>;
+/** What the shared operations need from one API: its access, and where the dry run is. */
+export interface ObjectsAccess extends ObjectAccess {
   validatePath(): Promise<ApiPath>;
-  call<T>(req: ApiRequest<T>, opts?: CallOptions): Promise<T>;
-  /** The page at `offset` of a list described as paginated. */
-  page<T>(
-    path: ApiPath,
-    item: z.ZodMiniType<T>,
-    offset: number,
-    opts?: CallOptions,
-  ): Promise<Page<T>>;
-}
-
-/** Every item of a paginated list (alerts, webhooks, saved searches). */
-async function listAll<T extends { id?: unknown }>(
-  a: ObjectsAccess,
-  resource: ObservabilityResource,
-  item: z.ZodMiniType<T>,
-  opts?: CallOptions,
-): Promise<T[]> {
-  const path = await a.collection(resource);
-  return readAllPages((offset) => a.page(path, item, offset, opts));
 }
 
 type WriteMethod = 'POST' | 'PUT';
@@ -123,8 +101,6 @@ function dashboardOperations(a: ObjectsAccess) {
         throw error;
       }
     },
-    /** Every alert (the list is described as paginated on both APIs). */
-    listAlerts: (opts?: CallOptions): Promise<Alert[]> => listAll(a, 'alerts', alert, opts),
   };
 }
 

@@ -114,8 +114,8 @@ describe('management paths: each function keeps those of the operations it calls
     );
   });
 
-  it('the alert provisioner keeps observability paths only', async () => {
+  it('the alert provisioner keeps the observability object paths only (no dry run)', async () => {
     const kept = await managementPathsIn('functions/provision-alerts/handler.ts');
-    expect(kept).toEqual(['dashboardValidate', 'observability', 'observabilityItem']);
+    expect(kept).toEqual(['observability', 'observabilityItem']);
   });
 });

@@ -24,7 +24,9 @@ const GROUPS = {
   pipeProbe: 'lib/api/management/pipe-probe.ts',
   metrics: 'lib/api/management/metrics.ts',
   dashboards: 'lib/api/management/observability.ts',
+  alerts: 'lib/api/management/alerts.ts',
   openSource: 'lib/api/observability-client.ts',
+  openSourceAlerts: 'lib/api/observability-alerts.ts',
   dashboardSchema: 'lib/schemas/dashboard.ts',
   prometheus: 'lib/metrics/prometheus.ts',
 } as const;
@@ -36,12 +38,10 @@ const FUNCTIONS: { entry: string; carries: Group[] }[] = [
   { entry: 'functions/pipe-watchdog/consumer.ts', carries: ['pipes', 'metrics', 'prometheus'] },
   {
     entry: 'functions/sync-dashboards/handler.ts',
-    carries: ['dashboards', 'openSource', 'dashboardSchema'],
+    carries: ['dashboards', 'alerts', 'openSource', 'openSourceAlerts', 'dashboardSchema'],
   },
-  {
-    entry: 'functions/provision-alerts/handler.ts',
-    carries: ['dashboards', 'openSource', 'dashboardSchema'],
-  },
+  // Alerts alone, in either mode: no dashboard, webhook, saved-search or source operation.
+  { entry: 'functions/provision-alerts/handler.ts', carries: ['alerts', 'openSourceAlerts'] },
 ];
 
 describe('what each function bundles of the API clients', () => {

@@ -1,46 +1,28 @@
 import * as z from 'zod/mini';
 import {
-  alert,
-  createAlertBody,
-  updateAlertBody,
-  type Alert,
-  type CreateAlertBody,
-  type UpdateAlertBody,
-} from '../../schemas/alert';
-import {
   dashboard,
   dashboardWrite,
   type Dashboard,
   type DashboardWrite,
 } from '../../schemas/dashboard';
+import type { CreateAlertBody, UpdateAlertBody } from '../../schemas/alert';
 import type { CallOptions } from '../http';
 import { itemByItem } from '../item-list';
 import { observabilityObjects, type ObservabilityObjects } from '../observability-objects';
-import { PAGE_LIMIT, pagedList, toPage } from '../pages';
-import { withPage } from '../paths';
-import * as P from './paths';
 import { validateBody } from '../validate-body';
+import { alertManagementOperations, serviceAccess } from './alerts';
 import type { ManagementConnection } from './connection';
+import * as P from './paths';
 
 /**
  * The observability objects of one service beyond dashboards and alerts, with the Basic key
  * alone: validate, webhooks, saved searches, sources (August 2026 contract).
  */
-function serviceObjects(
-  { organizationId: org, call }: ManagementConnection,
-  serviceId: string,
-): ObservabilityObjects {
+function serviceObjects(connection: ManagementConnection, serviceId: string): ObservabilityObjects {
+  const { organizationId: org } = connection;
   return observabilityObjects({
-    collection: async (resource) => P.observability(await org(), serviceId, resource),
-    item: async (resource, id) => P.observabilityItem(await org(), serviceId, resource, id),
+    ...serviceAccess(connection, serviceId),
     validatePath: async () => P.dashboardValidate(await org(), serviceId),
-    call,
-    async page(path, item, offset, opts) {
-      // The document declares no paging parameters: the first page is asked as declared.
-      const asked = offset === 0 ? path : withPage(path, PAGE_LIMIT, offset);
-      const list = await call({ method: 'GET', path: asked, schema: pagedList(item) }, opts);
-      return toPage(list.data, list.meta);
-    },
   });
 }
 
@@ -49,7 +31,10 @@ export type ObservabilityOperations = ReturnType<typeof observabilityOperations>
 /** Observability objects through the management API (spec 4.5). */
 export function observabilityOperations(connection: ManagementConnection) {
   const { organizationId: org, call } = connection;
+  const { alerts } = alertManagementOperations(connection);
   return {
+    /** One service's alerts (the operations below, without the service argument). */
+    alerts,
     /** Everything else of one service's observability objects (see serviceObjects). */
     observability: (serviceId: string) => serviceObjects(connection, serviceId),
     async listDashboards(serviceId: string, opts?: CallOptions): Promise<Dashboard[]> {
@@ -84,36 +69,16 @@ export function observabilityOperations(connection: ManagementConnection) {
       return call({ method: 'DELETE', path, schema: null }, opts);
     },
     /** Every alert of the service (the list is described as paginated: accept both shapes). */
-    listAlerts: (serviceId: string, opts?: CallOptions): Promise<Alert[]> =>
-      serviceObjects(connection, serviceId).listAlerts(opts),
+    listAlerts: (serviceId: string, opts?: CallOptions) => alerts(serviceId).listAlerts(opts),
     listSources: (serviceId: string, opts?: CallOptions) =>
       serviceObjects(connection, serviceId).listSources(opts),
-    async createAlert(
-      serviceId: string,
-      body: CreateAlertBody,
-      opts?: CallOptions,
-    ): Promise<Alert> {
-      const path = P.observability(await org(), serviceId, 'alerts');
-      const valid = validateBody(createAlertBody, body, 'POST', path);
-      return call({ method: 'POST', path, body: valid, schema: alert }, opts);
-    },
-    async getAlert(serviceId: string, id: string, opts?: CallOptions): Promise<Alert> {
-      const path = P.observabilityItem(await org(), serviceId, 'alerts', id);
-      return call({ method: 'GET', path, schema: alert }, opts);
-    },
-    async updateAlert(
-      serviceId: string,
-      id: string,
-      body: UpdateAlertBody,
-      opts?: CallOptions,
-    ): Promise<Alert> {
-      const path = P.observabilityItem(await org(), serviceId, 'alerts', id);
-      const valid = validateBody(updateAlertBody, body, 'PUT', path);
-      return call({ method: 'PUT', path, body: valid, schema: alert }, opts);
-    },
-    async deleteAlert(serviceId: string, id: string, opts?: CallOptions): Promise<void> {
-      const path = P.observabilityItem(await org(), serviceId, 'alerts', id);
-      return call({ method: 'DELETE', path, schema: null }, opts);
-    },
+    createAlert: (serviceId: string, body: CreateAlertBody, opts?: CallOptions) =>
+      alerts(serviceId).createAlert(body, opts),
+    getAlert: (serviceId: string, id: string, opts?: CallOptions) =>
+      alerts(serviceId).getAlert(id, opts),
+    updateAlert: (serviceId: string, id: string, body: UpdateAlertBody, opts?: CallOptions) =>
+      alerts(serviceId).updateAlert(id, body, opts),
+    deleteAlert: (serviceId: string, id: string, opts?: CallOptions) =>
+      alerts(serviceId).deleteAlert(id, opts),
   };
 }

@@ -9,22 +9,12 @@ import { diffFields, fieldsOfAlert, fieldsOfBody } from '../../../lib/alerts';
 import { createObservabilityClient } from '../../../lib/api';
 import { alert, alertLinks, createAlertBody, type CreateAlertBody } from '../../../lib/schemas';
 import { cannedServerPerTest, type CannedServer } from '../api/canned-server';
-import { fakeClock, observabilityCredentials } from '../api/fixtures';
+import { alertBody, fakeClock, observabilityCredentials } from '../api/fixtures';
 
 let server: CannedServer;
 const closers = cannedServerPerTest((s) => (server = s));
 
-const body: CreateAlertBody = {
-  name: 'lag',
-  source: 'tile',
-  dashboardId: 'd1',
-  tileId: 't1',
-  threshold: 5,
-  interval: '5m',
-  thresholdType: 'above',
-  channel: { type: 'webhook', webhookId: 'w1' },
-  message: 'lag high',
-};
+const body: CreateAlertBody = { ...alertBody, message: 'lag high' };
 
 /** As the current service answers (API-FACTS "The service as it stands today"). */
 const current = {

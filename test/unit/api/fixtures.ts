@@ -95,3 +95,15 @@ export function cannedClientOptions(baseUrl: string): ManagementClientOptions {
     random: () => 0,
   };
 }
+
+/** A create-alert body on a tile (webhook channel). */
+export const alertBody = {
+  name: 'lag',
+  source: 'tile',
+  dashboardId: 'd1',
+  tileId: 't1',
+  threshold: 5,
+  interval: '5m',
+  thresholdType: 'above',
+  channel: { type: 'webhook', webhookId: 'w1' },
+} as const;

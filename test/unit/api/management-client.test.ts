@@ -20,6 +20,7 @@ import {
   type CannedServer,
 } from './canned-server';
 import {
+  alertBody,
   fakeClock,
   managementCredentials,
   pipeRecord,
@@ -107,16 +108,6 @@ describe('envelopes and requests', () => {
     await c.updateDashboard(SERVICE, 'd1', { name: 'Pipes 2' });
     await c.deleteDashboard(SERVICE, 'd1');
     await c.listAlerts(SERVICE);
-    const alertBody = {
-      name: 'lag',
-      source: 'tile',
-      dashboardId: 'd1',
-      tileId: 't1',
-      threshold: 5,
-      interval: '5m',
-      thresholdType: 'above',
-      channel: { type: 'webhook', webhookId: 'w1' },
-    } as const;
     await c.createAlert(SERVICE, alertBody);
     await c.getAlert(SERVICE, 'a1');
     await c.updateAlert(SERVICE, 'a1', { threshold: 6 });

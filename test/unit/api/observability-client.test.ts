@@ -9,6 +9,7 @@ import {
 import { ConfigError } from '../../../lib/errors';
 import { cannedServerPerTest, ok, type CannedServer } from './canned-server';
 import {
+  alertBody,
   fakeClock,
   managementCredentials,
   observabilityCredentials,
@@ -26,16 +27,6 @@ const dash = {
   tags: ['ops'],
 };
 const alertRecord = { id: 'a1', name: 'lag', state: 'OK' };
-const alertBody = {
-  name: 'lag',
-  source: 'tile',
-  dashboardId: 'd1',
-  tileId: 't1',
-  threshold: 5,
-  interval: '5m',
-  thresholdType: 'above',
-  channel: { type: 'webhook', webhookId: 'w1' },
-} as const;
 const data = (value?: unknown) => ({
   status: 200,
   body: value === undefined ? {} : { data: value },
