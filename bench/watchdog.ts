@@ -24,7 +24,7 @@ import { staticCredentials } from '../lib/credentials';
 import { runWatchdog } from '../lib/pipes/watchdog';
 import { parseWatchdogConfig } from '../lib/pipes/watchdog-config';
 import type { Notifier } from '../lib/watch/notifiers/types';
-import { LocalWatchStore } from '../lib/watch/store';
+import { LocalWatchStore } from '../lib/watch/local-store';
 import { managementAuth, type Pipe } from '../lib/schemas';
 import { startSandbox, type SandboxInfo } from '../sandbox/index';
 import type { Capture } from './capture';

@@ -24,7 +24,7 @@ import { parseWatchdogConfig, type WatchdogConfigInput } from '../../lib/pipes/w
 import { managementAuth } from '../../lib/schemas';
 import type { Notice } from '../../lib/watch/notice';
 import type { Notifier } from '../../lib/watch/notifiers/types';
-import { LocalWatchStore } from '../../lib/watch/store';
+import { LocalWatchStore } from '../../lib/watch/local-store';
 import type { Sandbox } from '../../sandbox/index';
 import { fakeClock, type FakeClock } from '../fake-clock';
 import type { Figure } from './types';

@@ -14,7 +14,7 @@ import {
 } from '../../lib/pipes/oncall';
 import type { ServiceView } from '../../lib/pipes/view';
 import type { PipeStateCommand } from '../../lib/schemas';
-import { LocalWatchStore } from '../../lib/watch/store';
+import { LocalWatchStore } from '../../lib/watch/local-store';
 import { parseCommand, UsageError } from '../args';
 import type { Ask } from '../ask';
 import { connectFromEnv } from '../connect';

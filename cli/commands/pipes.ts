@@ -5,7 +5,7 @@ import { redactText } from '../../lib/redact';
 import { forTerminal } from '../../lib/text/terminal';
 import { describeChange } from '../../lib/watch/notice';
 import { createNotifiers } from '../../lib/watch/notifiers/set';
-import { LocalWatchStore } from '../../lib/watch/store';
+import { LocalWatchStore } from '../../lib/watch/local-store';
 import { formatHelp, parseCommand, UsageError } from '../args';
 import { cliLogger, connectFromEnv, secretsManagerClientFromEnv } from '../connect';
 import { refusedCredentialHint } from '../failure';

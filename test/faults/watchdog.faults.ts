@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { runWatchdog, type WatchdogNotice } from '../../lib/pipes/watchdog';
 import { parseWatchdogConfig } from '../../lib/pipes/watchdog-config';
-import { LocalWatchStore } from '../../lib/watch/store';
+import { LocalWatchStore } from '../../lib/watch/local-store';
 import type { Sandbox } from '../../sandbox/index';
 import { pipeOf, recordingNotifier } from '../integration/watchdog-helpers';
 import { closeAfterEach } from '../support/close-after-each';

@@ -12,7 +12,7 @@ import { parseWatchdogConfig } from '../../lib/pipes/watchdog-config';
 import { createEventBridgeNotifier } from '../../lib/watch/notifiers/eventbridge';
 import { createSlackNotifier } from '../../lib/watch/notifiers/slack';
 import { createWebhookNotifier } from '../../lib/watch/notifiers/webhook';
-import { LocalWatchStore } from '../../lib/watch/store';
+import { LocalWatchStore } from '../../lib/watch/local-store';
 import { startReceiver } from '../support/receiver';
 import { sandboxForFile } from './watchdog-helpers';
 import { renderAny } from '../support/notices';

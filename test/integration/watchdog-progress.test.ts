@@ -9,7 +9,7 @@ import type { ManagementClient } from '../../lib/api';
 import { loadService } from '../../lib/pipes/records';
 import { runWatchdog } from '../../lib/pipes/watchdog';
 import { parseWatchdogConfig, type WatchdogConfigInput } from '../../lib/pipes/watchdog-config';
-import { LocalWatchStore } from '../../lib/watch/store';
+import { LocalWatchStore } from '../../lib/watch/local-store';
 import type { Sandbox } from '../../sandbox/index';
 import { admin } from '../support/sandbox-http';
 import { brief, clientFor, recordingNotifier, startWatchdogSandbox } from './watchdog-helpers';

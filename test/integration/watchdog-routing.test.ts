@@ -11,7 +11,7 @@ import { runWatchdog } from '../../lib/pipes/watchdog';
 import { parseWatchdogConfig } from '../../lib/pipes/watchdog-config';
 import { configuredNotifiers, notifierEnv } from '../../lib/watch/notifiers/registry';
 import { createNotifiers } from '../../lib/watch/notifiers/set';
-import { LocalWatchStore } from '../../lib/watch/store';
+import { LocalWatchStore } from '../../lib/watch/local-store';
 import { startPagerDuty } from '../support/pagerduty-receiver';
 import { startReceiver } from '../support/receiver';
 import { sdkClient } from '../support/secrets-manager';

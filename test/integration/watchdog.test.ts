@@ -12,7 +12,8 @@ import { parseWatchdogConfig, type WatchdogConfigInput } from '../../lib/pipes/w
 import type { Notifier } from '../../lib/watch/notifiers/types';
 import { createWebhookNotifier } from '../../lib/watch/notifiers/webhook';
 import { verifyAsDocumented } from '../support/webhook-signature';
-import { LocalWatchStore, type WatchStore } from '../../lib/watch/store';
+import { LocalWatchStore } from '../../lib/watch/local-store';
+import type { WatchStore } from '../../lib/watch/store';
 import { startLocalDynamo, type LocalDynamo } from '../support/local-dynamo';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { startReceiver } from '../support/receiver';

@@ -2,34 +2,18 @@
  * Each watcher's function bundles the notice subjects it tells about and the notifiers the stack
  * binds it to, and nothing of the other watchers': the key sentinel its findings through SNS
  * alone, the watchdog consumer its pipes and services, the sync (report mode) its dashboards'
- * drift, both through every notifier. The engine (delivery, ledger, claims) is one copy in each.
- * Built as the stack builds them (cdk/constructs/function.ts BUNDLING, through the bench's
- * translation), so what is checked is what is deployed.
+ * drift, both through every notifier. The engine (delivery, ledger, claims) is one copy in each,
+ * and none carries the CLI's file store.
+ * Bundled as the other structure tests bundle them (./function-bundle.ts).
  */
-import { build } from 'esbuild';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { esbuildOptions } from '../../bench/bundles';
+import { bundleOf } from './function-bundle';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** The files of the deployed bundle of `entry` that left code in it. */
+/** The repo files of `entry`'s bundle, and the SDK packages it imports (external there). */
 async function bundledFiles(entry: string): Promise<string[]> {
-  const result = await build({
-    ...esbuildOptions(),
-    entryPoints: [path.join(ROOT, entry)],
-    absWorkingDir: ROOT,
-    outdir: path.join(ROOT, 'dist/bundle-watch-test'),
-    write: false,
-    metafile: true,
-    sourcemap: false,
-    logLevel: 'silent',
-  });
-  return Object.values(result.metafile.outputs).flatMap((o) =>
-    Object.entries(o.inputs)
-      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
-      .map(([file]) => file),
-  );
+  const { files, text } = await bundleOf(entry);
+  const sdk = [...text.matchAll(/from "(@aws-sdk\/[^"]+)"/g)].map((m) => `${m[1]}/`);
+  return [...files, ...sdk];
 }
 
 const SUBJECTS = {
@@ -45,7 +29,7 @@ const NOTIFIERS = {
   slack: ['lib/watch/notifiers/slack.ts', 'lib/watch/notifiers/slack-text.ts'],
   webhook: ['lib/watch/notifiers/webhook.ts'],
   pagerduty: ['lib/watch/notifiers/pagerduty.ts'],
-  eventbridge: ['lib/watch/notifiers/eventbridge.ts', 'node_modules/@aws-sdk/client-eventbridge/'],
+  eventbridge: ['lib/watch/notifiers/eventbridge.ts', '@aws-sdk/client-eventbridge/'],
   /** Routes and the registry of every notifier come with more than one notifier. */
   routing: ['lib/watch/notifiers/registry.ts', 'lib/watch/routes.ts'],
 } as const;
@@ -86,6 +70,8 @@ describe("each watcher's bundle carries its own subjects and notifiers", () => {
       expect(carried(SUBJECTS, files).sort()).toEqual([...subjects].sort());
       expect(carried(NOTIFIERS, files).sort()).toEqual([...notifiers].sort());
       expect(ENGINE.filter((f) => files.includes(f))).toEqual(ENGINE);
+      // Records live in DynamoDB: the CLI's file store stays out.
+      expect(files).not.toContain('lib/watch/local-store.ts');
       // The sets of the other watchers stay out with their subjects.
       const sets = files.filter((f) => f === 'lib/watch/subjects/watchdog.ts');
       expect(sets.length).toBe(subjects.includes('pipe') ? 1 : 0);

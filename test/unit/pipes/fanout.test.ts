@@ -8,7 +8,7 @@ import {
 import { consumeBatch, parseBatchMessage } from '../../../lib/pipes/fanout';
 import type { PipeApi, WatchdogNotice } from '../../../lib/pipes/watchdog';
 import { parseWatchdogConfig } from '../../../lib/pipes/watchdog-config';
-import { LocalWatchStore } from '../../../lib/watch/store';
+import { LocalWatchStore } from '../../../lib/watch/local-store';
 
 const config = parseWatchdogConfig({ organizationId: 'org', serviceIds: ['a', 'b', 'c'] });
 const queue = () => {

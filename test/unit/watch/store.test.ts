@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { LocalWatchStore, parseRecord, recordIo, type WatchStore } from '../../../lib/watch/store';
+import { LocalWatchStore } from '../../../lib/watch/local-store';
+import { parseRecord, recordIo, type WatchStore } from '../../../lib/watch/store';
 import { startLocalDynamo, type LocalDynamo } from '../../support/local-dynamo';
 
 const record = (version: number, state = 'Running') => ({ state, pending: [], version });
