@@ -61,9 +61,6 @@ export const KEPT_FOR_TESTS: Readonly<Record<string, string>> = {
   'lib/alerts/provision.ts#AlertProvisionError': 'a typed error callers catch',
   'lib/api/create-once.ts#CreateOnceOptions': "createOnce's options",
   'lib/api/errors.ts#RedirectRefusedError': 'a typed error callers catch',
-  'lib/api/errors.ts#ResponseValidationError': 'a typed error callers catch',
-  'bench/bundles.ts#esbuildOptions':
-    "the stack's bundling as esbuild options, which tests build with",
   'lib/api/errors.ts#WebhookInUseError': 'a typed error callers catch',
   'lib/api/http.ts#HttpCore': "the HTTP core's type, the clients' seam",
   'lib/dashboards/normalize.ts#comparableQuery': 'a pure normalizer step, tested alone',
