@@ -3,33 +3,9 @@
  * editor texts of the files' JSON Schema, the service's dry run of a plan, a folder read at once)
  * stays out of its bundle.
  */
-import { build } from 'esbuild';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { folderFileJsonSchema } from '../../lib/dashboards/json-schema';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** The sync's bundle as the stack makes it (SDK external, ESM, node), unminified to search it. */
-async function syncBundle(): Promise<{ files: string[]; text: string }> {
-  const result = await build({
-    entryPoints: [path.join(ROOT, 'functions/sync-dashboards/handler.ts')],
-    absWorkingDir: ROOT,
-    bundle: true,
-    write: false,
-    metafile: true,
-    platform: 'node',
-    format: 'esm',
-    mainFields: ['module', 'main'],
-    external: ['@aws-sdk/*'],
-    logLevel: 'silent',
-  });
-  const [output] = Object.values(result.metafile.outputs);
-  const files = Object.entries(output.inputs)
-    .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
-    .map(([file]) => file);
-  return { files, text: result.outputFiles[0].text };
-}
+import { bundleOf } from './function-bundle';
 
 function descriptionsIn(node: unknown, into: Set<string> = new Set()): Set<string> {
   if (Array.isArray(node)) for (const v of node) descriptionsIn(v, into);
@@ -45,7 +21,7 @@ function descriptionsIn(node: unknown, into: Set<string> = new Set()): Set<strin
 describe('the sync function bundle', () => {
   let bundle: { files: string[]; text: string };
   beforeAll(async () => {
-    bundle = await syncBundle();
+    bundle = await bundleOf('functions/sync-dashboards/handler.ts');
   }, 60_000);
 
   it('leaves out the JSON Schema for editors and its texts', () => {

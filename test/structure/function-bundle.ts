@@ -1,6 +1,6 @@
 /**
  * A function's bundle as the stack makes it, for the structure tests that check what it carries
- * (function-bundles.test.ts, bundle-keys.test.ts, bundle-alerts.test.ts): built once per entry
+ * (function-bundles.test.ts and the bundle-*.test.ts files): built once per entry
  * and test file.
  */
 import { build, type Metafile } from 'esbuild';
