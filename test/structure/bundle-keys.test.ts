@@ -28,6 +28,8 @@ const CASES = [
       'function describeManagement(',
       'createKey(',
       'deleteKey(',
+      // the create/update request schemas (their lazy, pure definitions are left out)
+      'a key carries at least 1 role',
       ...DASHBOARDS_SIDE,
     ],
   },
@@ -44,6 +46,7 @@ describe('what the key functions leave out', () => {
     const rotator = await bundleOf('functions/rotate-key/handler.ts');
     expect(rotator.files).toContain('lib/api/management/pipe-probe.ts');
     expect(rotator.text).toContain('createKey(');
+    expect(rotator.text).toContain('a key carries at least 1 role');
     const sentinel = await bundleOf('functions/rotate-key/sentinel.ts');
     expect(sentinel.files).toContain('lib/keys/audit.ts');
     expect(sentinel.text).toContain('listActivities(');
