@@ -8,6 +8,7 @@ import {
   connectManagement,
   withOperations,
   type ManagementBasics,
+  type ManagementConnection,
 } from './api/management/connection';
 import type { everyManagementOperation } from './api/management-client';
 import type { ObservabilityBackend, ObservabilityMode } from './api/observability-backend';
@@ -60,29 +61,49 @@ export interface Clients<
   close(): void;
 }
 
+/**
+ * The management client alone, or undefined without an API URL and a key: the key functions
+ * need nothing else, and this spares them the dashboards and alerts side of createClients.
+ */
+export function createManagement<M extends object>(
+  settings: ClientSettings,
+  operations: (connection: ManagementConnection) => M,
+): (M & ManagementBasics) | undefined {
+  if (!settings.apiUrl || !settings.management) return undefined;
+  return withOperations(
+    connectManagement({
+      baseUrl: settings.apiUrl,
+      credentials: settings.management,
+      organizationId: settings.organizationId,
+      deadlineMs: settings.deadlineMs,
+      rateLimit: settings.managementRateLimit,
+      timeoutMs: settings.timeoutMs,
+      logger: settings.logger,
+      clock: settings.clock,
+      limiters: settings.limiters,
+      fetch: settings.fetch,
+    }),
+    operations,
+  );
+}
+
+/** `management`, or a ConfigError naming what to set. */
+export function requireManagement<M>(management: M | undefined): M {
+  if (!management) {
+    throw new ConfigError(
+      'the management API is not configured: set CLOUDOPS_API_URL and a key ' +
+        '(CLOUDOPS_KEY_ID + CLOUDOPS_KEY_SECRET + CLOUDOPS_ORGANIZATION_ID, or CLOUDOPS_KEY_SECRET_ID)',
+    );
+  }
+  return management;
+}
+
 export function createClients<
   M extends object,
   C extends { close(): void } = ObservabilityClient,
   B = ObservabilityBackend,
 >(settings: ClientSettings, kit: ClientKit<M, C, B>): Clients<M, C, B> {
-  const management =
-    settings.apiUrl && settings.management
-      ? withOperations(
-          connectManagement({
-            baseUrl: settings.apiUrl,
-            credentials: settings.management,
-            organizationId: settings.organizationId,
-            deadlineMs: settings.deadlineMs,
-            rateLimit: settings.managementRateLimit,
-            timeoutMs: settings.timeoutMs,
-            logger: settings.logger,
-            clock: settings.clock,
-            limiters: settings.limiters,
-            fetch: settings.fetch,
-          }),
-          kit.management,
-        )
-      : undefined;
+  const management = createManagement(settings, kit.management);
   const observability =
     settings.observabilityUrl && settings.observability && kit.observability
       ? kit.observability.client({
@@ -94,20 +115,11 @@ export function createClients<
           fetch: settings.fetch,
         })
       : undefined;
-  // A plain function, not a method using `this`: callers may pass `clients.backend` around.
-  const requireManagement = (): M & ManagementBasics => {
-    if (!management) {
-      throw new ConfigError(
-        'the management API is not configured: set CLOUDOPS_API_URL and a key ' +
-          '(CLOUDOPS_KEY_ID + CLOUDOPS_KEY_SECRET + CLOUDOPS_ORGANIZATION_ID, or CLOUDOPS_KEY_SECRET_ID)',
-      );
-    }
-    return management;
-  };
+  // Plain functions, not methods using `this`: callers may pass `clients.backend` around.
   return {
     management,
     observability,
-    requireManagement,
+    requireManagement: () => requireManagement(management),
     backend(serviceId) {
       if (!kit.observability)
         throw new ConfigError('these clients were made without the dashboard and alert operations');
@@ -125,7 +137,7 @@ export function createClients<
       }
       return kit.observability.backend({
         mode: settings.mode,
-        management: settings.mode === 'managed' ? requireManagement() : undefined,
+        management: settings.mode === 'managed' ? requireManagement(management) : undefined,
         observability,
         serviceId,
       });

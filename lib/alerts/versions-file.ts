@@ -8,6 +8,7 @@
 import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/mini';
+import { stringRecord } from '../schemas/builders';
 import { isoDateTime } from '../schemas/common';
 import { writeJsonAtomic } from '../atomic-write';
 import { CloudOpsError, ValidationError } from '../errors';
@@ -26,10 +27,10 @@ const LOCK_WAIT_MS = 10_000;
 
 const fileShape = z.lazy(() =>
   z.object({
-    versions: z.record(z.string(), isoDateTime),
+    versions: stringRecord(z.string(), isoDateTime),
     /** What the newest event of each key declared (files written before this field: none). */
     declared: z.optional(
-      z.record(
+      stringRecord(
         z.string(),
         z.object({
           digest: z.string(),

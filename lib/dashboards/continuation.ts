@@ -8,6 +8,7 @@
  */
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import * as z from 'zod/mini';
+import { safeInteger } from '../schemas/builders';
 import { CloudOpsError } from '../errors';
 import { putEvents } from '../events/put-events';
 import { DASHBOARD_SYNC_CONTINUED, EVENT_SOURCE } from '../events/schemas';
@@ -17,9 +18,9 @@ export { DASHBOARD_SYNC_CONTINUED };
 export const continuationDetail = z.lazy(() =>
   z.object({
     /** 2 for the first continuation of a run, and so on. */
-    round: z.number().check(z.int(), z.gte(2)),
+    round: z.number().check(safeInteger(), z.gte(2)),
     /** Dashboards (and alerts) the previous run left to write. */
-    pending: z.number().check(z.int(), z.gte(0)),
+    pending: z.number().check(safeInteger(), z.gte(0)),
   }),
 );
 export type ContinuationDetail = z.infer<typeof continuationDetail>;

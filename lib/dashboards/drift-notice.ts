@@ -9,6 +9,7 @@
  * notifies) and delivered once through the notifiers (one that fails is retried next run).
  */
 import * as z from 'zod/mini';
+import { safeInteger } from '../schemas/builders';
 import { parseOrThrow } from '../format-issues';
 import type { Logger } from '../log';
 import {
@@ -46,7 +47,7 @@ const driftRecord = z.lazy(() =>
   z.object({
     ...watchedCondition,
     pending: z._default(z.array(pendingDeliveryOf(DASHBOARDS_NOTICES.schema)), []),
-    version: z.number().check(z.int(), z.nonnegative()),
+    version: z.number().check(safeInteger(), z.nonnegative()),
   }),
 );
 type DriftRecord = z.output<typeof driftRecord>;

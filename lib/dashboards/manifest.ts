@@ -25,6 +25,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
+import { stringRecord } from '../schemas/builders';
 import type { Dashboard } from '../schemas';
 import { fingerprint } from './normalize';
 import { OBJECT_KINDS, type ObjectKind } from './objects-plan';
@@ -55,7 +56,7 @@ export const manifestSchema = z.lazy(() =>
   z.object({
     format: z.literal(MANIFEST_FORMAT),
     context: z.string(),
-    files: z.record(z.string(), manifestEntry),
+    files: stringRecord(z.string(), manifestEntry),
     /** The kinds of which this owner may have objects on the service; absent: not known. */
     kinds: z.optional(z.array(z.enum(OBJECT_KINDS))),
   }),

@@ -6,6 +6,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import * as z from 'zod/mini';
+import { stringRecord } from '../schemas/builders';
 import { ValidationError } from '../errors';
 import type { Plan } from './plan';
 import { savedWebhook, type SavedWebhook } from './saved-webhooks';
@@ -15,8 +16,8 @@ const SAVED_PLAN_FORMAT = 'cloudops-dashboards-plan';
 const planShape = z.lazy(() =>
   z.looseObject({
     changes: z.array(z.looseObject({ action: z.string(), name: z.string() })),
-    counts: z.record(z.string(), z.number()),
-    alertCounts: z.record(z.string(), z.number()),
+    counts: stringRecord(z.string(), z.number()),
+    alertCounts: stringRecord(z.string(), z.number()),
     notes: z.array(z.string()),
     pending: z.boolean(),
     owner: z.string(),

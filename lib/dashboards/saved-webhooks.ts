@@ -12,6 +12,7 @@
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
+import { stringRecord } from '../schemas/builders';
 import { ValidationError } from '../errors';
 import { formatPath } from '../format-issues';
 import { registerSecret } from '../redact';
@@ -39,11 +40,11 @@ export const savedWebhook = z.object({
   body: z.optional(z.string()),
   templates: z.object({
     url: z.optional(templateValue),
-    headers: z.optional(z.record(z.string(), templateValue)),
-    queryParams: z.optional(z.record(z.string(), templateValue)),
+    headers: z.optional(stringRecord(z.string(), templateValue)),
+    queryParams: z.optional(stringRecord(z.string(), templateValue)),
   }),
   /** Digest of each value, by place: `url`, `headers.<name>`, `queryParams.<name>`. */
-  digests: z.record(z.string(), z.string()),
+  digests: stringRecord(z.string(), z.string()),
 });
 
 export type SavedWebhook = z.infer<typeof savedWebhook>;

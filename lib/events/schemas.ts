@@ -4,6 +4,7 @@
  * wrongly, loose enough (looseObject) that an added field does not break an older consumer.
  */
 import * as z from 'zod/mini';
+import { safeInteger } from '../schemas/builders';
 import { isoDateTime } from '../schemas/common';
 import { ALERT_INTERVALS, alertChannel, createAlertBody, thresholdType } from '../schemas/alert';
 import { ALERT_PROVISION_REQUESTED, DASHBOARD_SYNCED, PIPE_STATE_CHANGED } from './names';
@@ -25,8 +26,8 @@ export const declaredAlert = z.lazy(() =>
     interval: z.enum(ALERT_INTERVALS),
     channel: alertChannel,
     message: z.optional(z.string()),
-    numConsecutiveWindows: z.optional(z.int().check(z.minimum(1))),
-    scheduleOffsetMinutes: z.optional(z.int().check(z.minimum(0))),
+    numConsecutiveWindows: z.optional(z.number().check(safeInteger(), z.minimum(1))),
+    scheduleOffsetMinutes: z.optional(z.number().check(safeInteger(), z.minimum(0))),
     scheduleStartAt: z.optional(z.string()),
   }),
 );

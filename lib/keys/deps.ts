@@ -1,21 +1,21 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { ClientKit } from '../api/kit';
+import type { ManagementConnection } from '../api/management/connection';
 import { keyReadOperations, keyWriteOperations } from '../api/management/keys';
 import { pipeProbeOperations } from '../api/management/pipe-probe';
-import { clientSettings, createClients } from '../clients';
+import { clientSettings, createManagement, requireManagement } from '../clients';
 import type { ConnectionEnv } from '../config';
 import type { Logger } from '../log';
 import type { RotationConfig } from './config';
 import type { RotationApiOperations, RotationDeps } from './rotation';
 
 /** The management calls a rotation makes: keys, and a pipe list to test the new key with. */
-const ROTATION_KIT: ClientKit<RotationApiOperations> = {
-  management: (connection) => ({
+function rotationOperations(connection: ManagementConnection): RotationApiOperations {
+  return {
     ...keyReadOperations(connection),
     ...keyWriteOperations(connection),
     ...pipeProbeOperations(connection),
-  }),
-};
+  };
+}
 
 /**
  * The rotator's wiring from the env contract (the function and `cloudops keys rotate` share
@@ -35,10 +35,12 @@ export function rotationDeps(
   return {
     secrets: options.secrets,
     connect: (credentials) =>
-      createClients(
-        clientSettings(connection, { management: credentials }, options.logger),
-        ROTATION_KIT,
-      ).requireManagement(),
+      requireManagement(
+        createManagement(
+          clientSettings(connection, { management: credentials }, options.logger),
+          rotationOperations,
+        ),
+      ),
     now: options.now ?? Date.now,
     config: options.config,
     logger: options.logger,

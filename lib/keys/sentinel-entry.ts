@@ -9,14 +9,14 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { ClientKit } from '../api/kit';
+import type { ManagementConnection } from '../api/management/connection';
 import {
   activityOperations,
   keyReadOperations,
   type ActivityOperations,
   type KeyReadOperations,
 } from '../api/management/keys';
-import { clientSettings, createClients } from '../clients';
+import { clientSettings, createManagement } from '../clients';
 import { NotConfiguredError, readConnectionEnv, readEnv, unreadVariables } from '../config';
 import { secretsManagerCredentials } from '../credentials';
 import { CloudOpsError, ConfigError } from '../errors';
@@ -87,12 +87,11 @@ export interface SentinelReport {
 }
 
 /** The audit lists keys and activities, nothing else. */
-const SENTINEL_KIT: ClientKit<KeyReadOperations & ActivityOperations> = {
-  management: (connection) => ({
-    ...keyReadOperations(connection),
-    ...activityOperations(connection),
-  }),
-};
+function sentinelOperations(
+  connection: ManagementConnection,
+): KeyReadOperations & ActivityOperations {
+  return { ...keyReadOperations(connection), ...activityOperations(connection) };
+}
 
 /** The sentinel's record in the watch store: one per table (one stack). */
 const SCOPE = 'keys#audit';
@@ -124,9 +123,9 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
   const now = options.now ?? Date.now;
   const { policy, reminders } = policiesOf(env);
   const ownKey = env.CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID;
-  const clients =
+  const management =
     ownKey && connection.CLOUDOPS_API_URL
-      ? createClients(
+      ? createManagement(
           clientSettings(
             connection,
             {
@@ -138,7 +137,7 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
             },
             logger,
           ),
-          SENTINEL_KIT,
+          sentinelOperations,
         )
       : undefined;
 
@@ -148,7 +147,7 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
   async function audit(): Promise<KeyFindingsReport> {
     const secretsNow = await describeKeySecrets(secrets, secretIds);
     const at = now();
-    const api: AuditApi | undefined = clients?.management;
+    const api: AuditApi | undefined = management;
     const tagsAlone = async (warning?: string) => {
       const report = await auditKeyFindings({
         api: undefined,

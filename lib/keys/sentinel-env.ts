@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { envList } from '../config';
-import { coercedNumber } from '../schemas/builders';
+import { coercedNumber, safeInteger } from '../schemas/builders';
 import { notifierEnvOf } from '../watch/notifiers/set';
 import { snsNotifier } from '../watch/notifiers/sns';
 import { watchRecordShape } from '../watch/record-settings';
@@ -34,7 +34,7 @@ export const sentinelEnv = z.extend(z.extend(notifierEnvOf(SENTINEL_NOTIFIERS), 
   /** High and medium findings are reminded after this many days; low ones are told once. */
   CLOUDOPS_KEY_AUDIT_REMINDER_DAYS: z._default(coercedNumber().check(z.positive(), z.lte(365)), 7),
   CLOUDOPS_KEY_AUDIT_UNUSED_DAYS: z._default(
-    coercedNumber().check(z.int(), z.positive(), z.lte(3650)),
+    coercedNumber().check(safeInteger(), z.positive(), z.lte(3650)),
     90,
   ),
   /** The rotator's, read alike (lib/keys/config.ts): which keys are ours, and when they are overdue. */

@@ -5,6 +5,7 @@
  * notice still names a key that no longer exists.
  */
 import * as z from 'zod/mini';
+import { safeInteger, stringRecord } from '../schemas/builders';
 import { pendingDeliveryOf } from '../watch/ledger';
 import type { Severity } from '../watch/notice';
 import { KEY_NOTICES, keyFindingDedupKey, type KeyNotice } from '../watch/subjects/key';
@@ -30,9 +31,9 @@ type OpenFinding = z.output<typeof openFinding>;
 /** The sentinel's one record in the watch store: every open finding by its id. */
 export const auditRecord = z.lazy(() =>
   z.object({
-    findings: z._default(z.record(z.string(), openFinding), {}),
+    findings: z._default(stringRecord(z.string(), openFinding), {}),
     pending: z._default(z.array(pendingDeliveryOf(KEY_NOTICES.schema)), []),
-    version: z.number().check(z.int(), z.nonnegative()),
+    version: z.number().check(safeInteger(), z.nonnegative()),
   }),
 );
 export type AuditRecord = z.output<typeof auditRecord>;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { safeInteger } from '../schemas/builders';
 import { ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
 import { KNOWN_PIPE_STATES, type KnownPipeState } from '../schemas';
@@ -17,7 +18,7 @@ export const classifyOptionsSchema = z.strictObject({
   failed: stateList(['Failed', 'InternalError']),
   stopped: stateList(['Stopped', 'Paused']),
   /** A transitional state held longer than this is reported as stuck. */
-  stuckAfterMs: z._default(z.number().check(z.int(), z.positive()), 30 * 60_000),
+  stuckAfterMs: z._default(z.number().check(safeInteger(), z.positive()), 30 * 60_000),
   /** Pipe ids that are meant to be stopped: Stopped/Paused is not a problem for them. */
   expectedStopped: z._default(z.array(z.string().check(z.minLength(1))), []),
 });

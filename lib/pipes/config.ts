@@ -4,7 +4,7 @@
  * watcher reads (its table, reminder and flap policy, notifiers) is lib/watch's watchEnv.
  */
 import * as z from 'zod/mini';
-import { coercedNumber } from '../schemas/builders';
+import { coercedNumber, safeInteger } from '../schemas/builders';
 import { envFlag, envList, readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
 import { defined, envCount, envMinutes } from '../watch/record-settings';
 import { watchEnv, watchSettingsOf, type WatchSettings } from '../watch/settings';
@@ -34,11 +34,11 @@ export const watchdogEnv = z.extend(watchEnv, {
   CLOUDOPS_WATCHDOG_EXPECT_TRAFFIC: z.optional(envList),
   /** Errors growing by more than this between two runs is erroring. */
   CLOUDOPS_WATCHDOG_ERRORS_PER_RUN: z.optional(
-    coercedNumber().check(z.int(), z.gte(0), z.lte(1_000_000_000)),
+    coercedNumber().check(safeInteger(), z.gte(0), z.lte(1_000_000_000)),
   ),
   /** Retries of one API call stop after this long: a failing service is retried next run. */
   CLOUDOPS_WATCHDOG_API_DEADLINE_MS: z._default(
-    coercedNumber().check(z.int(), z.positive()),
+    coercedNumber().check(safeInteger(), z.positive()),
     20_000,
   ),
 });

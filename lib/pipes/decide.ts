@@ -6,6 +6,7 @@
  * No I/O, no clock of its own.
  */
 import * as z from 'zod/mini';
+import { safeInteger } from '../schemas/builders';
 import { CloudOpsError } from '../errors';
 import { parseOrThrow } from '../format-issues';
 import {
@@ -28,7 +29,7 @@ export const policySchema = z.lazy(() =>
     /** Announce pipes seen for the first time. */
     announceNew: z._default(z.boolean(), true),
     /** A gone pipe's record is kept this long (DynamoDB TTL), then forgotten. */
-    goneRetentionMs: z._default(z.number().check(z.int(), z.positive()), 30 * 86_400_000),
+    goneRetentionMs: z._default(z.number().check(safeInteger(), z.positive()), 30 * 86_400_000),
   }),
 );
 type WatchdogPolicyInput = z.input<typeof policySchema>;

@@ -8,6 +8,7 @@
  * the wording. No I/O, no clock of its own: `now` is when the metrics answered.
  */
 import * as z from 'zod/mini';
+import { safeInteger } from '../schemas/builders';
 import {
   followCondition,
   type ConditionPolicy,
@@ -31,13 +32,13 @@ import type { PipeRecord } from './types';
 export const progressPolicySchema = z.lazy(() =>
   z.strictObject({
     /** Fetched data unsent this long is stalled; both counters flat this long is quiet. */
-    stallAfterMs: z._default(z.number().check(z.int(), z.positive()), 30 * 60_000),
+    stallAfterMs: z._default(z.number().check(safeInteger(), z.positive()), 30 * 60_000),
     /** Pipe ids, names or name globs that should always have traffic: only they are told quiet. */
     expectTraffic: z._default(z.array(z.string().check(z.minLength(1))), []),
     /** Errors growing by more than this between two runs is erroring. */
-    errorsPerRun: z._default(z.number().check(z.int(), z.nonnegative()), 0),
+    errorsPerRun: z._default(z.number().check(safeInteger(), z.nonnegative()), 0),
     /** Erroring ends after this long without such a run: one clean run between bad ones is no recovery. */
-    erroringClearsAfterMs: z._default(z.number().check(z.int(), z.positive()), 15 * 60_000),
+    erroringClearsAfterMs: z._default(z.number().check(safeInteger(), z.positive()), 15 * 60_000),
   }),
 );
 export type ProgressPolicy = z.output<typeof progressPolicySchema>;

@@ -3,7 +3,7 @@
  * function (which only enqueues) reads them without bundling the watch engine's settings.
  */
 import * as z from 'zod/mini';
-import { coercedNumber } from '../schemas/builders';
+import { coercedNumber, safeInteger, url } from '../schemas/builders';
 import { readConnectionEnv, readEnv, type ConnectionEnv } from '../config';
 import { ConfigError } from '../errors';
 
@@ -19,10 +19,10 @@ export const WATCHDOG_ENV = {
 
 export const watchdogQueueEnv = z.object({
   /** SQS queue of service batches: the scheduled function enqueues, the consumer checks. */
-  [WATCHDOG_ENV.queueUrl]: z.optional(z.url()),
+  [WATCHDOG_ENV.queueUrl]: z.optional(url()),
   /** Services per message; default: the management rate limit's requests per window. */
   [WATCHDOG_ENV.servicesPerMessage]: z.optional(
-    coercedNumber().check(z.int(), z.positive(), z.lte(1000)),
+    coercedNumber().check(safeInteger(), z.positive(), z.lte(1000)),
   ),
 });
 

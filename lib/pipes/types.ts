@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { safeInteger } from '../schemas/builders';
 import { watchedCondition } from '../watch/condition';
 import { pendingDeliveryOf } from '../watch/ledger';
 import { WATCHDOG_NOTICES } from '../watch/subjects/watchdog';
@@ -18,7 +19,7 @@ export const pipeRecord = z.lazy(() =>
     unknownNotified: z.optional(z.string()),
     gone: z._default(z.boolean(), false),
     /** Consecutive runs whose answer lacked the pipe (reset when seen); gone takes two. */
-    missedRuns: z._default(z.number().check(z.int(), z.nonnegative()), 0),
+    missedRuns: z._default(z.number().check(safeInteger(), z.nonnegative()), 0),
     /** Times of auto-restart attempts (trimmed to the restart window). */
     restarts: z._default(z.array(z.number()), []),
     /** `clickpipe_source` or the listing's source member (kafka, s3, postgres, ...), when known. */
@@ -27,9 +28,9 @@ export const pipeRecord = z.lazy(() =>
     progress: z.optional(pipeProgress),
     pending: z._default(z.array(pendingDeliveryOf(WATCHDOG_NOTICES.schema)), []),
     /** Epoch SECONDS: DynamoDB's TTL removes a gone pipe's record after its retention. */
-    expiresAt: z.optional(z.number().check(z.int())),
+    expiresAt: z.optional(z.number().check(safeInteger())),
     /** Optimistic-concurrency version: every write is conditional on the previous one. */
-    version: z.number().check(z.int(), z.nonnegative()),
+    version: z.number().check(safeInteger(), z.nonnegative()),
   }),
 );
 export type PipeRecord = z.infer<typeof pipeRecord>;
@@ -39,7 +40,7 @@ export const serviceRecord = z.lazy(() =>
   z.object({
     organizationId: z.string(),
     serviceId: z.string(),
-    consecutiveFailures: z.number().check(z.int(), z.nonnegative()),
+    consecutiveFailures: z.number().check(safeInteger(), z.nonnegative()),
     lastError: z.optional(z.string()),
     /** Set once the failure streak has been announced, cleared when a listing works again. */
     announced: z._default(z.boolean(), false),
@@ -54,7 +55,7 @@ export const serviceRecord = z.lazy(() =>
     /** The next run lists the pipes instead of reading the metrics, because of what they lacked. */
     listingDue: z.optional(z.string()),
     pending: z._default(z.array(pendingDeliveryOf(WATCHDOG_NOTICES.schema)), []),
-    version: z.number().check(z.int(), z.nonnegative()),
+    version: z.number().check(safeInteger(), z.nonnegative()),
   }),
 );
 export type ServiceRecord = z.infer<typeof serviceRecord>;

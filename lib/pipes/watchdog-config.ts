@@ -1,5 +1,6 @@
 /** The watchdog's configuration (validated once; every default is stated here). */
 import * as z from 'zod/mini';
+import { safeInteger } from '../schemas/builders';
 import { parseOrThrow } from '../format-issues';
 import { deliveryLimitsSchema } from '../watch/ledger';
 import { policySchema } from './decide';
@@ -16,20 +17,20 @@ const watchdogConfigSchema = z.lazy(() =>
     /** Progress from the metrics endpoint: stalled, quiet, erroring. */
     progress: z.prefault(progressPolicySchema, {}),
     /** The metrics endpoint not served: list the pipes instead, and ask the metrics again after this. */
-    metricsRetryMs: z._default(z.number().check(z.int(), z.positive()), 24 * 3_600_000),
+    metricsRetryMs: z._default(z.number().check(safeInteger(), z.positive()), 24 * 3_600_000),
     /** Notify after this many consecutive runs that could not list a service. */
-    selfWatchAfterFailures: z._default(z.number().check(z.int(), z.positive()), 3),
+    selfWatchAfterFailures: z._default(z.number().check(safeInteger(), z.positive()), 3),
     autoRestart: z.prefault(
       z.strictObject({
         enabled: z._default(z.boolean(), false),
         /** At most this many start attempts per pipe inside `windowMs`. */
-        maxAttempts: z._default(z.number().check(z.int(), z.positive()), 3),
-        windowMs: z._default(z.number().check(z.int(), z.positive()), 3_600_000),
+        maxAttempts: z._default(z.number().check(safeInteger(), z.positive()), 3),
+        windowMs: z._default(z.number().check(safeInteger(), z.positive()), 3_600_000),
       }),
       {},
     ),
     /** A run's claim on pending notifications expires after this (a crashed run's are retaken). */
-    leaseMs: z._default(z.number().check(z.int(), z.positive()), 5 * 60_000),
+    leaseMs: z._default(z.number().check(safeInteger(), z.positive()), 5 * 60_000),
     delivery: z.prefault(deliveryLimitsSchema, {}),
   }),
 );

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { safeInteger } from './builders';
 import { isoDateTime, lenient, lenientNullable } from './common';
 
 export const ALERT_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'] as const;
@@ -116,8 +117,8 @@ export const alert = z.lazy(() =>
     /** `/api/v2` only (1-10; `channel` mirrors the first). */
     channels: lenient(z.array(alertChannel)),
     note: lenientNullable(z.string()),
-    numConsecutiveWindows: lenientNullable(z.number().check(z.int())),
-    scheduleOffsetMinutes: lenientNullable(z.number().check(z.int())),
+    numConsecutiveWindows: lenientNullable(z.number().check(safeInteger())),
+    scheduleOffsetMinutes: lenientNullable(z.number().check(safeInteger())),
     scheduleStartAt: lenientNullable(z.string()),
     team: link,
     teamId: link,
@@ -170,8 +171,10 @@ const alertBodyFields = {
   note: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
   groupBy: z.optional(z.string().check(z.minLength(1))),
   /** Fire only after this many windows in a row (state PENDING until then). */
-  numConsecutiveWindows: z.optional(z.nullable(z.number().check(z.int(), z.gte(1)))),
-  scheduleOffsetMinutes: z.optional(z.nullable(z.number().check(z.int(), z.gte(0), z.lte(1439)))),
+  numConsecutiveWindows: z.optional(z.nullable(z.number().check(safeInteger(), z.gte(1)))),
+  scheduleOffsetMinutes: z.optional(
+    z.nullable(z.number().check(safeInteger(), z.gte(0), z.lte(1439))),
+  ),
   scheduleStartAt: z.optional(z.nullable(isoDateTime)),
 };
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { withFallback } from './builders';
+import { safeInteger, withFallback } from './builders';
 import { lenient, lenientNullable } from './common';
 
 export const AGG_FNS = [
@@ -216,7 +216,7 @@ const tileConfigWrite = z.lazy(() =>
     select: z.optional(z.union([z.string(), z.array(selectItemWrite)])),
     groupBy: z.optional(z.string()),
     orderBy: z.optional(z.string()),
-    limit: z.optional(z.number().check(z.int(), z.positive())),
+    limit: z.optional(z.number().check(safeInteger(), z.positive())),
     where: z.optional(z.string()),
     whereLanguage: z.optional(z.string()),
     fitYAxisToData: z.optional(z.boolean()),

@@ -5,6 +5,7 @@
  * until it is stable. The subject classifies its states and words what is told.
  */
 import * as z from 'zod/mini';
+import { safeInteger } from '../schemas/builders';
 import { SEVERITIES, type Severity } from './notice';
 
 export const CONDITION_KINDS = ['transition', 'reminder', 'recovery', 'flapping'] as const;
@@ -12,12 +13,12 @@ export type ConditionKind = (typeof CONDITION_KINDS)[number];
 
 export const conditionPolicySchema = z.strictObject({
   /** While a problem lasts, remind after this long without a notice. */
-  reminderIntervalMs: z._default(z.number().check(z.int(), z.positive()), 4 * 3_600_000),
+  reminderIntervalMs: z._default(z.number().check(safeInteger(), z.positive()), 4 * 3_600_000),
   /** More than this many state changes inside `flapWindowMs` is flapping. */
-  flapMaxChanges: z._default(z.number().check(z.int(), z.positive()), 3),
-  flapWindowMs: z._default(z.number().check(z.int(), z.positive()), 15 * 60_000),
+  flapMaxChanges: z._default(z.number().check(safeInteger(), z.positive()), 3),
+  flapWindowMs: z._default(z.number().check(safeInteger(), z.positive()), 15 * 60_000),
   /** A flapping subject is stable again after this long without a change. */
-  flapStableMs: z._default(z.number().check(z.int(), z.positive()), 15 * 60_000),
+  flapStableMs: z._default(z.number().check(safeInteger(), z.positive()), 15 * 60_000),
 });
 export type ConditionPolicyInput = z.input<typeof conditionPolicySchema>;
 export type ConditionPolicy = z.output<typeof conditionPolicySchema>;

@@ -4,6 +4,7 @@
  * left is released for the next run, within bounds (attempts, age, size).
  */
 import * as z from 'zod/mini';
+import { safeInteger } from '../schemas/builders';
 import type { Notice } from './notice';
 
 /**
@@ -18,7 +19,7 @@ export function pendingDeliveryOf<N extends Notice>(notice: z.ZodMiniType<N>) {
     remaining: z.array(z.string()),
     claimedBy: z.optional(z.string()),
     claimedAt: z.optional(z.number()),
-    attempts: z._default(z.number().check(z.int()), 0),
+    attempts: z._default(z.number().check(safeInteger()), 0),
   });
 }
 export type PendingDelivery<N extends Notice = Notice> = z.output<
@@ -28,13 +29,13 @@ export type PendingDelivery<N extends Notice = Notice> = z.output<
 export const deliveryLimitsSchema = z.lazy(() =>
   z.strictObject({
     /** One notifier's call (or one batch) may take this long; then it is skipped for the run. */
-    notifierTimeoutMs: z._default(z.number().check(z.int(), z.positive()), 10_000),
+    notifierTimeoutMs: z._default(z.number().check(safeInteger(), z.positive()), 10_000),
     /** A pending delivery is dropped (logged as an error, counted) after this many runs tried it. */
-    maxAttempts: z._default(z.number().check(z.int(), z.positive()), 10),
+    maxAttempts: z._default(z.number().check(safeInteger(), z.positive()), 10),
     /** ...or once its notice is this old. */
-    maxAgeMs: z._default(z.number().check(z.int(), z.positive()), 24 * 3_600_000),
+    maxAgeMs: z._default(z.number().check(safeInteger(), z.positive()), 24 * 3_600_000),
     /** At most this many pending entries per record (the oldest go first), far below 400 KB. */
-    maxPending: z._default(z.number().check(z.int(), z.positive()), 50),
+    maxPending: z._default(z.number().check(safeInteger(), z.positive()), 50),
   }),
 );
 export type DeliveryLimits = z.output<typeof deliveryLimitsSchema>;

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod/mini';
+import { safeInteger, stringRecord } from '../schemas/builders';
 import { writeJsonAtomic } from '../atomic-write';
 import { ValidationError } from '../errors';
 import { parseOrThrow } from '../format-issues';
@@ -16,11 +17,11 @@ function versionMatches(stored: { version?: unknown } | undefined, next: { versi
 }
 
 const versioned = z.lazy(() =>
-  z.looseObject({ version: z.number().check(z.int(), z.nonnegative()) }),
+  z.looseObject({ version: z.number().check(safeInteger(), z.nonnegative()) }),
 );
 const fileShape = z.lazy(() =>
   z.object({
-    records: z._default(z.record(z.string(), z.record(z.string(), versioned)), {}),
+    records: z._default(stringRecord(z.string(), stringRecord(z.string(), versioned)), {}),
   }),
 );
 type FileShape = z.output<typeof fileShape>;
@@ -32,12 +33,15 @@ type FileShape = z.output<typeof fileShape>;
  */
 const pipeShapedFile = z.lazy(() =>
   z.object({
-    pipes: z.record(
+    pipes: stringRecord(
       z.string(),
       z.looseObject({ organizationId: z.string(), serviceId: z.string(), pipeId: z.string() }),
     ),
     services: z._default(
-      z.record(z.string(), z.looseObject({ organizationId: z.string(), serviceId: z.string() })),
+      stringRecord(
+        z.string(),
+        z.looseObject({ organizationId: z.string(), serviceId: z.string() }),
+      ),
       {},
     ),
   }),

@@ -6,10 +6,10 @@
  * they had when the pipe watchdog was the only watcher.
  */
 import * as z from 'zod/mini';
-import { coercedNumber } from '../schemas/builders';
+import { coercedNumber, safeInteger } from '../schemas/builders';
 import type { ConditionPolicyInput } from './condition';
 
-export const envCount = z.lazy(() => coercedNumber().check(z.int(), z.positive()));
+export const envCount = z.lazy(() => coercedNumber().check(safeInteger(), z.positive()));
 export const envMinutes = z.lazy(() =>
   z.pipe(
     coercedNumber().check(z.positive()),

@@ -7,6 +7,7 @@
  * `cloudops:watchdogRoutes` context key for the stack (which grants exactly the secrets named).
  */
 import * as z from 'zod/mini';
+import { stringRecord } from '../schemas/builders';
 import { globMatches } from '../text/glob';
 import { SEVERITIES, SUBJECTS, type Notice, type RenderedNotice, type Severity } from './notice';
 
@@ -14,7 +15,7 @@ import { SEVERITIES, SUBJECTS, type Notice, type RenderedNotice, type Severity }
 const destination = z.lazy(() =>
   z.union([
     z.strictObject({ secretId: z.string().check(z.minLength(1)) }),
-    z.record(z.string(), z.unknown()).check(
+    stringRecord(z.string(), z.unknown()).check(
       z.refine((value) => !('secretId' in value), {
         message: 'expected { "secretId": "..." } alone, or the values of the secret',
       }),
@@ -45,7 +46,7 @@ const route = z.lazy(() =>
       /** Configured notifiers (sns, slack, eventbridge, ...) that get the route's notices. */
       notify: z._default(z.array(z.string().check(z.minLength(1))), []),
       /** Destinations of the route's own, by notifier: `{ "slack": { "secretId": "..." } }`. */
-      destinations: z._default(z.record(z.string(), destination), {}),
+      destinations: z._default(stringRecord(z.string(), destination), {}),
       /** Notices below it are not sent; a recovery always is (so an incident opened is closed). */
       minSeverity: z._default(z.enum(SEVERITIES), 'info'),
     })

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
+import { url } from '../../schemas/builders';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
@@ -50,7 +51,7 @@ const env = z.object({
   /** Local runs (CLI): the routing key itself; registered for redaction. */
   CLOUDOPS_WATCHDOG_PAGERDUTY_ROUTING_KEY: z.optional(routingKey),
   /** Another Events API endpoint (PagerDuty's EU service region, a test receiver). */
-  CLOUDOPS_WATCHDOG_PAGERDUTY_URL: z._default(z.url(), ENQUEUE_URL),
+  CLOUDOPS_WATCHDOG_PAGERDUTY_URL: z._default(url(), ENQUEUE_URL),
 });
 
 interface PagerDutySettings {

@@ -4,6 +4,7 @@
  * nobody.
  */
 import * as z from 'zod/mini';
+import { url } from '../../schemas/builders';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
@@ -13,7 +14,7 @@ import { mrkdwn, mrkdwnCode, slackPlain } from './slack-text';
 import { secretProvider, secretSource, sendToTarget } from './secrets';
 import { defineNotifier, type HttpPostOptions, type Notifier, type SecretSource } from './types';
 
-const slackWebhookSecret = z.lazy(() => z.looseObject({ url: z.url() }));
+const slackWebhookSecret = z.lazy(() => z.looseObject({ url: url() }));
 type SlackWebhookSecret = z.infer<typeof slackWebhookSecret>;
 
 const env = z.object({
@@ -23,7 +24,7 @@ const env = z.object({
    */
   CLOUDOPS_WATCHDOG_SLACK_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   /** Local runs (CLI): the URL itself; registered for redaction. */
-  CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: z.optional(z.url()),
+  CLOUDOPS_WATCHDOG_SLACK_WEBHOOK_URL: z.optional(url()),
 });
 
 interface SlackNotifierOptions extends HttpPostOptions {

@@ -5,6 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import * as z from 'zod/mini';
+import { url } from '../../schemas/builders';
 import { staticCredentials } from '../../credentials/static';
 import type { CredentialProvider } from '../../credentials/types';
 import { registerSecret } from '../../redact';
@@ -21,7 +22,7 @@ const signingSecret = z.lazy(() =>
 
 const webhookSecret = z.lazy(() =>
   z.looseObject({
-    url: z.url(),
+    url: url(),
     signingSecret: z.optional(signingSecret),
   }),
 );
@@ -31,7 +32,7 @@ const env = z.object({
   /** Secret `{ "url": ..., "signingSecret"?: ... }`: read at run time, re-read when rejected. */
   CLOUDOPS_WATCHDOG_WEBHOOK_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   /** Local runs (CLI): the values themselves; registered for redaction. */
-  CLOUDOPS_WATCHDOG_WEBHOOK_URL: z.optional(z.url()),
+  CLOUDOPS_WATCHDOG_WEBHOOK_URL: z.optional(url()),
   CLOUDOPS_WATCHDOG_WEBHOOK_SIGNING_SECRET: z.optional(signingSecret),
 });
 
