@@ -3,8 +3,8 @@ import { sentinelEntry } from '../../../lib/keys/sentinel-entry';
 
 const BASE = {
   CLOUDOPS_API_URL: 'http://127.0.0.1:9',
-  CLOUDOPS_ORG_ID: '00000000-0000-4000-8000-000000000001',
-  CLOUDOPS_SECRET_ID: 'cloudops/management-key',
+  CLOUDOPS_ORGANIZATION_ID: '00000000-0000-4000-8000-000000000001',
+  CLOUDOPS_KEY_SENTINEL_KEY_SECRET_ID: 'cloudops/management-key',
   CLOUDOPS_KEY_SENTINEL_SECRET_IDS: 'cloudops/management-key',
   CLOUDOPS_WATCHDOG_TABLE: 'watch',
 };
