@@ -79,7 +79,7 @@ export const alertProvisionRequestedEvent = z.lazy(() =>
   envelope(ALERT_PROVISION_REQUESTED, alertProvisionRequestedDetail),
 );
 export type AlertProvisionRequestedEvent = z.infer<typeof alertProvisionRequestedEvent>;
-export const pipeStateChangedEvent = z.lazy(() =>
+export const pipeStateChangedEvent = /* @__PURE__ */ z.lazy(() =>
   envelope(PIPE_STATE_CHANGED, pipeStateChangedDetail),
 );
 

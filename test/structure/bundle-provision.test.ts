@@ -1,8 +1,9 @@
 /**
  * What the alert side adds to provision-alerts, kept from growing back: the zod kinds only its
- * schemas used (the events' discriminated union, the email format), the in-memory version store
- * the function never uses (it always has its DynamoDB table), and a byte ceiling on its own
- * modules. bundle-alerts.test.ts keeps the sync's and the CLI's files out of it.
+ * schemas used (the events' discriminated union, the email format), the schema of an event it
+ * never takes (Pipe State Changed), the in-memory version store it never uses (it always has
+ * its DynamoDB table), and a byte ceiling on its own modules. bundle-alerts.test.ts keeps the
+ * sync's and the CLI's files out of it.
  */
 import { describe, expect, it } from 'vitest';
 import { bundleOf } from './function-bundle';
@@ -52,6 +53,12 @@ describe('what the alert side adds to provision-alerts', () => {
     const { text } = await bundleOf(PROVISION);
     expect(/\bvar DynamoVersionStore = /.test(text)).toBe(true);
     expect(/\bvar MemoryVersionStore = /.test(text)).toBe(false);
+  });
+
+  it('no Pipe State Changed schema: it never takes that event', async () => {
+    const { text } = await bundleOf(PROVISION);
+    expect(/\bvar alertEvent = /.test(text)).toBe(true);
+    expect(/\bvar pipeStateChanged(Detail|Event) = /.test(text)).toBe(false);
   });
 
   it(`its own modules stay under ${ALERT_SIDE_CEILING} bytes`, async () => {
