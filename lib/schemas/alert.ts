@@ -241,10 +241,20 @@ export const createAlertBody = z.lazy(() =>
 export type CreateAlertBody = z.input<typeof createAlertBody>;
 
 /**
+ * Every field of `shape` optional: the shape of `z.partial(z.object(shape))`, without zod's
+ * partial helper (it brings zod's tuple handling along, 0.8 KiB of a bundle).
+ */
+function allOptional<S extends Record<string, z.ZodMiniType>>(shape: S) {
+  const optional = {} as { [K in keyof S]: z.ZodMiniOptional<S[K]> };
+  for (const key of Object.keys(shape) as (keyof S)[]) optional[key] = z.optional(shape[key]);
+  return optional;
+}
+
+/**
  * Update-alert body as the spec snapshot (4.6) allows: no field required. The current service
  * replaces the alert with what a PUT carries, so cloudops always sends the full body.
  */
 export const updateAlertBody = z.lazy(() =>
-  z.partial(z.object(alertBodyFields)).check(z.superRefine(checkSchedule)),
+  z.object(allOptional(alertBodyFields)).check(z.superRefine(checkSchedule)),
 );
 export type UpdateAlertBody = z.input<typeof updateAlertBody>;

@@ -1,9 +1,9 @@
 /**
- * What the alert side adds to provision-alerts, kept from growing back: the zod kinds only its
- * schemas used (the events' discriminated union, the email format), the schema of an event it
- * never takes (Pipe State Changed), the in-memory version store it never uses (it always has
- * its DynamoDB table), and a byte ceiling on its own modules. bundle-alerts.test.ts keeps the
- * sync's and the CLI's files out of it.
+ * What the alert side adds to provision-alerts, kept from growing back: what only its schemas
+ * brought of zod (the events' discriminated union, the email format, the partial helper), the
+ * schema of an event it never takes (Pipe State Changed), the in-memory version store it never
+ * uses (it always has its DynamoDB table), and a byte ceiling on its own modules.
+ * bundle-alerts.test.ts keeps the sync's and the CLI's files out of it.
  */
 import { describe, expect, it } from 'vitest';
 import { bundleOf } from './function-bundle';
@@ -47,6 +47,12 @@ describe('what the alert side adds to provision-alerts', () => {
     const kinds = await zodKinds();
     expect(kinds.has('Object')).toBe(true);
     expect(['DiscriminatedUnion', 'Email'].filter((kind) => kinds.has(kind))).toEqual([]);
+  });
+
+  it("no zod partial helper: the update body's fields are made optional one by one", async () => {
+    const { text } = await bundleOf(PROVISION);
+    expect(/\bvar updateAlertBody = /.test(text)).toBe(true);
+    expect(text.includes('cannot be used on object schemas containing refinements')).toBe(false);
   });
 
   it('no in-memory version store: the function always orders events in its table', async () => {
