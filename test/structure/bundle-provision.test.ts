@@ -43,8 +43,8 @@ const ALERT_SIDE = [
   /^functions\/provision-alerts\//,
 ];
 
-/** Unminified bytes of those modules (esbuild's metafile), with a little room for fixes. */
-const ALERT_SIDE_CEILING = 64_000;
+/** Unminified bytes of those modules (esbuild's metafile): 61,297 now, 61,951 before the trims. */
+const ALERT_SIDE_CEILING = 61_600;
 
 async function alertSideBytes(): Promise<{ total: number; files: Record<string, number> }> {
   const { metafile } = await bundleOf(PROVISION);
