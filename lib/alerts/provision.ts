@@ -166,7 +166,6 @@ interface Config {
 /** The alert list of a session, kept current with the session's own writes. */
 class AlertSnapshot {
   private alerts: Alert[] | undefined;
-  lists = 0;
 
   constructor(
     private readonly backend: AlertBackend,
@@ -192,7 +191,6 @@ class AlertSnapshot {
   }
 
   private list(): Promise<Alert[]> {
-    this.lists += 1;
     return this.backend.listAlerts({ signal: this.signal });
   }
 }
