@@ -5,7 +5,7 @@ import nodeFetch from 'node-fetch';
 import type * as z from 'zod/mini';
 import { formatIssues } from '../format-issues';
 import { silentLogger, type Logger } from '../log';
-import { managementEnvelope, observabilityEnvelope, splitErrorText } from '../schemas/common';
+import { envelopeOf, splitErrorText } from '../schemas/common';
 import type { AuthScheme } from './auth';
 import { systemClock, type Clock } from './clock';
 import {
@@ -475,16 +475,12 @@ export class HttpCore {
   /** The envelope with its payload parsed (a list of itemByItem's one item at a time). */
   private readPayload(
     schema: z.ZodMiniType,
-    key: string,
+    key: 'result' | 'data',
     body: unknown,
   ): { ok: true; envelope: Record<string, unknown> } | { ok: false; issues: z.core.$ZodIssue[] } {
     const item = itemSchemaOf(schema);
     if (item) return readListInPlace(body, key, item);
-    const envelope =
-      this.options.envelope === 'management'
-        ? managementEnvelope(schema)
-        : observabilityEnvelope(schema);
-    const parsed = envelope.safeParse(body);
+    const parsed = envelopeOf(key, schema).safeParse(body);
     return parsed.success
       ? { ok: true, envelope: parsed.data }
       : { ok: false, issues: parsed.error.issues };
