@@ -117,20 +117,12 @@ export function httpCoreFor(
   options: HttpClientOptions,
   api: { auth: AuthScheme; envelope: EnvelopeKind; rateLimit: RateLimitConfig },
 ): HttpCore {
+  // The client's options as given (the core reads only its own), under the API's own settings.
   return new HttpCore({
-    baseUrl: options.baseUrl,
-    auth: api.auth,
-    envelope: api.envelope,
+    ...options,
+    ...api,
     rateLimit: options.rateLimit ?? api.rateLimit,
-    limiters: options.limiters,
-    timeoutMs: options.timeoutMs,
-    deadlineMs: options.deadlineMs,
-    maxResponseBytes: options.maxResponseBytes,
-    retry: options.retry,
     logger: options.logger?.child({ api: api.envelope }),
-    fetch: options.fetch,
-    clock: options.clock,
-    random: options.random,
   });
 }
 
