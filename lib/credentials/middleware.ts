@@ -1,6 +1,7 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context as LambdaContext } from 'aws-lambda';
+import type * as z from 'zod/mini';
 import { managementKeySecret, observabilityTokenSecret } from '../schemas';
 import { CloudOpsError, ConfigError, ValidationError } from '../errors';
 import { DEFAULT_CREDENTIALS_TTL_MS, secretsManagerCredentials } from './secrets-manager';
@@ -53,32 +54,24 @@ export function credentialsMiddleware(
   options: CredentialsMiddlewareOptions,
 ): MiddlewareObj<unknown, unknown, Error, LambdaContext> {
   const { client, secrets } = options;
-  const secretIds = [secrets.management, secrets.observability].filter((id) => id !== undefined);
+  const secretIds = [secrets.management, secrets.observability].filter((id): id is string =>
+    Boolean(id),
+  );
   if (secretIds.length === 0) {
     throw new CloudOpsError('credentialsMiddleware: give at least one secret id');
   }
   const slot = `${options.cacheKey ?? DEFAULT_CREDENTIALS_CACHE_KEY}|${secretIds.join('|')}`;
   const ttlMs = options.cacheExpiryMs ?? DEFAULT_CREDENTIALS_TTL_MS;
+  const cached = <S extends z.ZodMiniType>(secretId: string, schema: S) =>
+    secretsManagerCredentials({ client, secretId, schema, ttlMs });
   const providers = (): Credentials => {
     let credentials = providersBySlot.get(slot);
     if (!credentials) {
       credentials = {};
-      if (secrets.management) {
-        credentials.management = secretsManagerCredentials({
-          client,
-          secretId: secrets.management,
-          schema: managementKeySecret,
-          ttlMs,
-        });
-      }
-      if (secrets.observability) {
-        credentials.observability = secretsManagerCredentials({
-          client,
-          secretId: secrets.observability,
-          schema: observabilityTokenSecret,
-          ttlMs,
-        });
-      }
+      if (secrets.management)
+        credentials.management = cached(secrets.management, managementKeySecret);
+      if (secrets.observability)
+        credentials.observability = cached(secrets.observability, observabilityTokenSecret);
       providersBySlot.set(slot, credentials);
     }
     return credentials;

@@ -149,14 +149,14 @@ describe('error fields', () => {
       limitBytes: 10,
       bytesRead: 11,
     });
-    expect(Object.keys(tooLarge)).toEqual([
-      'name',
-      'method',
-      'path',
-      'status',
-      'limitBytes',
-      'bytesRead',
-      'declaredBytes',
+    expect(entries(tooLarge)).toEqual([
+      ['name', 'ResponseTooLargeError'],
+      ['method', 'GET'],
+      ['path', '/v1/organizations/o/keys'],
+      ['status', 200],
+      ['limitBytes', 10],
+      ['bytesRead', 11],
+      ['declaredBytes', undefined],
     ]);
     expect(tooLarge.retryable).toBe(false);
   });

@@ -136,4 +136,13 @@ describe('credentialsMiddleware (against the emulator)', () => {
       secretId: 'fresh',
     });
   });
+
+  it('refuses to be made without a secret id (an empty one is none)', () => {
+    expect(() =>
+      credentialsMiddleware({
+        client: server.client,
+        secrets: { management: '', observability: '' },
+      }),
+    ).toThrow('credentialsMiddleware: give at least one secret id');
+  });
 });
