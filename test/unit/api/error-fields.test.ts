@@ -18,7 +18,7 @@ import {
 import { PausedPastDeadline } from '../../../lib/api/rate-limiter';
 import { NotConfiguredError } from '../../../lib/config';
 import { ValidationError } from '../../../lib/errors';
-import { redactError, registerSecret } from '../../../lib/redact';
+import { redact, registerSecret } from '../../../lib/redact';
 
 const ref = { method: 'GET', path: '/v1/organizations/o/keys' };
 const API_FIELDS = ['name', 'status', 'code', 'apiMessage', 'requestId', 'method', 'path'];
@@ -176,7 +176,7 @@ describe('error fields', () => {
       ['source', undefined],
       ['issues', []],
     ]);
-    expect(redactError(new ValidationError('m', { source: 'f.yaml', issues: ['a: b'] }))).toEqual({
+    expect(redact(new ValidationError('m', { source: 'f.yaml', issues: ['a: b'] }))).toEqual({
       name: 'ValidationError',
       message: 'm',
       source: 'f.yaml',
