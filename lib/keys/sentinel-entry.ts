@@ -21,8 +21,8 @@ import { NotConfiguredError, readConnectionEnv, readEnv, unreadVariables } from 
 import { secretsManagerCredentials } from '../credentials';
 import { CloudOpsError, ConfigError } from '../errors';
 import { createLogger, type Logger } from '../log';
-import { managementKeySecret } from '../schemas';
-import { DynamoWatchStore } from '../watch/dynamo-store';
+import { managementAuth } from '../schemas';
+import { DynamoRecordStore } from '../watch/dynamo-store';
 import { configuredOf, createNotifiers } from '../watch/notifiers/set';
 import type { NotifierClients } from '../watch/notifiers/types';
 import { WatchRun } from '../watch/run';
@@ -108,7 +108,7 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
     throw new ConfigError(
       'missing configuration: set CLOUDOPS_WATCHDOG_TABLE (where the open findings are kept)',
     );
-  const store = new DynamoWatchStore({
+  const store = new DynamoRecordStore({
     client: options.dynamo ?? new DynamoDBClient({}),
     tableName: watch.tableName,
   });
@@ -132,7 +132,8 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
               management: secretsManagerCredentials({
                 client: secrets,
                 secretId: ownKey,
-                schema: managementKeySecret,
+                // What it authenticates with; the rotator reads (and checks) the rest.
+                schema: managementAuth,
               }),
             },
             logger,
