@@ -7,7 +7,7 @@ import { envList } from '../config';
 import { coercedNumber, safeInteger } from '../schemas/builders';
 import { notifierEnvOf } from '../watch/notifiers/set';
 import { snsNotifier } from '../watch/notifiers/sns';
-import { watchRecordShape } from '../watch/record-settings';
+import { watchTableShape } from '../watch/record-settings';
 import { keyExpiryWarnDays, keyNamePrefix } from './shared-settings';
 
 /**
@@ -22,7 +22,8 @@ export const WATCH_PREFIX = 'CLOUDOPS_WATCHDOG_';
 /** One object of every variable it reads (spread shapes: z.extend would bring zod's extend). */
 export const sentinelEnv = z.object({
   ...notifierEnvOf(SENTINEL_NOTIFIERS).shape,
-  ...watchRecordShape,
+  // Its table; no condition policy (reminders: CLOUDOPS_KEY_AUDIT_REMINDER_DAYS).
+  ...watchTableShape,
   /** Every key secret of the stack, comma separated: described (tags), never read. */
   CLOUDOPS_KEY_SENTINEL_SECRET_IDS: z.optional(
     z.pipe(
