@@ -21,12 +21,12 @@ import { NotConfiguredError, readConnectionEnv, readEnv, unreadVariables } from 
 import { secretsManagerCredentials } from '../credentials';
 import { CloudOpsError, ConfigError } from '../errors';
 import { createLogger, type Logger } from '../log';
-import { managementKeySecret } from '../schemas';
-import { DynamoWatchStore } from '../watch/dynamo-store';
+import { managementAuth } from '../schemas';
+import { DynamoRecordStore } from '../watch/dynamo-store';
 import { configuredOf, createNotifiers } from '../watch/notifiers/set';
 import type { NotifierClients } from '../watch/notifiers/types';
 import { WatchRun } from '../watch/run';
-import { watchRecordSettingsOf } from '../watch/record-settings';
+import { WATCH_TABLE_VARIABLE } from '../watch/record-settings';
 import { recordIo } from '../watch/store';
 import { KEY_NOTICES, type KeyNotice } from '../watch/subjects/key';
 import { DEFAULT_AUDIT_POLICY, type AuditPolicy, type KeyFinding } from './audit';
@@ -46,7 +46,7 @@ function readSentinelEnv(env: Record<string, string | undefined> | undefined) {
   const unread = unreadVariables(sentinelEnv, WATCH_PREFIX, env);
   if (unread.length > 0)
     throw new ConfigError(
-      `invalid configuration: ${unread.join(', ')}: the key sentinel notifies through ${SENTINEL_NOTIFIERS.map((n) => n.name).join(', ')} only`,
+      `invalid configuration: ${unread.join(', ')}: the key sentinel notifies through ${SENTINEL_NOTIFIERS.map((n) => n.name).join(', ')} only, and reminds by CLOUDOPS_KEY_AUDIT_REMINDER_DAYS (no watchdog reminder or flap setting)`,
     );
   return readEnv(sentinelEnv, env);
 }
@@ -103,14 +103,14 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
   const secretIds = env.CLOUDOPS_KEY_SENTINEL_SECRET_IDS ?? [];
   if (secretIds.length === 0)
     throw new ConfigError('missing configuration: set CLOUDOPS_KEY_SENTINEL_SECRET_IDS');
-  const watch = watchRecordSettingsOf(env);
-  if (!watch.tableName)
+  const tableName = env[WATCH_TABLE_VARIABLE];
+  if (!tableName)
     throw new ConfigError(
       'missing configuration: set CLOUDOPS_WATCHDOG_TABLE (where the open findings are kept)',
     );
-  const store = new DynamoWatchStore({
+  const store = new DynamoRecordStore({
     client: options.dynamo ?? new DynamoDBClient({}),
-    tableName: watch.tableName,
+    tableName,
   });
   const logger =
     options.logger ??
@@ -132,7 +132,8 @@ export function sentinelEntry(options: SentinelEntryOptions = {}) {
               management: secretsManagerCredentials({
                 client: secrets,
                 secretId: ownKey,
-                schema: managementKeySecret,
+                // What it authenticates with; the rotator reads (and checks) the rest.
+                schema: managementAuth,
               }),
             },
             logger,

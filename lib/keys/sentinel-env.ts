@@ -7,7 +7,7 @@ import { envList } from '../config';
 import { coercedNumber, safeInteger } from '../schemas/builders';
 import { notifierEnvOf } from '../watch/notifiers/set';
 import { snsNotifier } from '../watch/notifiers/sns';
-import { watchRecordShape } from '../watch/record-settings';
+import { watchTableShape } from '../watch/record-settings';
 import { keyExpiryWarnDays, keyNamePrefix } from './shared-settings';
 
 /**
@@ -19,7 +19,11 @@ export const SENTINEL_NOTIFIERS = [snsNotifier] as const;
 /** Variables of the watchers' notifiers and records (the sentinel reads those of its own list). */
 export const WATCH_PREFIX = 'CLOUDOPS_WATCHDOG_';
 
-export const sentinelEnv = z.extend(z.extend(notifierEnvOf(SENTINEL_NOTIFIERS), watchRecordShape), {
+/** One object of every variable it reads (spread shapes: z.extend would bring zod's extend). */
+export const sentinelEnv = z.object({
+  ...notifierEnvOf(SENTINEL_NOTIFIERS).shape,
+  // Its table; no condition policy (reminders: CLOUDOPS_KEY_AUDIT_REMINDER_DAYS).
+  ...watchTableShape,
   /** Every key secret of the stack, comma separated: described (tags), never read. */
   CLOUDOPS_KEY_SENTINEL_SECRET_IDS: z.optional(
     z.pipe(

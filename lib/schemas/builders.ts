@@ -1,17 +1,13 @@
 /**
- * Three zod/mini builders made from zod's classes, the same schemas at a fraction of the bundle:
- * esbuild keeps every member of a namespace reached through another one, so `z.iso.datetime`
- * brings all four ISO formats with their regexes, `z.coerce.number` the bigint and date
- * coercions too, and `z.catch` (which reaches `core.util` that way) the whole of zod's util
- * module, about 8 KiB. test/structure/function-bundles.test.ts keeps those out of the functions.
+ * Two zod/mini builders made from zod's classes, the same schemas at a fraction of the bundle:
+ * esbuild keeps every member of a namespace reached through another one, so `z.coerce.number`
+ * brings the bigint and date coercions too, and `z.catch` (which reaches `core.util` that way)
+ * the whole of zod's util module, about 8 KiB. test/structure/function-bundles.test.ts keeps
+ * those out of the functions. (`z.iso.datetime`, which brings all four ISO formats, is a check
+ * below.)
  */
-import { _coercedNumber, _isoDateTime, type $constructor } from 'zod/v4/core';
+import { $ZodCheckStringFormat, _coercedNumber, type $constructor } from 'zod/v4/core';
 import * as z from 'zod/mini';
-
-/** `z.iso.datetime(params)`. */
-export function isoDatetime(params?: { offset?: boolean }): z.ZodMiniISODateTime {
-  return _isoDateTime(z.ZodMiniISODateTime, params);
-}
 
 /** `z.coerce.number()`: `Number(input)`, then the number checks. */
 export function coercedNumber(): z.ZodMiniNumber<unknown> {
@@ -33,8 +29,8 @@ export function withFallback<T extends z.ZodMiniType>(
 /*
  * Checks that raise the very issues of zod's own (so the English messages are the same) without
  * the schema classes behind them: `z.url()` costs 1.7 KiB of a bundle, `z.int()` 1.3, `z.uuid()`
- * 0.7, while a custom check is a few lines. test/unit/schemas/builders.test.ts holds each to the
- * zod builder it stands for.
+ * 0.7, `z.iso.datetime()` 0.6, while a custom check is a few lines.
+ * test/unit/schemas/builders.test.ts holds each to the zod builder it stands for.
  */
 
 type Payload = z.core.ParsePayload<string>;
@@ -105,6 +101,25 @@ export function uuidString(params?: Params): z.ZodMiniString<string> {
     });
   });
   return z.string(params).check(check);
+}
+
+/** zod's ISO date: a day that exists (leap years too). */
+const ISO_DATE =
+  '(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))';
+/** zod's time of a date-time: seconds required, any fraction. */
+const ISO_TIME = '(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?';
+
+/**
+ * `z.iso.datetime(params)` (no `local`, no `precision`): `Z`, or with `offset` a `+hh:mm`
+ * offset too. zod's own string-format check with zod's pattern, so a failure is zod's issue and
+ * a JSON Schema shows the same `date-time` format and pattern (the dashboard file schema's);
+ * zod's ISODateTime class would bring its other ISO formats.
+ */
+export function isoDatetime(params: { offset?: boolean } = {}): z.ZodMiniString<string> {
+  const zone = params.offset ? 'Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)' : 'Z';
+  const pattern = new RegExp(`^${ISO_DATE}T(?:${ISO_TIME}(?:${zone}))$`);
+  const format = new $ZodCheckStringFormat({ check: 'string_format', format: 'datetime', pattern });
+  return z.string().check(format);
 }
 
 /** The check `z.int()` adds to a number: an integer within the safe range. */

@@ -17,15 +17,23 @@ export type ManagementAuth = z.infer<typeof managementAuth>;
  * keyRecordId is optional: a rotated version is stored (AWSPENDING) before its key exists, so
  * the server-made record id cannot be in it; the rotator finds the record by keySuffix + name.
  */
-export const managementKeySecret = z.looseObject({
-  // Spread rather than z.extend: zod's extend helper (1.2 KiB of a bundle) for this alone.
-  ...managementAuthFields,
-  keyRecordId: z.optional(uuid),
-  /** Optional: a key record with `assignedRoles` gives the new key its role assignment. */
-  roles: z.optional(z.array(keyRole).check(z.minLength(1))),
-  ipAccessList: z.optional(z.array(ipAccessEntry)),
-  expireAt: expiry,
-});
+export const managementKeySecret = /* @__PURE__ */ keySecretSchema();
+
+/**
+ * Made in a function so the schema above is pure: a bundle that only authenticates
+ * (managementAuth) carries neither it nor its fields. The auth fields are spread rather than
+ * added with z.extend: zod's extend helper is 1.2 KiB of a bundle, for this alone.
+ */
+function keySecretSchema() {
+  return z.looseObject({
+    ...managementAuthFields,
+    keyRecordId: z.optional(uuid),
+    /** Optional: a key record with `assignedRoles` gives the new key its role assignment. */
+    roles: z.optional(z.array(keyRole).check(z.minLength(1))),
+    ipAccessList: z.optional(z.array(ipAccessEntry)),
+    expireAt: expiry,
+  });
+}
 export type ManagementKeySecret = z.infer<typeof managementKeySecret>;
 
 export const observabilityTokenSecret = z.looseObject({ token: z.string().check(z.minLength(1)) });

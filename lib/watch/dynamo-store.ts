@@ -19,7 +19,7 @@ import {
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { StoredRecord, WatchStore } from './store';
+import type { RecordStore, StoredRecord, WatchStore } from './store';
 
 interface DynamoWatchStoreOptions {
   client: DynamoDBClient;
@@ -31,10 +31,14 @@ function withoutKey(item: Record<string, unknown>): StoredRecord {
   return record;
 }
 
-export class DynamoWatchStore implements WatchStore {
+/**
+ * Records read and written one by one (a watcher that knows its records' ids, the key
+ * sentinel): Get and Put alone, so its bundle has no Query.
+ */
+export class DynamoRecordStore implements RecordStore {
   readonly label: string;
-  private readonly doc: DynamoDBDocumentClient;
-  private readonly table: string;
+  protected readonly doc: DynamoDBDocumentClient;
+  protected readonly table: string;
 
   constructor(options: DynamoWatchStoreOptions) {
     this.doc = DynamoDBDocumentClient.from(options.client, {
@@ -42,26 +46,6 @@ export class DynamoWatchStore implements WatchStore {
     });
     this.table = options.tableName;
     this.label = `dynamodb ${options.tableName}`;
-  }
-
-  async list(scope: string) {
-    const records: { id: string; record: StoredRecord }[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': scope },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? [])
-        records.push({ id: String(item.sk), record: withoutKey(item) });
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return records;
   }
 
   async get(scope: string, id: string) {
@@ -93,6 +77,29 @@ export class DynamoWatchStore implements WatchStore {
       if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
       throw error;
     }
+  }
+}
+
+/** The watch table with its scopes: a scope's records read in one Query (the watchdog's). */
+export class DynamoWatchStore extends DynamoRecordStore implements WatchStore {
+  async list(scope: string) {
+    const records: { id: string; record: StoredRecord }[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': scope },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? [])
+        records.push({ id: String(item.sk), record: withoutKey(item) });
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return records;
   }
 }
 

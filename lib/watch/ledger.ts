@@ -26,19 +26,36 @@ export type PendingDelivery<N extends Notice = Notice> = z.output<
   ReturnType<typeof pendingDeliveryOf<N>>
 >;
 
-export const deliveryLimitsSchema = z.lazy(() =>
-  z.strictObject({
-    /** One notifier's call (or one batch) may take this long; then it is skipped for the run. */
-    notifierTimeoutMs: z._default(z.number().check(safeInteger(), z.positive()), 10_000),
-    /** A pending delivery is dropped (logged as an error, counted) after this many runs tried it. */
-    maxAttempts: z._default(z.number().check(safeInteger(), z.positive()), 10),
-    /** ...or once its notice is this old. */
-    maxAgeMs: z._default(z.number().check(safeInteger(), z.positive()), 24 * 3_600_000),
-    /** At most this many pending entries per record (the oldest go first), far below 400 KB. */
-    maxPending: z._default(z.number().check(safeInteger(), z.positive()), 50),
-  }),
-);
-export type DeliveryLimits = z.output<typeof deliveryLimitsSchema>;
+export interface DeliveryLimits {
+  /** One notifier's call (or one batch) may take this long; then it is skipped for the run. */
+  notifierTimeoutMs: number;
+  /** A pending delivery is dropped (logged as an error, counted) after this many runs tried it. */
+  maxAttempts: number;
+  /** ...or once its notice is this old. */
+  maxAgeMs: number;
+  /** At most this many pending entries per record (the oldest go first), far below 400 KB. */
+  maxPending: number;
+}
+
+/** A run's limits unless its settings say otherwise (a plain object: a run needs no parser). */
+export const DEFAULT_DELIVERY_LIMITS: Readonly<DeliveryLimits> = {
+  notifierTimeoutMs: 10_000,
+  maxAttempts: 10,
+  maxAgeMs: 24 * 3_600_000,
+  maxPending: 50,
+};
+
+/** The limits as a settings file gives them (the watchdog's), each defaulted as above. */
+export const deliveryLimitsSchema = /* @__PURE__ */ z.lazy(() => {
+  const count = (fallback: number) =>
+    z._default(z.number().check(safeInteger(), z.positive()), fallback);
+  return z.strictObject({
+    notifierTimeoutMs: count(DEFAULT_DELIVERY_LIMITS.notifierTimeoutMs),
+    maxAttempts: count(DEFAULT_DELIVERY_LIMITS.maxAttempts),
+    maxAgeMs: count(DEFAULT_DELIVERY_LIMITS.maxAgeMs),
+    maxPending: count(DEFAULT_DELIVERY_LIMITS.maxPending),
+  }) satisfies z.ZodMiniType<DeliveryLimits>;
+});
 
 /** Take over pending deliveries nobody holds (released, or the holder's lease ran out). */
 export function claimPending(

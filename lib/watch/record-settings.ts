@@ -9,8 +9,10 @@ import * as z from 'zod/mini';
 import { coercedNumber, safeInteger } from '../schemas/builders';
 import type { ConditionPolicyInput } from './condition';
 
-export const envCount = z.lazy(() => coercedNumber().check(safeInteger(), z.positive()));
-export const envMinutes = z.lazy(() =>
+export const envCount = /* @__PURE__ */ z.lazy(() =>
+  coercedNumber().check(safeInteger(), z.positive()),
+);
+export const envMinutes = /* @__PURE__ */ z.lazy(() =>
   z.pipe(
     coercedNumber().check(z.positive()),
     z.transform((m) => Math.round(m * 60_000)),
@@ -19,13 +21,18 @@ export const envMinutes = z.lazy(() =>
 
 export const WATCH_TABLE_VARIABLE = 'CLOUDOPS_WATCHDOG_TABLE';
 
-export const watchRecordShape = {
+/** The table alone: a watcher without conditions to follow (the key sentinel) reads no more. */
+export const watchTableShape = {
   /** DynamoDB table of the watched records (the functions); the CLI keeps a file instead. */
-  [WATCH_TABLE_VARIABLE]: z.optional(z.string().check(z.minLength(1))),
-  CLOUDOPS_WATCHDOG_REMINDER_MINUTES: z.optional(envMinutes),
-  CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES: z.optional(envCount),
-  CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES: z.optional(envMinutes),
-  CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES: z.optional(envMinutes),
+  [WATCH_TABLE_VARIABLE]: /* @__PURE__ */ z.optional(z.string().check(z.minLength(1))),
+};
+
+export const watchRecordShape = {
+  ...watchTableShape,
+  CLOUDOPS_WATCHDOG_REMINDER_MINUTES: /* @__PURE__ */ z.optional(envMinutes),
+  CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES: /* @__PURE__ */ z.optional(envCount),
+  CLOUDOPS_WATCHDOG_FLAP_WINDOW_MINUTES: /* @__PURE__ */ z.optional(envMinutes),
+  CLOUDOPS_WATCHDOG_FLAP_STABLE_MINUTES: /* @__PURE__ */ z.optional(envMinutes),
 };
 type WatchRecordEnv = z.output<z.ZodMiniObject<typeof watchRecordShape>>;
 

@@ -11,7 +11,7 @@ import { Delivery } from './delivery';
 import {
   boundPending,
   claimPending,
-  deliveryLimitsSchema,
+  DEFAULT_DELIVERY_LIMITS,
   dropUnknownNotifiers,
   newPending,
   type DeliveryLimits,
@@ -58,7 +58,7 @@ export class WatchRun<W, N extends Notice = Notice> {
     this.runId = o.runId ?? randomUUID();
     this.names = o.notifiers.map((n) => n.name);
     this.leaseMs = o.leaseMs ?? 5 * 60_000; // well beyond a watchdog run (2-minute Lambda timeout)
-    this.limits = o.limits ?? deliveryLimitsSchema.parse({});
+    this.limits = o.limits ?? DEFAULT_DELIVERY_LIMITS;
     this.delivery = new Delivery<W>({
       runId: this.runId,
       notifiers: o.notifiers,

@@ -12,10 +12,8 @@ import type { RecordIo } from './claims';
 
 export type StoredRecord = Record<string, unknown>;
 
-export interface WatchStore {
+export interface RecordStore {
   readonly label: string;
-  /** Every record of one scope, by id (one request in DynamoDB). */
-  list(scope: string): Promise<{ id: string; record: StoredRecord }[]>;
   get(scope: string, id: string): Promise<StoredRecord | undefined>;
   /**
    * Write `record` if the stored copy still has version `record.version - 1` (absent when
@@ -24,9 +22,14 @@ export interface WatchStore {
   save(scope: string, id: string, record: { version: number }): Promise<boolean>;
 }
 
+export interface WatchStore extends RecordStore {
+  /** Every record of one scope, by id (one request in DynamoDB). */
+  list(scope: string): Promise<{ id: string; record: StoredRecord }[]>;
+}
+
 /** A stored record through its subject's schema; a bad one names the store, scope and id. */
 export function parseRecord<S extends z.ZodMiniType>(
-  store: WatchStore,
+  store: RecordStore,
   schema: S,
   scope: string,
   id: string,
@@ -38,7 +41,7 @@ export function parseRecord<S extends z.ZodMiniType>(
 
 /** Save and re-read one record (what a claim needs to record deliveries later). */
 export function recordIo<S extends z.ZodMiniType<{ version: number }>>(
-  store: WatchStore,
+  store: RecordStore,
   schema: S,
   scope: string,
   id: string,

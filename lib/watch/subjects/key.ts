@@ -10,7 +10,8 @@ import { noticeSet, type SubjectRenderer } from '../notices';
 const KEY_FINDING = 'API Key Audit Finding';
 
 const keyNotice = z.object({
-  subject: z.literal('key'),
+  // An enum of one (not z.literal): the sentinel's bundle has enums, and no other literal.
+  subject: z.enum(['key']),
   ...noticeCore,
   kind: z.enum(['finding', 'reminder', 'resolved']),
   /** What the audit checked: never-expires, unused, rotation-overdue, ... */

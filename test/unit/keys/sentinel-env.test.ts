@@ -20,7 +20,21 @@ describe('the key sentinel reads the notifier variables of SNS alone', () => {
         },
       }),
     ).toThrow(
-      'invalid configuration: CLOUDOPS_WATCHDOG_ROUTES, CLOUDOPS_WATCHDOG_WEBHOOK_URL: the key sentinel notifies through sns only',
+      'invalid configuration: CLOUDOPS_WATCHDOG_ROUTES, CLOUDOPS_WATCHDOG_WEBHOOK_URL: the key sentinel notifies through sns only, and reminds by CLOUDOPS_KEY_AUDIT_REMINDER_DAYS (no watchdog reminder or flap setting)',
+    );
+  });
+
+  it('a watchdog reminder or flap setting (which it would not follow) stops it at start, named', () => {
+    expect(() =>
+      sentinelEntry({
+        env: {
+          ...BASE,
+          CLOUDOPS_WATCHDOG_REMINDER_MINUTES: '60',
+          CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES: '3',
+        },
+      }),
+    ).toThrow(
+      /^invalid configuration: CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES, CLOUDOPS_WATCHDOG_REMINDER_MINUTES: .*reminds by CLOUDOPS_KEY_AUDIT_REMINDER_DAYS/,
     );
   });
 

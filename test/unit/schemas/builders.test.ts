@@ -95,16 +95,43 @@ describe('the lean builders parse as the zod/mini builders they stand for', () =
   it.each([
     '2026-11-26T15:00:00Z',
     '2026-11-26T15:00:00.123+02:00',
+    '2026-11-26T15:00:00.123456789Z',
+    '2026-11-26T15:00:00-11:30',
+    '2026-11-26T15:00:00+24:00',
+    '2026-11-26T15:00:00+0200',
+    '2026-11-26T15:00Z',
+    '2026-11-26T24:00:00Z',
+    '2026-11-26t15:00:00z',
+    '2026-11-26 15:00:00Z',
+    '2024-02-29T00:00:00Z',
+    '2026-02-29T00:00:00Z',
+    '2000-02-29T00:00:00Z',
+    '1900-02-29T00:00:00Z',
+    '2026-04-31T00:00:00Z',
     '2026-11-26T15:00:00',
     '2026-11-26',
     'yesterday',
     '',
     42,
     null,
-  ])('isoDatetime({ offset: true }) like z.iso.datetime on %j', (input) => {
+    undefined,
+  ])('isoDatetime() and isoDatetime({ offset: true }) like z.iso.datetime on %j', (input) => {
     expect(outcome(isoDatetime({ offset: true }), input)).toEqual(
       outcome(z.iso.datetime({ offset: true }), input),
     );
+    expect(outcome(isoDatetime(), input)).toEqual(outcome(z.iso.datetime(), input));
+    expect(shown(isoDatetime({ offset: true }), input)).toEqual(
+      shown(z.iso.datetime({ offset: true }), input),
+    );
+  });
+
+  it('isoDatetime() shows in a JSON Schema as z.iso.datetime does (the dashboard file schema)', () => {
+    for (const params of [{ offset: true }, {}])
+      expect(z.toJSONSchema(isoDatetime(params))).toEqual(z.toJSONSchema(z.iso.datetime(params)));
+    expect(z.toJSONSchema(isoDatetime({ offset: true }))).toMatchObject({
+      type: 'string',
+      format: 'date-time',
+    });
   });
 
   it.each(['42', ' 7 ', '1e3', '', 'ten', '0x10', 3.5, true, null, undefined])(

@@ -5,6 +5,7 @@ import { Delivery } from '../../../lib/watch/delivery';
 import {
   boundPending,
   claimPending,
+  DEFAULT_DELIVERY_LIMITS,
   deliveryLimitsSchema,
   dropUnknownNotifiers,
   markDelivered,
@@ -92,6 +93,20 @@ async function deliver(
   await delivery.drain();
   return { records, errors, dropped };
 }
+
+describe('delivery limits', () => {
+  it("a run's defaults are the settings file's defaults; the file's limits stay strict", () => {
+    expect(deliveryLimitsSchema.parse({})).toEqual(DEFAULT_DELIVERY_LIMITS);
+    expect(DEFAULT_DELIVERY_LIMITS).toEqual({
+      notifierTimeoutMs: 10_000,
+      maxAttempts: 10,
+      maxAgeMs: 24 * 3_600_000,
+      maxPending: 50,
+    });
+    expect(deliveryLimitsSchema.safeParse({ maxAttempt: 3 }).success).toBe(false);
+    expect(deliveryLimitsSchema.safeParse({ maxPending: 0 }).success).toBe(false);
+  });
+});
 
 describe('pending deliveries (pure)', () => {
   it('claims released and expired entries, leaves a live claim of another run alone', () => {
