@@ -228,6 +228,9 @@ export function sizeByPackage(metafile: Metafile): SizeGroup[] {
 }
 
 function packageOf(input: string): string {
+  // Third-party code kept in the repo counts as itself, not as the folder holding it.
+  const vendored = /\/vendor\/([^/.]+)/.exec(input);
+  if (vendored) return `vendor:${vendored[1]}`;
   const at = input.lastIndexOf('node_modules/');
   if (at < 0) {
     const parts = input.split('/');
