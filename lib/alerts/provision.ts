@@ -41,7 +41,6 @@ import { planAlerts, type AlertOutcome, type AlertStep } from './plan';
 import {
   claimVersion,
   compactDeclaration,
-  MemoryVersionStore,
   scopedKey,
   versionMillis,
   type VersionStore,
@@ -79,10 +78,11 @@ export interface AlertProvisionerOptions {
   /** POSTs per alert (a re-list after each unknown outcome) before it is reported. @default 4 */
   maxCreateRounds?: number;
   /**
-   * The newest version seen per owner (DynamoDB in the function, a file in the CLI).
-   * @default a process-local MemoryVersionStore (orders events within this process only)
+   * The newest version seen per owner: DynamoDB in the function, a file in the CLI (tests pass
+   * a MemoryVersionStore, which orders events within one process only). No default, so the
+   * function bundles no store it never uses.
    */
-  versions?: VersionStore;
+  versions: VersionStore;
   /**
    * Prefixes every version key, naming the alerts' home (see versionScope()), so one store
    * (a CLI state file) used against two services keeps their owners apart. @default ''
@@ -131,7 +131,7 @@ export function createAlertProvisioner(options: AlertProvisionerOptions): AlertP
     backend: options.backend,
     log: options.logger ?? silentLogger,
     mutex: options.mutex ?? new KeyedMutex(),
-    versions: options.versions ?? new MemoryVersionStore(),
+    versions: options.versions,
     scope: options.versionScope ?? '',
     maxRounds: options.maxCreateRounds ?? 4,
     maxSkew: options.maxClockSkewMs ?? 5 * 60_000,
@@ -166,7 +166,6 @@ interface Config {
 /** The alert list of a session, kept current with the session's own writes. */
 class AlertSnapshot {
   private alerts: Alert[] | undefined;
-  lists = 0;
 
   constructor(
     private readonly backend: AlertBackend,
@@ -192,7 +191,6 @@ class AlertSnapshot {
   }
 
   private list(): Promise<Alert[]> {
-    this.lists += 1;
     return this.backend.listAlerts({ signal: this.signal });
   }
 }

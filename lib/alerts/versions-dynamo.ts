@@ -26,9 +26,12 @@ import {
   type VersionStore,
 } from './versions';
 
-const storedItem = z.looseObject({ version: isoDateTime });
+// Spread rather than z.extend: zod's extend helper would be bundled for this alone.
+const versionField = { version: isoDateTime };
+const storedItem = z.looseObject(versionField);
 const newestItem = z.lazy(() =>
-  z.extend(storedItem, {
+  z.looseObject({
+    ...versionField,
     declaredDigest: z.optional(z.string()),
     declaredOwners: z.optional(z.array(z.string()).check(z.maxLength(MAX_DECLARED_OWNERS))),
   }),

@@ -56,6 +56,13 @@ export const alertChannel = z.lazy(() =>
   }),
 );
 
+/**
+ * zod's email pattern (`z.email()`'s default): the recipients are tested with it alone, without
+ * the email schema class a one-off `z.email().safeParse` would bundle.
+ */
+const EMAIL =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
 /** A channel in a write: the two documented types carry what they need. */
 const alertChannelWrite = z.lazy(() =>
   alertChannel.check(
@@ -75,7 +82,7 @@ const alertChannelWrite = z.lazy(() =>
             message: 'at least one recipient for an email channel',
           });
         recipients.forEach((address, i) => {
-          if (!z.email().safeParse(address).success)
+          if (!EMAIL.test(address))
             ctx.addIssue({
               code: 'custom',
               path: ['emailRecipients', i],
@@ -234,10 +241,20 @@ export const createAlertBody = z.lazy(() =>
 export type CreateAlertBody = z.input<typeof createAlertBody>;
 
 /**
+ * Every field of `shape` optional: the shape of `z.partial(z.object(shape))`, without zod's
+ * partial helper (it brings zod's tuple handling along, 0.8 KiB of a bundle).
+ */
+function allOptional<S extends Record<string, z.ZodMiniType>>(shape: S) {
+  const optional = {} as { [K in keyof S]: z.ZodMiniOptional<S[K]> };
+  for (const key of Object.keys(shape) as (keyof S)[]) optional[key] = z.optional(shape[key]);
+  return optional;
+}
+
+/**
  * Update-alert body as the spec snapshot (4.6) allows: no field required. The current service
  * replaces the alert with what a PUT carries, so cloudops always sends the full body.
  */
 export const updateAlertBody = z.lazy(() =>
-  z.partial(z.object(alertBodyFields)).check(z.superRefine(checkSchedule)),
+  z.object(allOptional(alertBodyFields)).check(z.superRefine(checkSchedule)),
 );
 export type UpdateAlertBody = z.input<typeof updateAlertBody>;

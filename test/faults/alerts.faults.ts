@@ -5,7 +5,13 @@
  * one: one alert per declaration, the same fields, the hand-made alert untouched.
  */
 import { describe, expect, it } from 'vitest';
-import { createAlertProvisioner, ownerId, parseMarker, provisionBatch } from '../../lib/alerts';
+import {
+  createAlertProvisioner,
+  MemoryVersionStore,
+  ownerId,
+  parseMarker,
+  provisionBatch,
+} from '../../lib/alerts';
 import type { QueueRecord } from '../../lib/alerts/batch';
 import type { AlertEvent } from '../../lib/events';
 import type { Dashboard } from '../../lib/schemas';
@@ -81,7 +87,7 @@ async function scenario(rate: number | undefined, seed: number): Promise<Outcome
   const dashName = new Map([a, b].map((d) => [d.id, d.name]));
 
   if (rate !== undefined) sb.faults.set(spec(seed, rate));
-  const provisioner = createAlertProvisioner({ backend });
+  const provisioner = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
   let queue: QueueRecord[] = events(a, b, wh).map((e, i) => ({
     messageId: `m${i}`,
     body: JSON.stringify(e),

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ObservabilityBackend } from '../../lib/api';
 import {
   createAlertProvisioner,
+  MemoryVersionStore,
   parseMarker,
   ownerId,
   type AlertProvisioner,
@@ -98,7 +99,7 @@ async function scenario(withFaults: boolean): Promise<Run> {
       routes: '(GET|POST|PUT|DELETE) .*/alerts.*',
     });
   }
-  const p = createAlertProvisioner({ backend });
+  const p = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
   let deliveries = 0;
   for (const [i, e] of events.entries()) deliveries += await deliver(p, e, `e${i}`);
   sb.faults.clear();

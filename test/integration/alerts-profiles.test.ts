@@ -76,7 +76,7 @@ describe.each(['current', 'spec'] as const)(
       }
       expect((await backend.listAlerts()).length).toBe(before.length);
       const dash = await makeDashboard('seeded-neighbours');
-      await createAlertProvisioner({ backend }).provision(
+      await createAlertProvisioner({ backend, versions: new MemoryVersionStore() }).provision(
         syncedEvent(dash, [declared(wh, 'Errors', 'A', 1)], iso(1000)),
       );
       const after = storedAlerts(sb);
@@ -85,7 +85,7 @@ describe.each(['current', 'spec'] as const)(
 
     it("an alert-bearing tile's alert survives 10 syncs; after the first, nothing is written", async () => {
       const dash = await makeDashboard('ten-syncs');
-      const provisioner = createAlertProvisioner({ backend });
+      const provisioner = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
       const alerts = [declared(wh, 'Errors', 'E', 1), declared(wh, 'Latency', 'L', 2)];
       let ids: string[] | undefined;
       const writes: number[] = [];
@@ -116,7 +116,7 @@ describe.each(['current', 'spec'] as const)(
     it('a marker edited away is re-adopted (same alert, marker back), never duplicated', async () => {
       const dash = await makeDashboard('edited-marker');
       const declaredA = [declared(wh, 'Errors', 'A', 1)];
-      const p = createAlertProvisioner({ backend });
+      const p = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
       await p.provision(syncedEvent(dash, declaredA, iso(1000)));
       const [original] = onDash(dash);
       // Someone edits the message in the UI and drops the marker line.
@@ -124,9 +124,10 @@ describe.each(['current', 'spec'] as const)(
       row.message = 'edited by hand';
       sb.store.changed();
       // The next pass that looks (here another instance without the settled record) adopts it.
-      const r = await createAlertProvisioner({ backend }).provision(
-        syncedEvent(dash, declaredA, iso(2000)),
-      );
+      const r = await createAlertProvisioner({
+        backend,
+        versions: new MemoryVersionStore(),
+      }).provision(syncedEvent(dash, declaredA, iso(2000)));
       expect(r.outcomes.map((o) => o.action)).toEqual(['adopted']);
       const now = onDash(dash);
       expect(now.map((a) => a.id)).toEqual([original.id]);
@@ -170,7 +171,7 @@ describe.each(['current', 'spec'] as const)(
         writes: 0,
       });
       // With the version store's settled record: no request at all.
-      const p = createAlertProvisioner({ backend });
+      const p = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
       await provisionBatch(events(iso(3000)), p);
       expect(await count(() => provisionBatch(events(iso(4000)), p))).toEqual({
         lists: 0,

@@ -38,7 +38,7 @@ describe('exactly one alert per declaration', () => {
   it('the same Dashboard Synced event delivered 3 times makes one alert', async () => {
     const dash = await makeDashboard(backend, 'thrice');
     const event = syncedEvent(dash, [declared(webhookId, 'Errors', 'Error rate')], iso(1000));
-    const provisioner = createAlertProvisioner({ backend });
+    const provisioner = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
     const actions = [];
     for (let i = 0; i < 3; i += 1) {
       const r = await provisioner.provision(event);
@@ -55,7 +55,7 @@ describe('exactly one alert per declaration', () => {
   it('3 copies processed concurrently in one process make one alert', async () => {
     const dash = await makeDashboard(backend, 'concurrent-one');
     const event = syncedEvent(dash, [declared(webhookId, 'Latency', 'Slow')], iso(1000));
-    const provisioner = createAlertProvisioner({ backend });
+    const provisioner = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
     await Promise.all([1, 2, 3].map(() => provisioner.provision(event)));
     expect(alertsOn(dash)).toHaveLength(1);
   });
@@ -90,7 +90,11 @@ describe('exactly one alert per declaration', () => {
     };
     const results = await Promise.all(
       [1, 2, 3].map(() =>
-        createAlertProvisioner({ backend: gated(), mutex: new KeyedMutex() }).provision(req),
+        createAlertProvisioner({
+          backend: gated(),
+          mutex: new KeyedMutex(),
+          versions: new MemoryVersionStore(),
+        }).provision(req),
       ),
     );
     const actions = results.flatMap((r) => r.outcomes.map((o) => o.action));
@@ -103,7 +107,7 @@ describe('exactly one alert per declaration', () => {
   it('a duplicate that already exists is reported and the younger copy removed', async () => {
     const dash = await makeDashboard(backend, 'pre-dup');
     const event = syncedEvent(dash, [declared(webhookId, 'Errors', 'Dup')], iso(1000));
-    const provisioner = createAlertProvisioner({ backend });
+    const provisioner = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
     const first = await provisioner.provision(event);
     const keptId = first.outcomes[0].alertId!;
     // Someone (a crashed run, a restore) made a second copy with the same marker.
@@ -129,7 +133,7 @@ describe('exactly one alert per declaration', () => {
 describe('out-of-order delivery', () => {
   it('a newer request then a delayed older one: the newer values stay', async () => {
     const dash = await makeDashboard(backend, 'ooo-request');
-    const provisioner = createAlertProvisioner({ backend });
+    const provisioner = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
     const newer = requestEvent(
       'ooo/1',
       tileAlert(dash, 'Errors', webhookId, 'Errors high', 50),
@@ -152,7 +156,7 @@ describe('out-of-order delivery', () => {
 
   it('a newer dashboard sync then a delayed older one: the newer declarations stay', async () => {
     const dash = await makeDashboard(backend, 'ooo-dash');
-    const provisioner = createAlertProvisioner({ backend });
+    const provisioner = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
     const v1 = [declared(webhookId, 'Errors', 'A', 1), declared(webhookId, 'Latency', 'B', 2)];
     const v2 = [declared(webhookId, 'Errors', 'A', 100)]; // B removed, A changed
     await provisioner.provision(syncedEvent(dash, v2, iso(2000)));
@@ -164,7 +168,7 @@ describe('out-of-order delivery', () => {
 
   it('a newer declaration updates in place (same id, PUT only when different)', async () => {
     const dash = await makeDashboard(backend, 'update');
-    const provisioner = createAlertProvisioner({ backend });
+    const provisioner = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
     const first = await provisioner.provision(
       syncedEvent(dash, [declared(webhookId, 'Errors', 'A', 1)], iso(1000)),
     );
@@ -190,7 +194,7 @@ describe('declarations removed, hand-made alerts', () => {
   it('removing a declaration removes exactly that alert and nothing hand-made', async () => {
     const dash = await makeDashboard(backend, 'removal');
     const other = await makeDashboard(backend, 'removal-other');
-    const provisioner = createAlertProvisioner({ backend });
+    const provisioner = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
     // Hand-made alerts on the same tiles, one with a message that merely mentions cloudops.
     const hand1 = await backend.createAlert(tileAlert(dash, 'Errors', webhookId, 'A', 1));
     const hand2 = await backend.createAlert({
@@ -229,7 +233,7 @@ describe('declarations removed, hand-made alerts', () => {
 describe('10 cycles of dashboard update + provisioning', () => {
   it('keeps alert ids and writes nothing after the first cycle when nothing changed', async () => {
     const dash = await makeDashboard(backend, 'cycles');
-    const provisioner = createAlertProvisioner({ backend });
+    const provisioner = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
     const alerts = [declared(webhookId, 'Errors', 'E', 1), declared(webhookId, 'Latency', 'L', 2)];
     let ids: string[] | undefined;
     const writesPerCycle: number[] = [];
@@ -258,7 +262,7 @@ describe('10 cycles of dashboard update + provisioning', () => {
 describe('clear errors for bad references', () => {
   it('an unknown webhook or tile fails that declaration, naming it; the others are applied', async () => {
     const dash = await makeDashboard(backend, 'bad-refs');
-    const provisioner = createAlertProvisioner({ backend });
+    const provisioner = createAlertProvisioner({ backend, versions: new MemoryVersionStore() });
     const event = syncedEvent(
       dash,
       [

@@ -63,6 +63,8 @@ export const KEPT_FOR_TESTS: Readonly<Record<string, string>> = {
   'lib/alerts/batch.ts#QueueRecord': 'the SQS record shape a batch takes',
   'lib/alerts/marker.ts#formatMarker': 'the pure marker writer beside its parser',
   'lib/alerts/provision.ts#AlertProvisionError': 'a typed error callers catch',
+  'lib/alerts/versions.ts#MemoryVersionStore':
+    'the in-process VersionStore the provisioner tests order events with (the function has its table, the CLI a file)',
   'lib/api/create-once.ts#CreateOnceOptions': "createOnce's options",
   'lib/api/errors.ts#RedirectRefusedError': 'a typed error callers catch',
   'lib/api/errors.ts#WebhookInUseError': 'a typed error callers catch',

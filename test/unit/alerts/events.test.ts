@@ -101,4 +101,42 @@ describe('event schemas', () => {
       ),
     ).toThrow(/detail\.alerts\[0\]\.interval: /);
   });
+
+  it('name a kind they do not take by its detail-type, and a record that is no object as such', () => {
+    const reasons = (schema: typeof alertEvent | typeof cloudopsEvent, value: unknown) => {
+      try {
+        parseEvent(schema, value, 'm');
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(reasons(alertEvent, pipe)).toBe(
+      "event m is invalid: detail-type: Invalid discriminator value. Expected 'Dashboard Synced' | 'Alert Provision Requested'",
+    );
+    expect(reasons(cloudopsEvent, { ...pipe, 'detail-type': 'Nope' })).toBe(
+      "event m is invalid: detail-type: Invalid discriminator value. Expected 'Dashboard Synced' | 'Alert Provision Requested' | 'Pipe State Changed'",
+    );
+    expect(reasons(alertEvent, { source: 'x' })).toMatch(
+      /detail-type: Invalid discriminator value/,
+    );
+    expect(reasons(alertEvent, [])).toBe(
+      'event m is invalid: (root): Invalid input: expected object, received array',
+    );
+    expect(reasons(alertEvent, null)).toBe(
+      'event m is invalid: (root): Invalid input: expected object, received null',
+    );
+  });
+
+  it('keep the fields a later producer adds, and give back what they parsed', () => {
+    const extra = { ...requested, region: 'eu-west-1', detail: { ...requested.detail, by: 'ci' } };
+    const parsed = alertEvent.parse(extra);
+    expect(parsed).toEqual(extra);
+    expect(parsed).not.toBe(extra);
+    const result = alertEvent.safeParse({ ...synced, detail: { ...synced.detail, tiles: 'x' } });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['detail.tiles', 'Invalid input: expected array, received string'],
+    ]);
+  });
 });

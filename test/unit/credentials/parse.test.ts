@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { parseSecret, staticCredentials } from '../../../lib/credentials';
 import { ValidationError } from '../../../lib/errors';
 import { registeredSecrets } from '../../../lib/redact';
-import { managementKeySecret, observabilityTokenSecret } from '../../../lib/schemas';
+import {
+  managementAuth,
+  managementKeySecret,
+  observabilityTokenSecret,
+} from '../../../lib/schemas';
 import { managementSecret } from './fixtures';
 
 function thrown(fn: () => unknown): ValidationError {
@@ -65,6 +69,17 @@ describe('parseSecret', () => {
     const { keySecret: _drop, ...rest } = managementSecret('unused');
     const error = thrown(() => parseSecret('prod/mgmt', JSON.stringify(rest), managementKeySecret));
     expect(error.issues).toEqual([expect.stringMatching(/^keySecret: .*expected string/)]);
+  });
+
+  it('keeps fields it does not know and reads an empty expiry as never, beside the auth fields', () => {
+    const stored = { ...managementSecret('loose-secret-3'), expireAt: '', rotatedBy: 'ops' };
+    const value = parseSecret('prod/mgmt', JSON.stringify(stored), managementKeySecret);
+    expect(value).toEqual({ ...stored, expireAt: null });
+    const { roles: _roles, ...auth } = managementSecret('loose-secret-3');
+    expect(managementAuth.parse({ ...auth, rotatedBy: 'ops' })).toEqual({
+      ...auth,
+      rotatedBy: 'ops',
+    });
   });
 
   it('does not quote invalid JSON (JSON.parse would)', () => {
