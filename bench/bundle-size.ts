@@ -15,8 +15,8 @@ const json = process.argv.includes('--json');
 const outdir = mkdtempSync(path.join(tmpdir(), 'cloudops-bundles-'));
 const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 try {
-  const { bundles, synthMs } = synthBundles(outdir);
-  const rows = bundles.map((b) => ({
+  const { bundles, variants, synthMs } = synthBundles(outdir);
+  const rows = [...bundles, ...variants].map((b) => ({
     function: b.function,
     bundleKiB: kib(b.bytes),
     sourceMapKiB: kib(b.mapBytes),

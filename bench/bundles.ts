@@ -23,68 +23,87 @@ export const FUNCTIONS = [
 ] as const;
 export type FunctionName = (typeof FUNCTIONS)[number];
 
-export interface CdkBundle {
-  function: FunctionName;
+/**
+ * Deployments whose context makes the stack bundle a function from another entry, measured
+ * beside the default one: the sync in report mode (cdk/constructs/dashboard-sync.ts).
+ */
+export const VARIANTS = {
+  'sync-dashboards-report': {
+    of: 'sync-dashboards',
+    context: { 'cloudops:dashboardsScheduleMode': 'report' },
+  },
+} as const satisfies Record<string, { of: FunctionName; context: Record<string, unknown> }>;
+export type VariantName = keyof typeof VARIANTS;
+export type BundleName = FunctionName | VariantName;
+
+export interface CdkBundle<Name extends BundleName = FunctionName> {
+  function: Name;
   /** Folder holding index.mjs (+ .map) as the synth wrote it. */
   dir: string;
   file: string;
   bytes: number;
   mapBytes: number;
-  /** The Lambda entry file (repo-relative). */
+  /** The Lambda entry file (repo-relative), as the function's construct bundles it. */
   entry: string;
   memorySize: number;
   /** Environment.Variables as synthesized (strings, or tokens of deployed resources). */
   environment: Record<string, unknown>;
 }
 
-/** Synthesizes the stack with bundling into `outdir`; one bundle per function. */
-export function synthBundles(outdir: string): { bundles: CdkBundle[]; synthMs: number } {
+/**
+ * Synthesizes the stack with bundling into `outdir`; one bundle per function, then one synth
+ * per variant (in a folder of `outdir`) for the bundle it changes.
+ */
+export function synthBundles(outdir: string): {
+  bundles: CdkBundle[];
+  variants: CdkBundle<VariantName>[];
+  synthMs: number;
+} {
   const started = performance.now();
+  const deployed = synthStack(outdir, {});
+  const bundles = FUNCTIONS.map((name) => deployed(name, name));
+  const variants = Object.entries(VARIANTS).map(([name, v]) =>
+    synthStack(path.join(outdir, name), v.context)(v.of, name as VariantName),
+  );
+  return { bundles, variants, synthMs: performance.now() - started };
+}
+
+type Template = {
+  Resources: Record<
+    string,
+    {
+      Type: string;
+      Metadata?: Record<string, string>;
+      Properties?: {
+        MemorySize?: number;
+        Environment?: { Variables?: Record<string, unknown> };
+      };
+    }
+  >;
+};
+
+/** One bundling synth; answers each function's bundle under the name asked. */
+function synthStack(outdir: string, context: Record<string, unknown>) {
   const { app, stack } = buildApp({
     outdir,
     bundling: true,
     cfnValidation: false,
     treeMetadata: false,
     // Asset paths in the template's metadata (the CLI turns this on by default).
-    context: { ...BASE_CONTEXT, 'aws:cdk:enable-asset-metadata': true },
+    context: { ...BASE_CONTEXT, 'aws:cdk:enable-asset-metadata': true, ...context },
   });
   const assembly = app.synth();
-  const synthMs = performance.now() - started;
-  const template = assembly.getStackByName(stack.stackName).template as {
-    Resources: Record<
-      string,
-      {
-        Type: string;
-        Metadata?: Record<string, string>;
-        Properties?: {
-          MemorySize?: number;
-          Environment?: { Variables?: Record<string, unknown> };
-        };
-      }
-    >;
-  };
+  const template = assembly.getStackByName(stack.stackName).template as Template;
   const constructs = {
-    'rotate-key': { f: stack.keyRotation.rotator, entry: 'functions/rotate-key/handler.ts' },
-    'key-sentinel': { f: stack.keyRotation.sentinel, entry: 'functions/rotate-key/sentinel.ts' },
-    'sync-dashboards': {
-      f: stack.dashboardSync.sync,
-      entry: 'functions/sync-dashboards/handler.ts',
-    },
-    'provision-alerts': {
-      f: stack.alertProvisioning.provision,
-      entry: 'functions/provision-alerts/handler.ts',
-    },
-    'pipe-watchdog': {
-      f: stack.pipeWatchdog.watchdog,
-      entry: 'functions/pipe-watchdog/handler.ts',
-    },
-    'pipe-watchdog-consumer': {
-      f: stack.pipeWatchdog.consumer,
-      entry: 'functions/pipe-watchdog/consumer.ts',
-    },
+    'rotate-key': stack.keyRotation.rotator,
+    'key-sentinel': stack.keyRotation.sentinel,
+    'sync-dashboards': stack.dashboardSync.sync,
+    'provision-alerts': stack.alertProvisioning.provision,
+    'pipe-watchdog': stack.pipeWatchdog.watchdog,
+    'pipe-watchdog-consumer': stack.pipeWatchdog.consumer,
   } satisfies Record<FunctionName, unknown>;
-  const bundles = FUNCTIONS.map((name): CdkBundle => {
-    const { f, entry } = constructs[name];
+  return <Name extends BundleName>(of: FunctionName, name: Name): CdkBundle<Name> => {
+    const f = constructs[of];
     // The function's own CloudFormation resource (a NodejsFunction's default child).
     const logicalId = stack.getLogicalId(f.fn.node.defaultChild as lambda.CfnFunction);
     const resource = template.Resources[logicalId];
@@ -98,12 +117,11 @@ export function synthBundles(outdir: string): { bundles: CdkBundle[]; synthMs: n
       file,
       bytes: statSync(file).size,
       mapBytes: statSync(file + '.map').size,
-      entry,
+      entry: f.entry,
       memorySize: resource.Properties?.MemorySize ?? NaN,
       environment: resource.Properties?.Environment?.Variables ?? {},
     };
-  });
-  return { bundles, synthMs };
+  };
 }
 
 /**
@@ -210,6 +228,9 @@ export function sizeByPackage(metafile: Metafile): SizeGroup[] {
 }
 
 function packageOf(input: string): string {
+  // Third-party code kept in the repo counts as itself, not as the folder holding it.
+  const vendored = /\/vendor\/([^/.]+)/.exec(input);
+  if (vendored) return `vendor:${vendored[1]}`;
   const at = input.lastIndexOf('node_modules/');
   if (at < 0) {
     const parts = input.split('/');

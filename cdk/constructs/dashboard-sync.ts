@@ -57,6 +57,9 @@ export const SYNC_PROCESS_ENV = { MALLOC_ARENA_MAX: '2' } as const;
  */
 export const MANIFEST_KEY = '.cloudops/dashboards-manifest.json';
 
+/** The sync's entry (functions/sync-dashboards/<file>.ts) per schedule mode. */
+const SYNC_ENTRY_FILES = { repair: 'handler', report: 'report-handler' } as const;
+
 interface DashboardSyncProps extends FunctionDefaults {
   readonly connection: ConnectionSettings;
   /** The sync's own token (and, in managed mode, its own management key). */
@@ -116,6 +119,8 @@ export class DashboardSync extends Construct {
 
     this.sync = new CloudOpsFunction(this, 'Sync', {
       folder: 'sync-dashboards',
+      // Only report mode tells drift: the repair bundle carries no watch engine or notifier.
+      file: SYNC_ENTRY_FILES[props.scheduleMode],
       description:
         'Applies dashboards from S3 to the observability API; repairs drift on a schedule',
       memorySize: SYNC_FUNCTION_MEMORY_MB,

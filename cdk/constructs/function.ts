@@ -91,6 +91,8 @@ interface CloudOpsFunctionProps {
 
 export class CloudOpsFunction extends Construct {
   readonly fn: nodejs.NodejsFunction;
+  /** The bundled entry file, repo-relative (`functions/<folder>/<file>.ts`; the bench reads it). */
+  readonly entry: string;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
   /** Receives async invocations (schedules, S3) that failed after Lambda's retries. */
@@ -109,9 +111,9 @@ export class CloudOpsFunction extends Construct {
     this.logGroup.grantWrite(this.role);
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', `the ${props.folder} function`);
 
-    const file = props.file ?? 'handler';
+    this.entry = `functions/${props.folder}/${props.file ?? 'handler'}.ts`;
     this.fn = new nodejs.NodejsFunction(this, 'Function', {
-      entry: path.join(REPO_ROOT, 'functions', props.folder, `${file}.ts`),
+      entry: path.join(REPO_ROOT, this.entry),
       handler: 'handler',
       projectRoot: REPO_ROOT,
       depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),

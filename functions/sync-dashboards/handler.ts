@@ -1,6 +1,8 @@
 /**
- * sync-dashboards Lambda: S3 object events under the dashboards prefix apply the files; the
- * schedule repairs drift (or only reports it, CLOUDOPS_DASHBOARDS_SCHEDULE_MODE=report).
+ * sync-dashboards Lambda as the stack deploys it in repair mode (its default): S3 object events
+ * under the dashboards prefix apply the files, the schedule repairs drift. Report mode is
+ * report-handler.ts (it adds the drift teller and its watch engine, which this bundle leaves
+ * out; started with CLOUDOPS_DASHBOARDS_SCHEDULE_MODE=report, this one refuses).
  * Thin: the wiring and the work are in lib/dashboards/entry.ts; here middy, the API clients
  * (credentials from Secrets Manager, or values in env) and the invocation's deadline.
  */

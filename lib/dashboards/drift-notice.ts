@@ -8,6 +8,8 @@
  * (reminders, flap damping, recovery), claimed in the watch store (of two overlapping runs one
  * notifies) and delivered once through the notifiers (one that fails is retried next run).
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
 import { safeInteger } from '../schemas/builders';
 import { parseOrThrow } from '../format-issues';
@@ -23,8 +25,9 @@ import {
   type Told,
 } from '../watch/condition';
 import { pendingDeliveryOf } from '../watch/ledger';
-import type { Notifier } from '../watch/notifiers/types';
+import type { Notifier, NotifierClients } from '../watch/notifiers/types';
 import { WatchRun } from '../watch/run';
+import { watchFromEnv } from '../watch/settings';
 import { recordIo, type WatchStore } from '../watch/store';
 import {
   DASHBOARDS_NOTICES,
@@ -74,6 +77,49 @@ interface Where {
   owner: string;
   source: string;
   service?: string;
+}
+
+/** Tells one plan's drift (the number of notices claimed, and the notifiers that failed). */
+export type DriftTeller = (
+  plan: Plan,
+  where: Where,
+  run: { logger: Logger; signal?: AbortSignal },
+) => Promise<{ notifications: number; errors: string[] }>;
+
+export interface DriftTellerOptions {
+  /** @default the process environment (read in lib/config.ts) */
+  env?: Record<string, string | undefined>;
+  /** The notifiers' secrets. */
+  secretsManager?: SecretsManagerClient;
+  /** The watch table's client. */
+  dynamo?: DynamoDBClient;
+  /** The notifiers' other AWS clients (SNS, EventBridge). */
+  notify?: Omit<NotifierClients, 'secretsManager'>;
+  now?: () => Date;
+}
+
+/**
+ * Report mode's teller: the watch table, notifiers and policy from the watch variables the
+ * stack sets (functions/sync-dashboards/report-handler.ts wires it; the repair entry never
+ * loads lib/watch). Without a table or a notifier, undefined: drift is only logged.
+ */
+export function driftTellerFromEnv(options: DriftTellerOptions): DriftTeller | undefined {
+  const watch = watchFromEnv(options.env, DASHBOARDS_NOTICES.render, {
+    ...options.notify,
+    ...(options.secretsManager ? { secretsManager: options.secretsManager } : {}),
+    dynamo: options.dynamo ?? new DynamoDBClient({}),
+  });
+  if (!watch) return undefined;
+  const now = options.now;
+  return async (plan, where, run) => {
+    const told = await noticeDrift(plan, where, {
+      ...watch,
+      ...(now ? { now: () => now().getTime() } : {}),
+      logger: run.logger,
+      ...(run.signal ? { signal: run.signal } : {}),
+    });
+    return { notifications: told.notifications.length, errors: told.errors };
+  };
 }
 
 /**

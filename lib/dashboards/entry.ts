@@ -19,14 +19,11 @@ import { readObservabilityHome, type ObservabilityHome } from '../alerts/config'
 import { TileAlertLedger } from '../alerts/ledger';
 import { DynamoVersionStore } from '../alerts/versions-dynamo';
 import type { ObservabilityBackend } from '../api/observability-backend';
-import { CloudOpsError } from '../errors';
+import { CloudOpsError, ConfigError } from '../errors';
 import { createLogger, type Logger } from '../log';
-import type { NotifierClients } from '../watch/notifiers/types';
-import { watchFromEnv } from '../watch/settings';
-import { DASHBOARDS_NOTICES } from '../watch/subjects/dashboards';
 import { readSyncDashboardsSettings, type SyncDashboardsSettings } from './config';
 import { nextRound, sendContinuation, type Progress } from './continuation';
-import { noticeDrift, type DriftNoticeDeps } from './drift-notice';
+import type { DriftTeller, DriftTellerOptions } from './drift-notice';
 import { DEFAULT_OWNER, DEFAULT_OWNER_WARNING } from './ownership';
 import {
   applyResults,
@@ -45,21 +42,25 @@ import { s3Source } from './s3-source';
 import { syncStreamed, type SyncOutcome } from './sync';
 import { classifyTrigger, normalizePrefix, type Trigger } from './trigger';
 
-export interface SyncEntryOptions {
-  /** @default the process environment (read in lib/config.ts) */
-  env?: Record<string, string | undefined>;
+export interface SyncEntryOptions extends DriftTellerOptions {
   s3?: S3Client;
   eventBridge?: EventBridgeClient;
   /** Reads webhook files' `{ secret }` values (and the drift notifiers' secrets). */
   secretsManager?: SecretsManagerClient;
   /** Client for provision-alerts' version table and the drift record (watchdog table). */
   dynamo?: DynamoDBClient;
-  /** The drift notifiers' AWS clients (SNS, EventBridge). */
-  notify?: Omit<NotifierClients, 'secretsManager'>;
-  now?: () => Date;
+  /**
+   * Report mode's drift teller (drift-notice.ts driftTellerFromEnv, wired by the report entry
+   * only). Without it the entry is the repair one and refuses report mode.
+   */
+  driftTeller?: (options: DriftTellerOptions) => DriftTeller | undefined;
 }
 
 export type { SyncFunctionSummary };
+
+/** What the repair entry answers when deployed settings ask it to report (one line, no trace). */
+const REPORT_NEEDS_REPORT_ENTRY =
+  'CLOUDOPS_DASHBOARDS_SCHEDULE_MODE=report: this is the repair-mode sync, which cannot tell drift (no watch table, no notifiers); deploy the stack with cloudops:dashboardsScheduleMode=report, whose sync is functions/sync-dashboards/report-handler.ts';
 
 export interface SyncEntry {
   readonly home: ObservabilityHome;
@@ -73,6 +74,9 @@ export interface SyncEntry {
 
 export function syncDashboardsEntry(options: SyncEntryOptions = {}): SyncEntry {
   const settings = readSyncDashboardsSettings(options.env);
+  // This bundle has neither the watch engine nor the table and grants report mode is given.
+  if (settings.scheduleMode === 'report' && !options.driftTeller)
+    throw new ConfigError(REPORT_NEEDS_REPORT_ENTRY);
   const home = readObservabilityHome(options.env);
   const logger = createLogger({
     level: home.connection.CLOUDOPS_LOG_LEVEL,
@@ -97,7 +101,7 @@ export function syncDashboardsEntry(options: SyncEntryOptions = {}): SyncEntry {
           home.scope,
         )
       : undefined,
-    drift: driftWiring(options, settings.scheduleMode),
+    drift: settings.scheduleMode === 'report' ? options.driftTeller?.(options) : undefined,
     // Made only when a webhook file references a secret (most runs have none).
     secrets: () => (secretsClient ??= options.secretsManager ?? new SecretsManagerClient({})),
     manifest: settings.manifestKey
@@ -125,7 +129,7 @@ interface RunDeps {
   now: () => Date;
   ledger: TileAlertLedger | undefined;
   /** Report mode: drift is told through the watchdog's notifiers; without them only logged. */
-  drift: Omit<DriftNoticeDeps, 'logger' | 'signal'> | undefined;
+  drift: DriftTeller | undefined;
   /** Where the manifest is kept, and the context it must have been made in. */
   manifest: { store: ManifestStore; context: string } | undefined;
   /** The function's Secrets Manager client, for webhook files' secret references. */
@@ -289,30 +293,12 @@ async function reportDrift(
       counts: plan.counts,
     });
   if (!deps.drift || trigger.kind !== 'schedule') return undefined;
-  const told = await noticeDrift(
+  const told = await deps.drift(
     plan,
     { owner: plan.owner, source: `s3://${settings.bucket}/${normalizePrefix(settings.prefix)}` },
-    { ...deps.drift, logger, ...(signal ? { signal } : {}) },
+    { logger, ...(signal ? { signal } : {}) },
   );
   for (const error of told.errors)
     logger.warn('drift notice not delivered; it stays pending for the next run', { error });
-  return told.notifications.length;
-}
-
-/**
- * Report mode tells drift through lib/watch (its table, notifiers and policy from the watch
- * variables the stack sets); without a table or a notifier it only logs.
- */
-function driftWiring(
-  options: SyncEntryOptions,
-  mode: 'repair' | 'report',
-): RunDeps['drift'] | undefined {
-  if (mode !== 'report') return undefined;
-  const watch = watchFromEnv(options.env, DASHBOARDS_NOTICES.render, {
-    ...options.notify,
-    ...(options.secretsManager ? { secretsManager: options.secretsManager } : {}),
-    dynamo: options.dynamo ?? new DynamoDBClient({}),
-  });
-  const now = options.now;
-  return watch && { ...watch, ...(now ? { now: () => now().getTime() } : {}) };
+  return told.notifications;
 }

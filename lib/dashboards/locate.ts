@@ -4,7 +4,7 @@
  * events: a second YAML parser only to keep positions would be most of the sync function's
  * bundle growth. Built on the first call only: good files never pay for it.
  */
-import type { State } from 'js-yaml';
+import type { State } from './vendor/js-yaml-loader.mjs';
 import type { YamlParser } from './yaml';
 
 export type Locate = (path: readonly PropertyKey[]) => { line?: number; column?: number };

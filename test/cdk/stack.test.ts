@@ -5,6 +5,8 @@
  * function defaults, secrets and rotation, triggers, state, notifications, alarms, each
  * function's IAM policy and env vars, and cdk-nag.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
@@ -20,7 +22,7 @@ import { NOTIFIERS } from '../../lib/watch/notifiers/registry';
 import { provisionAlertsEnv } from '../../lib/alerts/config';
 import { eventTrustEnv } from '../../lib/events/trust';
 import { SYNC_PROCESS_ENV } from '../../cdk/constructs/dashboard-sync';
-import { BUNDLING } from '../../cdk/constructs/function';
+import { BUNDLING, REPO_ROOT } from '../../cdk/constructs/function';
 import type { CloudOpsFunction } from '../../cdk/constructs/function';
 import type { CloudOpsStack } from '../../cdk/stack';
 import {
@@ -693,7 +695,9 @@ describe('IAM: least privilege per function', () => {
     expect(envOf(f).CLOUDOPS_ALERTS_VERSION_TABLE).toEqual({
       Ref: id(stack.alertProvisioning.versionTable),
     });
-    // Repair mode tells no drift: no notifier, no watchdog table.
+    // Repair mode tells no drift: its entry wires no teller, no notifier, no watchdog table.
+    expect(f.entry).toBe('functions/sync-dashboards/handler.ts');
+    expect(existsSync(path.join(REPO_ROOT, f.entry))).toBe(true);
     expect(actionsOn(f, stack.pipeWatchdog.table)).toEqual([]);
     expect(actionsOn(f, stack.notifications.topic)).toEqual([]);
     expect(envOf(f)).not.toHaveProperty('CLOUDOPS_WATCHDOG_TABLE');
@@ -799,6 +803,9 @@ describe('variants', () => {
     const t = variant.template;
     const vid = (c: IConstruct) => v.getLogicalId(c.node.defaultChild as CfnElement);
     const sync = v.dashboardSync.sync;
+    // The entry that wires the drift teller (the repair one refuses report mode).
+    expect(sync.entry).toBe('functions/sync-dashboards/report-handler.ts');
+    expect(existsSync(path.join(REPO_ROOT, sync.entry))).toBe(true);
     const env = t.toJSON().Resources[vid(sync.fn)].Properties.Environment.Variables;
     expect(env).toMatchObject({
       CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: 'report',

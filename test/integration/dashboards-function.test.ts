@@ -13,7 +13,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { sandboxEnv, secretsManagerClientFromEnv } from '../../cli/connect';
 import { createHandler as provisionHandler } from '../../functions/provision-alerts/handler';
+import { lazyHandler } from '../../functions/runtime';
 import { createHandler } from '../../functions/sync-dashboards/handler';
+import { createHandler as createReportHandler } from '../../functions/sync-dashboards/report-handler';
 import { createVersionTable } from '../../lib/alerts/versions-dynamo';
 import { clearCredentialsCache } from '../../lib/credentials';
 import type { DashboardSyncedDetail } from '../../lib/dashboards/events';
@@ -55,12 +57,16 @@ const sentEvents = () =>
     .flatMap((c) => c.args[0].input.Entries ?? [])
     .map((e) => ({ ...e, detail: JSON.parse(e.Detail!) as DashboardSyncedDetail }));
 
+/** The function as the stack deploys it: report mode's own entry, else the repair one. */
 function handlerWith(
   extra: Record<string, string | undefined> = {},
   secretsManager?: SecretsManagerClient,
   dynamo?: { client: DynamoDBClient },
+  create = extra.CLOUDOPS_DASHBOARDS_SCHEDULE_MODE === 'report'
+    ? createReportHandler
+    : createHandler,
 ) {
-  const handler = createHandler({
+  const handler = create({
     env: {
       ...sandboxEnv(sb.info),
       CLOUDOPS_MANAGEMENT_RATE_LIMIT: '10000/1s',
@@ -227,6 +233,37 @@ describe('sync-dashboards function', () => {
     expect(noop).toMatchObject({ mode: 'apply', counts: { unchanged: 3 }, eventsSent: 0 });
     expect(writes()).toHaveLength(0);
     expect(eventBridge.commandCalls(PutEventsCommand)).toHaveLength(0);
+  });
+
+  it('the repair entry started in report mode refuses in one line, before any request', async () => {
+    const repairOnly = lazyHandler(() =>
+      handlerWith(
+        { CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: 'report' },
+        undefined,
+        undefined,
+        createHandler,
+      ),
+    );
+    // As the Lambda runtime calls it: the first invocation makes the handler, and fails.
+    const refused = await Promise.resolve()
+      .then(() => repairOnly(schedule, context))
+      .then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+    expect(refused?.name).toBe('ConfigError');
+    expect(refused?.message).toBe(
+      'CLOUDOPS_DASHBOARDS_SCHEDULE_MODE=report: this is the repair-mode sync, which cannot tell drift (no watch table, no notifiers); deploy the stack with cloudops:dashboardsScheduleMode=report, whose sync is functions/sync-dashboards/report-handler.ts',
+    );
+    expect(api()).toHaveLength(0);
+    expect(s3.commandCalls(ListObjectsV2Command)).toHaveLength(0);
+    // The report entry runs the same settings (drift only logged: no watch table here).
+    const report = await handlerWith({ CLOUDOPS_DASHBOARDS_SCHEDULE_MODE: 'report' })(
+      schedule,
+      context,
+    );
+    expect(report).toMatchObject({ trigger: 'schedule', mode: 'plan' });
+    expect(report).not.toHaveProperty('driftNotices');
   });
 
   it('a second deployment (its own owner) on the same service reports conflicts and takes nothing over', async () => {

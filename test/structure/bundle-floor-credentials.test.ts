@@ -9,6 +9,7 @@ import { bundleOf } from './function-bundle';
 
 const CONNECTED = [
   'functions/sync-dashboards/handler.ts',
+  'functions/sync-dashboards/report-handler.ts',
   'functions/provision-alerts/handler.ts',
   'functions/pipe-watchdog/consumer.ts',
 ];

@@ -16,6 +16,7 @@ const ENTRIES = [
   'functions/rotate-key/handler.ts',
   'functions/rotate-key/sentinel.ts',
   'functions/sync-dashboards/handler.ts',
+  'functions/sync-dashboards/report-handler.ts',
   'functions/provision-alerts/handler.ts',
   'functions/pipe-watchdog/handler.ts',
   'functions/pipe-watchdog/consumer.ts',

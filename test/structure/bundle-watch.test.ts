@@ -45,7 +45,7 @@ const WATCHERS: { entry: string; subjects: Subject[]; notifiers: NotifierPart[] 
     notifiers: ['sns', 'slack', 'webhook', 'pagerduty', 'eventbridge', 'routing'],
   },
   {
-    entry: 'functions/sync-dashboards/handler.ts',
+    entry: 'functions/sync-dashboards/report-handler.ts',
     subjects: ['dashboards'],
     notifiers: ['sns', 'slack', 'webhook', 'pagerduty', 'eventbridge', 'routing'],
   },

@@ -45,6 +45,10 @@ export const KEPT_FOR_TESTS: Readonly<Record<string, string>> = {
     'the JSON Schema of the dashboard kind alone, as the tests of its fields read it',
   'lib/api/errors.ts#ResponseValidationError':
     'the typed error of an answer that fails its schema, which the client tests assert',
+  'functions/sync-dashboards/report-handler.ts#createHandler':
+    'the report-mode sync with injected clients, as the tests drive the function the stack deploys',
+  'lib/dashboards/drift-notice.ts#noticeDrift':
+    'one plan told through a given watch store and notifiers (driftTellerFromEnv wires it from env)',
   'lib/dashboards/load.ts#loadDashboards':
     'the dashboards of a folder alone (loadFolder without its webhooks and saved searches)',
   'cli/cli.ts#COMMANDS': 'the command table help and completion are checked against',

@@ -4,7 +4,7 @@
  * as the loader would hand them over; reading them through the SDK is the integration test's.
  */
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
-import type * as JsYaml from 'js-yaml';
+import type * as JsYaml from '../../../lib/dashboards/vendor/js-yaml-loader.mjs';
 import { describe, expect, it, vi } from 'vitest';
 import { loadFolder, type DashboardSource } from '../../../lib/dashboards/load';
 import { formatFileIssue, validateFiles } from '../../../lib/dashboards/validate';
@@ -14,7 +14,7 @@ import { sdkClient, startSecretsManagerServer } from '../../support/secrets-mana
 
 // Counts YAML parses; the parser itself is the real one.
 const yamlLoads = vi.hoisted(() => ({ count: 0 }));
-vi.mock('js-yaml', async (original) => {
+vi.mock('../../../lib/dashboards/vendor/js-yaml-loader.mjs', async (original) => {
   const real = await original<typeof JsYaml>();
   return {
     ...real,

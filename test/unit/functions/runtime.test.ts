@@ -74,6 +74,8 @@ describe('log lines', () => {
       'rotate-key': (await import('../../../functions/rotate-key/handler')).handler,
       'key sentinel': (await import('../../../functions/rotate-key/sentinel')).handler,
       'sync-dashboards': (await import('../../../functions/sync-dashboards/handler')).handler,
+      'sync-dashboards report': (await import('../../../functions/sync-dashboards/report-handler'))
+        .handler,
       'provision-alerts': (await import('../../../functions/provision-alerts/handler')).handler,
     };
     for (const [name, entry] of Object.entries(entries))

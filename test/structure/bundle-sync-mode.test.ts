@@ -1,0 +1,57 @@
+/**
+ * The sync is bundled from the entry of its schedule mode (cdk/constructs/dashboard-sync.ts):
+ * the repair entry, the stack's default, tells no drift, so it carries neither the watch engine
+ * nor a notifier nor the SNS client; the report entry carries them all.
+ * Bundled as the other structure tests bundle them (./function-bundle.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { bundleOf } from './function-bundle';
+
+const REPAIR = 'functions/sync-dashboards/handler.ts';
+const REPORT = 'functions/sync-dashboards/report-handler.ts';
+
+/** The repo files of `entry`'s bundle and the SDK packages it imports (external there). */
+async function contentsOf(entry: string) {
+  const { files, text } = await bundleOf(entry);
+  const sdk = [...text.matchAll(/from "(@aws-sdk\/[^"]+)"/g)].map((m) => m[1]);
+  return { files, sdk: [...new Set(sdk)].sort() };
+}
+
+const watchFiles = (files: string[]) => files.filter((f) => f.startsWith('lib/watch/'));
+
+describe('the sync bundle of each schedule mode', () => {
+  it('repair: no watch engine, no notifier, no SNS client, no drift notice', async () => {
+    const { files, sdk } = await contentsOf(REPAIR);
+    expect(watchFiles(files)).toEqual([]);
+    expect(files).not.toContain('lib/dashboards/drift-notice.ts');
+    expect(sdk).not.toContain('@aws-sdk/client-sns');
+    // What the repair run does use is there.
+    expect(files).toContain('lib/dashboards/entry.ts');
+    expect(sdk).toEqual(
+      expect.arrayContaining([
+        '@aws-sdk/client-dynamodb',
+        '@aws-sdk/client-eventbridge',
+        '@aws-sdk/client-s3',
+        '@aws-sdk/client-secrets-manager',
+      ]),
+    );
+  }, 60_000);
+
+  it('report: the drift notice, the watch engine and its store, every notifier, the SNS client', async () => {
+    const { files, sdk } = await contentsOf(REPORT);
+    expect(files).toContain('lib/dashboards/drift-notice.ts');
+    expect(watchFiles(files)).toEqual(
+      expect.arrayContaining([
+        'lib/watch/run.ts',
+        'lib/watch/dynamo-store.ts',
+        'lib/watch/subjects/dashboards.ts',
+        'lib/watch/notifiers/sns.ts',
+        'lib/watch/notifiers/slack.ts',
+        'lib/watch/notifiers/webhook.ts',
+        'lib/watch/notifiers/pagerduty.ts',
+        'lib/watch/notifiers/eventbridge.ts',
+      ]),
+    );
+    expect(sdk).toEqual(expect.arrayContaining(['@aws-sdk/client-sns', '@aws-sdk/lib-dynamodb']));
+  }, 60_000);
+});
