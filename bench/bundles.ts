@@ -35,6 +35,8 @@ export interface CdkBundle {
   memorySize: number;
   /** Environment.Variables as synthesized (strings, or tokens of deployed resources). */
   environment: Record<string, unknown>;
+  /** The esbuild `define`s of this function's bundle besides BUNDLING (its construct's). */
+  define: Record<string, string>;
 }
 
 /** Synthesizes the stack with bundling into `outdir`; one bundle per function. */
@@ -101,6 +103,7 @@ export function synthBundles(outdir: string): { bundles: CdkBundle[]; synthMs: n
       entry,
       memorySize: resource.Properties?.MemorySize ?? NaN,
       environment: resource.Properties?.Environment?.Variables ?? {},
+      define: { ...f.bundleDefines },
     };
   });
   return { bundles, synthMs };
@@ -171,12 +174,20 @@ export interface EsbuildBundle {
   metafile: Metafile;
 }
 
-/** Builds `entry` (absolute) with the stack's options into `outDir/index.mjs`, with a metafile. */
-export async function buildWithStackOptions(entry: string, outDir: string): Promise<EsbuildBundle> {
+/**
+ * Builds `entry` (absolute) with the stack's options, and the function's own `define`s if any,
+ * into `outDir/index.mjs`, with a metafile.
+ */
+export async function buildWithStackOptions(
+  entry: string,
+  outDir: string,
+  define: Record<string, string> = {},
+): Promise<EsbuildBundle> {
   mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, 'index.mjs');
   const result = await build({
     ...esbuildOptions(),
+    define,
     entryPoints: [entry],
     outfile: file,
     absWorkingDir: REPO_ROOT,

@@ -141,6 +141,7 @@ async function bundleSizes(bundles: CdkBundle[]) {
     const own = await buildWithStackOptions(
       path.join(ROOT, b.entry),
       path.join(work, 'own', b.function),
+      b.define,
     );
     const base = await buildWithStackOptions(
       path.join(ROOT, 'bench/baselines', `${b.function}.ts`),
