@@ -87,6 +87,12 @@ describe("the consumer's bundle carries the notifiers its deployment binds", () 
     expect(saved / 1024).toBeGreaterThanOrEqual(10);
   }, 60_000);
 
+  it("reads its stored notices by subject without zod's discriminated union", async () => {
+    const { text } = await bundleOf(CONSUMER, { define: defines.get('default') });
+    expect(text).not.toMatch(/\bvar ZodMiniDiscriminatedUnion = /);
+    expect(text).toMatch(/\bvar ZodMiniObject = /); // the check sees a kind the bundle has
+  }, 60_000);
+
   it('a build without the defines (the CLI, tests) carries every notifier', async () => {
     const { files } = await bundleOf(CONSUMER);
     for (const part of Object.values(PARTS))
