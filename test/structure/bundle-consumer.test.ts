@@ -87,9 +87,10 @@ describe("the consumer's bundle carries the notifiers its deployment binds", () 
     expect(saved / 1024).toBeGreaterThanOrEqual(10);
   }, 60_000);
 
-  it("reads its stored notices by subject without zod's discriminated union", async () => {
+  it("reads its stored notices and its configuration without zod's DiscriminatedUnion and Prefault", async () => {
     const { text } = await bundleOf(CONSUMER, { define: defines.get('default') });
     expect(text).not.toMatch(/\bvar ZodMiniDiscriminatedUnion = /);
+    expect(text).not.toMatch(/\bvar ZodMiniPrefault = /);
     expect(text).toMatch(/\bvar ZodMiniObject = /); // the check sees a kind the bundle has
   }, 60_000);
 
