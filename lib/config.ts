@@ -222,7 +222,9 @@ export function primaryServiceId(config: ConnectionEnv): string | undefined {
 const NOT_CONFIGURED_FIELD = 'cloudopsNotConfigured';
 
 /** The JSON a deployed secret starts as (Secrets Manager adds a random `placeholder` field). */
-export const NOT_CONFIGURED_TEMPLATE = JSON.stringify({ [NOT_CONFIGURED_FIELD]: true });
+export const NOT_CONFIGURED_TEMPLATE = /* @__PURE__ */ JSON.stringify({
+  [NOT_CONFIGURED_FIELD]: true,
+});
 
 export function isNotConfiguredSecret(value: unknown): boolean {
   return (
@@ -235,7 +237,7 @@ export function isNotConfiguredSecret(value: unknown): boolean {
 /** A secret still holds the deploy-time placeholder: not a failure, the deployer is not done. */
 export class NotConfiguredError extends ConfigError {
   override name = 'NotConfiguredError';
-  readonly secretId: string;
+  declare readonly secretId: string;
   constructor(message: string, options: ErrorOptions & { secretId: string }) {
     super(message, options);
     this.secretId = options.secretId;

@@ -1,4 +1,4 @@
-import { CloudOpsError, type ErrorOptions } from '../errors';
+import { CloudOpsError, keepFields, type ErrorOptions } from '../errors';
 import { redactText } from '../redact';
 
 /** Which request failed: method and concrete path (paths carry ids, never secrets). */
@@ -21,23 +21,26 @@ export interface ApiErrorDetails extends RequestRef {
 /** The server answered with a non-2xx status (or a 2xx we could not use, see subclasses). */
 export class ApiError extends CloudOpsError {
   override name = 'ApiError';
-  readonly status: number;
-  readonly code: string | undefined;
-  readonly apiMessage: string | undefined;
-  readonly requestId: string | undefined;
-  readonly method: string;
-  readonly path: string;
-  readonly retryAfterMs: number | undefined;
+  declare readonly status: number;
+  declare readonly code: string | undefined;
+  declare readonly apiMessage: string | undefined;
+  declare readonly requestId: string | undefined;
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly retryAfterMs: number | undefined;
 
   constructor(message: string, options: ErrorOptions & ApiErrorDetails) {
     super(message, options);
-    this.status = options.status;
-    this.code = options.code;
-    this.apiMessage = options.apiMessage === undefined ? undefined : redactText(options.apiMessage);
-    this.requestId = options.requestId;
-    this.method = options.method;
-    this.path = options.path;
-    this.retryAfterMs = options.retryAfterMs;
+    keepFields(this, options, [
+      'status',
+      'code',
+      'apiMessage',
+      'requestId',
+      'method',
+      'path',
+      'retryAfterMs',
+    ]);
+    if (options.apiMessage !== undefined) this.apiMessage = redactText(options.apiMessage);
   }
 
   /** 429, 5xx: worth another attempt (subject to the retry policy and idempotency). */
@@ -79,9 +82,10 @@ const requestIdNote = (d: { requestId?: string }) =>
  */
 export class UnexpectedResponseError extends ApiError {
   override name = 'UnexpectedResponseError';
-  readonly snippet: string;
-  readonly contentType: string | undefined;
+  declare readonly snippet: string;
+  declare readonly contentType: string | undefined;
 
+  // Retried as any ApiError: only server-side statuses; a broken 2xx/4xx body would repeat.
   constructor(
     message: string,
     options: ErrorOptions & ApiErrorDetails & { snippet: string; contentType?: string },
@@ -89,11 +93,6 @@ export class UnexpectedResponseError extends ApiError {
     super(message, options);
     this.snippet = redactText(options.snippet);
     this.contentType = options.contentType;
-  }
-
-  /** Only server-side statuses are worth retrying; a broken 2xx/4xx body would repeat. */
-  override get retryable(): boolean {
-    return this.status === 429 || this.status >= 500;
   }
 }
 
@@ -113,7 +112,7 @@ export function unexpectedResponse(
 /** A 2xx payload that does not match the schema; names each field path. */
 export class ResponseValidationError extends ApiError {
   override name = 'ResponseValidationError';
-  readonly issues: readonly string[];
+  declare readonly issues: readonly string[];
 
   constructor(
     message: string,
@@ -148,9 +147,9 @@ export function invalidAnswer(
  */
 export class ServiceIdleError extends ApiError {
   override name = 'ServiceIdleError';
-  readonly serviceId: string;
+  declare readonly serviceId: string;
   /** The state the server named (`idle`), when it named one. */
-  readonly serviceState: string;
+  declare readonly serviceState: string;
 
   constructor(
     message: string,
@@ -190,7 +189,7 @@ export function asServiceIdle(error: unknown, serviceId: string): unknown {
  */
 export class WebhookInUseError extends ApiError {
   override name = 'WebhookInUseError';
-  readonly webhookId: string;
+  declare readonly webhookId: string;
 
   constructor(message: string, options: ErrorOptions & ApiErrorDetails & { webhookId: string }) {
     super(message, options);
@@ -222,7 +221,7 @@ export function asWebhookInUse(error: unknown, webhookId: string): unknown {
 export class RedirectRefusedError extends ApiError {
   override name = 'RedirectRefusedError';
   /** `host[:port]` of the Location header; undefined when there was none (or it is unreadable). */
-  readonly locationHost: string | undefined;
+  declare readonly locationHost: string | undefined;
 
   constructor(
     message: string,
@@ -263,9 +262,9 @@ export function redirectRefused(
 export class RateLimitedError extends ApiError {
   override name = 'RateLimitedError';
   /** How long the reset still was when we gave up. */
-  readonly resetMs: number;
+  declare readonly resetMs: number;
   /** What was left of the request's deadline. */
-  readonly remainingMs: number;
+  declare readonly remainingMs: number;
 
   constructor(
     message: string,
@@ -300,13 +299,13 @@ export function rateLimited(
  */
 export class ResponseTooLargeError extends CloudOpsError {
   override name = 'ResponseTooLargeError';
-  readonly method: string;
-  readonly path: string;
-  readonly status: number;
-  readonly limitBytes: number;
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly status: number;
+  declare readonly limitBytes: number;
   /** Bytes received before giving up (the declared Content-Length when it alone exceeded). */
-  readonly bytesRead: number;
-  readonly declaredBytes: number | undefined;
+  declare readonly bytesRead: number;
+  declare readonly declaredBytes: number | undefined;
 
   constructor(
     message: string,
@@ -319,12 +318,14 @@ export class ResponseTooLargeError extends CloudOpsError {
       },
   ) {
     super(message, options);
-    this.method = options.method;
-    this.path = options.path;
-    this.status = options.status;
-    this.limitBytes = options.limitBytes;
-    this.bytesRead = options.bytesRead;
-    this.declaredBytes = options.declaredBytes;
+    keepFields(this, options, [
+      'method',
+      'path',
+      'status',
+      'limitBytes',
+      'bytesRead',
+      'declaredBytes',
+    ]);
   }
 
   get retryable(): boolean {
@@ -337,12 +338,12 @@ export type TransportErrorKind = 'timeout' | 'reset' | 'refused' | 'aborted' | '
 /** No HTTP answer: timeout, connection reset/refused, DNS failure, or the caller aborted. */
 export class TransportError extends CloudOpsError {
   override name = 'TransportError';
-  readonly method: string;
-  readonly path: string;
-  readonly kind: TransportErrorKind;
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly kind: TransportErrorKind;
   /** False only when the request surely never reached the server (refused, DNS). */
-  readonly maybeSent: boolean;
-  readonly errorCode: string | undefined;
+  declare readonly maybeSent: boolean;
+  declare readonly errorCode: string | undefined;
 
   constructor(
     message: string,
@@ -350,11 +351,7 @@ export class TransportError extends CloudOpsError {
       RequestRef & { kind: TransportErrorKind; maybeSent: boolean; errorCode?: string },
   ) {
     super(message, options);
-    this.method = options.method;
-    this.path = options.path;
-    this.kind = options.kind;
-    this.maybeSent = options.maybeSent;
-    this.errorCode = options.errorCode;
+    keepFields(this, options, ['method', 'path', 'kind', 'maybeSent', 'errorCode']);
   }
 
   /** A caller's abort is final; everything else may be retried (policy permitting). */

@@ -5,7 +5,7 @@ import nodeFetch from 'node-fetch';
 import type * as z from 'zod/mini';
 import { formatIssues } from '../format-issues';
 import { silentLogger, type Logger } from '../log';
-import { managementEnvelope, observabilityEnvelope, splitErrorText } from '../schemas/common';
+import { envelopeOf, splitErrorText } from '../schemas/common';
 import type { AuthScheme } from './auth';
 import { systemClock, type Clock } from './clock';
 import {
@@ -117,20 +117,12 @@ export function httpCoreFor(
   options: HttpClientOptions,
   api: { auth: AuthScheme; envelope: EnvelopeKind; rateLimit: RateLimitConfig },
 ): HttpCore {
+  // The client's options as given (the core reads only its own), under the API's own settings.
   return new HttpCore({
-    baseUrl: options.baseUrl,
-    auth: api.auth,
-    envelope: api.envelope,
+    ...options,
+    ...api,
     rateLimit: options.rateLimit ?? api.rateLimit,
-    limiters: options.limiters,
-    timeoutMs: options.timeoutMs,
-    deadlineMs: options.deadlineMs,
-    maxResponseBytes: options.maxResponseBytes,
-    retry: options.retry,
     logger: options.logger?.child({ api: api.envelope }),
-    fetch: options.fetch,
-    clock: options.clock,
-    random: options.random,
   });
 }
 
@@ -475,16 +467,12 @@ export class HttpCore {
   /** The envelope with its payload parsed (a list of itemByItem's one item at a time). */
   private readPayload(
     schema: z.ZodMiniType,
-    key: string,
+    key: 'result' | 'data',
     body: unknown,
   ): { ok: true; envelope: Record<string, unknown> } | { ok: false; issues: z.core.$ZodIssue[] } {
     const item = itemSchemaOf(schema);
     if (item) return readListInPlace(body, key, item);
-    const envelope =
-      this.options.envelope === 'management'
-        ? managementEnvelope(schema)
-        : observabilityEnvelope(schema);
-    const parsed = envelope.safeParse(body);
+    const parsed = envelopeOf(key, schema).safeParse(body);
     return parsed.success
       ? { ok: true, envelope: parsed.data }
       : { ok: false, issues: parsed.error.issues };

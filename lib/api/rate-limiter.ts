@@ -4,8 +4,8 @@ import { systemClock, type Clock } from './clock';
 /** The bucket is paused (a server 429 reset) until after the waiter's deadline. */
 export class PausedPastDeadline extends CloudOpsError {
   override name = 'PausedPastDeadline';
-  readonly pausedForMs: number;
-  readonly remainingMs: number;
+  declare readonly pausedForMs: number;
+  declare readonly remainingMs: number;
   constructor(
     message: string,
     options: ErrorOptions & { pausedForMs: number; remainingMs: number },

@@ -41,7 +41,8 @@ export function parseSecretValue<S extends z.ZodMiniType>(
   schema: S,
 ): z.infer<S> {
   // Register first: a malformed secret still holds real secrets that must stay out of logs.
-  registerSecretFields(value);
+  const secrets = secretFieldValues(value);
+  for (const secret of secrets) registerSecret(secret);
   // The deploy-time placeholder: the deployer has not seeded it yet (not a malformed secret).
   if (isNotConfiguredSecret(value))
     throw new NotConfiguredError(
@@ -50,39 +51,29 @@ export function parseSecretValue<S extends z.ZodMiniType>(
     );
   return parseOrThrow(schema, value, source, {
     intro: `Secret ${source} is malformed`,
-    scrub: (issues) => scrub(issues, value),
+    scrub: (issues) => scrub(issues, secrets),
   });
 }
 
-/** Register the values of secret-named fields (keySecret, token, ...) for redaction. */
-function registerSecretFields(value: unknown): void {
+/** The values of secret-named fields (keySecret, token, ...) anywhere in `value`. */
+function secretFieldValues(value: unknown, found: string[] = []): string[] {
   if (Array.isArray(value)) {
-    value.forEach(registerSecretFields);
+    for (const item of value) secretFieldValues(item, found);
   } else if (value && typeof value === 'object') {
     for (const [key, field] of Object.entries(value)) {
-      if (typeof field === 'string' && isSecretField(key)) registerSecret(field);
-      else registerSecretFields(field);
+      if (typeof field === 'string' && isSecretField(key)) found.push(field);
+      else secretFieldValues(field, found);
     }
   }
+  return found;
 }
 
 /**
  * Belt and braces: drop the secret-named fields' values (keySecret, token, ...) should a schema
  * message quote one. Ids and role names stay: an issue naming them is what the operator needs.
  */
-function scrub(lines: string[], value: unknown): string[] {
-  const values: string[] = [];
-  const collect = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(collect);
-    else if (node && typeof node === 'object') {
-      for (const [key, field] of Object.entries(node)) {
-        if (typeof field === 'string' && isSecretField(key) && field.length >= 4)
-          values.push(field);
-        else collect(field);
-      }
-    }
-  };
-  collect(value);
+function scrub(lines: string[], secrets: readonly string[]): string[] {
+  const values = secrets.filter((secret) => secret.length >= 4);
   values.sort((a, b) => b.length - a.length);
   return lines.map((line) =>
     values.reduce((text, secret) => text.split(secret).join('[REDACTED]'), line),

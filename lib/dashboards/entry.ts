@@ -31,6 +31,7 @@ import { DEFAULT_OWNER, DEFAULT_OWNER_WARNING } from './ownership';
 import {
   applyResults,
   plannedResults,
+  applySummary,
   planSummary,
   progressOf,
   type StoppedRun,
@@ -185,15 +186,17 @@ async function runSync(
     });
     throw error;
   }
+  const summary = planSummary(trigger, mode, outcome);
   logger.info('dashboard plan', {
     trigger: trigger.kind,
+    summary: summary.summaryLine,
     counts: outcome.plan.counts,
+    planned: summary.planned,
     pending: outcome.plan.pending,
     notes: outcome.plan.notes,
     files: outcome.files,
     s3ListPages: source.listPages(),
   });
-  const summary = planSummary(trigger, mode, outcome);
   if (!outcome.apply || !outcome.events) {
     const driftNotices = await reportDrift(outcome.plan, trigger, deps, io.signal);
     await keepManifest(deps, previous, outcome);
@@ -210,6 +213,8 @@ async function runSync(
     ? await continueLater(progressOf(outcome.apply, trigger), deps)
     : undefined;
   const results = applyResults(outcome.apply);
+  const applied = applySummary(outcome.apply, outcome.files?.inSync ?? 0);
+  logger.info('dashboard apply', { summary: applied.summaryLine, applied: applied.applied });
   const bad = results.filter((r) => r.status === 'aborted' || r.status === 'failed');
   if (bad.length > 0) {
     // Events for the good ones are out; failing the invocation makes the problem visible (and retried).
@@ -217,7 +222,7 @@ async function runSync(
       `${bad.length} dashboard(s) not applied: ${bad.map((r) => `"${r.name}": ${r.message}`).join('; ')}`,
     );
   }
-  return { ...summary, results, eventsSent, ...(stopped ? { stopped } : {}) };
+  return { ...summary, ...applied, results, eventsSent, ...(stopped ? { stopped } : {}) };
 }
 
 /** The deadline came before the first write: a summary instead of a failed invocation. */

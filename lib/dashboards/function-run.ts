@@ -7,7 +7,9 @@ import type { ApplyResult, ApplyStatus } from './apply';
 import type { Progress } from './continuation';
 import type { ObjectKind } from './objects-plan';
 import type { DashboardAction, Plan } from './plan';
+import { applySummaryLine, summaryLine } from './render';
 import type { SyncOutcome } from './sync';
+import { applyTally, planTally, type Tally } from './tally';
 import type { Trigger } from './trigger';
 
 export interface SyncFunctionSummary {
@@ -15,6 +17,12 @@ export interface SyncFunctionSummary {
   mode: 'apply' | 'plan' | 'skipped';
   /** The plan's counts; `unchanged` includes the dashboards the manifest vouched for unread. */
   counts?: Record<DashboardAction, number>;
+  /** The plan's counts of every kind (dashboards as in `counts`, webhooks, saved searches, alerts). */
+  planned?: Tally;
+  /** Apply mode: what the run did, by kind and status. */
+  applied?: Tally;
+  /** The line a person reads: the apply's (apply mode) or the plan's, the CLI's words. */
+  summaryLine?: string;
   pending?: boolean;
   /** Dashboard files listed, read, planned, and vouched in sync (read or not). */
   files?: { listed: number; read: number; planned: number; inSync: number };
@@ -73,13 +81,24 @@ export function planSummary(
   outcome: Pick<SyncOutcome, 'plan' | 'files'>,
 ): Omit<SyncFunctionSummary, 'results' | 'eventsSent'> {
   const { plan, files } = outcome;
+  const unread = files?.inSync ?? 0;
   return {
     trigger: trigger.kind,
     mode,
-    counts: { ...plan.counts, unchanged: plan.counts.unchanged + (files?.inSync ?? 0) },
+    counts: { ...plan.counts, unchanged: plan.counts.unchanged + unread },
+    planned: planTally(plan, unread),
+    summaryLine: summaryLine(plan, unread),
     pending: plan.pending,
     ...(files ? { files } : {}),
   };
+}
+
+/** The summary's apply part: what was done, by kind, and its line (`unread` as in planSummary). */
+export function applySummary(
+  apply: ApplyResult,
+  unread: number,
+): Pick<SyncFunctionSummary, 'applied' | 'summaryLine'> {
+  return { applied: applyTally(apply, unread), summaryLine: applySummaryLine(apply, unread) };
 }
 
 /** Report mode: the dashboards the plan would change. */

@@ -10,6 +10,7 @@ import type { AlertResult } from '../alerts/tile-apply';
 import type { ObjectChange } from './objects-plan';
 import type { DashboardChange, Plan, TileChange } from './plan';
 import { costLine } from './cost';
+import { applyTally, planTally, tallyText, type TallyWords } from './tally';
 
 const SIGN = {
   create: '[+]',
@@ -66,28 +67,43 @@ export function renderPlan(plan: Plan, options: RenderOptions = {}): string {
   return lines.join('\n');
 }
 
-export function summaryLine(plan: Plan): string {
-  const { create, update, delete: del, unchanged, conflict } = plan.counts;
+const PLAN_WORDS: TallyWords = [
+  ['create', 'to create', true],
+  ['update', 'to update', true],
+  ['delete', 'to delete', true],
+  ['unchanged', 'unchanged', true],
+  ['conflict', 'in conflict', false],
+];
+const APPLY_WORDS: TallyWords = [
+  ['created', 'created', true],
+  ['updated', 'updated', true],
+  ['deleted', 'deleted', true],
+  ['unchanged', 'unchanged', true],
+  ['aborted', 'aborted', false],
+  ['failed', 'failed', false],
+  ['not applied', 'not applied', false],
+];
+
+/**
+ * "Plan: 1 dashboard to create, 1 webhook to create, 0 to update, 0 to delete, 0 unchanged."
+ * `unread`: dashboards a manifest vouched in sync without reading them (counted unchanged).
+ */
+export function summaryLine(plan: Plan, unread = 0): string {
   const deleted = plan.changes.reduce((n, c) => n + c.alertsDeleted.length, 0);
-  const a = plan.alertCounts;
-  const alerts =
-    a.create + a.update + a.delete > 0
-      ? `; alerts: ${a.create} to create, ${a.update} to update, ${a.delete} to delete`
-      : '';
-  const objects = plan.objects ?? [];
-  const o = (action: string) => objects.filter((c) => c.action === action).length;
-  const others =
-    objects.length > 0
-      ? `; webhooks and saved searches: ${o('create')} to create, ${o('update')} to update, ${o('delete')} to delete, ${o('unchanged')} unchanged`
-      : '';
   return (
-    `Plan: ${create} to create, ${update} to update, ${del} to delete, ${unchanged} unchanged` +
-    others +
-    (conflict > 0 ? `, ${conflict} conflict(s)` : '') +
-    alerts +
+    `Plan: ${tallyText(planTally(plan, unread), PLAN_WORDS)}` +
     (deleted > 0 ? `; ${deleted} alert(s) would be deleted with their tiles` : '') +
     (plan.pending ? '.' : '. No changes.')
   );
+}
+
+/**
+ * "Apply complete: 1 dashboard created, 1 webhook created, 0 updated, 0 deleted, 0 unchanged."
+ * `unread` as in summaryLine.
+ */
+export function applySummaryLine(result: ApplyResult, unread = 0): string {
+  const complete = result.ok && !result.interrupted;
+  return `Apply ${complete ? 'complete' : 'incomplete'}: ${tallyText(applyTally(result, unread), APPLY_WORDS)}.`;
 }
 
 const NOUN = { webhook: 'webhook', savedSearch: 'saved search' } as const;
@@ -306,19 +322,17 @@ export function renderApply(result: ApplyResult): string {
     if (r.status !== 'unchanged' || alerts.length > 0) lines.push(resultLine(r));
     for (const a of alerts) lines.push(alertResultLine(a));
   }
-  const count = (s: string) => result.results.filter((r) => r.status === s).length;
-  lines.push(
-    `Apply: ${count('created')} created, ${count('updated')} updated, ${count('deleted')} deleted, ` +
-      `${count('unchanged')} unchanged, ${count('aborted')} aborted, ${count('failed')} failed` +
-      (count('not applied') > 0 ? `, ${count('not applied')} not applied` : '') +
-      '.',
-  );
+  lines.push(applySummaryLine(result));
   if (result.interrupted) {
-    const done = result.results.filter((r) => ['created', 'updated', 'deleted'].includes(r.status));
-    const left = result.results.filter((r) => r.status === 'not applied');
+    const all = [...(result.objects ?? []), ...result.results];
+    const named = (statuses: string[]) =>
+      all
+        .filter((r) => statuses.includes(r.status))
+        .map((r) => `${'kind' in r ? NOUN[r.kind] : 'dashboard'} "${r.name}"`)
+        .join(', ') || 'nothing';
     lines.push(
-      `Interrupted. Applied: ${done.map((r) => `"${r.name}"`).join(', ') || 'nothing'}. ` +
-        `Not applied: ${left.map((r) => `"${r.name}"`).join(', ') || 'nothing'}.`,
+      `Interrupted. Applied: ${named(['created', 'updated', 'deleted'])}. ` +
+        `Not applied: ${named(['not applied'])}.`,
     );
   }
   return lines.join('\n');

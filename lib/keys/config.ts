@@ -60,13 +60,13 @@ export const duration = z.lazy(() => durationUpTo(MAX_DURATION_MS));
  * The longest life a key the rotator makes may have: a key is a credential, and one that
  * outlives a year without rotation defeats the point of rotating it.
  */
-export const MAX_KEY_LIFETIME_MS = 365 * 86_400_000;
+export const MAX_KEY_LIFETIME_MS = 365 * UNIT_MS.d;
 const keyDuration = z.lazy(() => durationUpTo(MAX_KEY_LIFETIME_MS));
 
 /** The rotator's settings (env names are the deployment contract; values are validated). */
 export const rotationEnv = z.object({
-  CLOUDOPS_KEY_LIFETIME: z._default(keyDuration, 90 * 86_400_000),
-  CLOUDOPS_KEY_GRACE_PERIOD: z._default(keyDuration, 86_400_000),
+  CLOUDOPS_KEY_LIFETIME: z._default(keyDuration, 90 * UNIT_MS.d),
+  CLOUDOPS_KEY_GRACE_PERIOD: z._default(keyDuration, UNIT_MS.d),
   CLOUDOPS_KEY_NAME_PREFIX: keyNamePrefix,
   CLOUDOPS_ROTATION_ADMIN_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   CLOUDOPS_ROTATION_TEST_CALL: z._default(testCall, { kind: 'auto' }),
@@ -90,8 +90,8 @@ interface SentinelConfig {
 }
 
 export const DEFAULT_ROTATION_CONFIG: RotationConfig = {
-  lifetimeMs: 90 * 86_400_000,
-  gracePeriodMs: 86_400_000,
+  lifetimeMs: 90 * UNIT_MS.d,
+  gracePeriodMs: UNIT_MS.d,
   namePrefix: 'cloudops-rotated-',
   testCall: { kind: 'auto' },
 };

@@ -6,6 +6,7 @@
  * No I/O, no clock of its own.
  */
 import * as z from 'zod/mini';
+import { UNIT_MS } from '../duration';
 import { safeInteger } from '../schemas/builders';
 import { CloudOpsError } from '../errors';
 import { parseOrThrow } from '../format-issues';
@@ -29,7 +30,7 @@ export const policySchema = z.lazy(() =>
     /** Announce pipes seen for the first time. */
     announceNew: z._default(z.boolean(), true),
     /** A gone pipe's record is kept this long (DynamoDB TTL), then forgotten. */
-    goneRetentionMs: z._default(z.number().check(safeInteger(), z.positive()), 30 * 86_400_000),
+    goneRetentionMs: z._default(z.number().check(safeInteger(), z.positive()), 30 * UNIT_MS.d),
   }),
 );
 type WatchdogPolicyInput = z.input<typeof policySchema>;
@@ -283,7 +284,7 @@ function words(
     case 'stuck':
       return `${pipe} has been ${told.to} for ${Math.round((now - told.since) / 60_000)} min`;
     case 'reminder':
-      return `${pipe} is still ${told.to} (${((now - told.since) / 3_600_000).toFixed(1)} h)`;
+      return `${pipe} is still ${told.to} (${((now - told.since) / UNIT_MS.h).toFixed(1)} h)`;
     case 'flapping':
       return `${pipe} is flapping: ${record.changes.length} state changes in ${Math.round(policy.flapWindowMs / 60_000)} min (now ${told.to}); quiet until stable`;
     case 'unknown':

@@ -8,6 +8,7 @@
  * the wording. No I/O, no clock of its own: `now` is when the metrics answered.
  */
 import * as z from 'zod/mini';
+import { UNIT_MS } from '../duration';
 import { safeInteger } from '../schemas/builders';
 import {
   followCondition,
@@ -315,7 +316,7 @@ function wordProgress(
         ? `${pipe} stopped erroring`
         : `${pipe} is moving again (${perMinute(facts.ratePerMinute)} ${unit}/min sent)`;
     case 'reminder':
-      return `${pipe} is still ${told.to} (${((now - told.since) / 3_600_000).toFixed(1)} h)`;
+      return `${pipe} is still ${told.to} (${((now - told.since) / UNIT_MS.h).toFixed(1)} h)`;
     case 'flapping':
       return `${pipe} keeps changing between ${told.from} and ${told.to}; quiet until stable`;
     default:

@@ -1,5 +1,6 @@
 /** The watchdog's configuration (validated once; every default is stated here). */
 import * as z from 'zod/mini';
+import { UNIT_MS } from '../duration';
 import { safeInteger } from '../schemas/builders';
 import { parseOrThrow } from '../format-issues';
 import { deliveryLimitsSchema } from '../watch/ledger';
@@ -25,7 +26,7 @@ const watchdogConfigSchema = z.lazy(() =>
     /** Progress from the metrics endpoint: stalled, quiet, erroring. */
     progress: withDefaults(progressPolicySchema),
     /** The metrics endpoint not served: list the pipes instead, and ask the metrics again after this. */
-    metricsRetryMs: z._default(z.number().check(safeInteger(), z.positive()), 24 * 3_600_000),
+    metricsRetryMs: z._default(z.number().check(safeInteger(), z.positive()), 24 * UNIT_MS.h),
     /** Notify after this many consecutive runs that could not list a service. */
     selfWatchAfterFailures: z._default(z.number().check(safeInteger(), z.positive()), 3),
     autoRestart: withDefaults(
@@ -33,7 +34,7 @@ const watchdogConfigSchema = z.lazy(() =>
         enabled: z._default(z.boolean(), false),
         /** At most this many start attempts per pipe inside `windowMs`. */
         maxAttempts: z._default(z.number().check(safeInteger(), z.positive()), 3),
-        windowMs: z._default(z.number().check(safeInteger(), z.positive()), 3_600_000),
+        windowMs: z._default(z.number().check(safeInteger(), z.positive()), UNIT_MS.h),
       }),
     ),
     /** A run's claim on pending notifications expires after this (a crashed run's are retaken). */

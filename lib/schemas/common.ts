@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { isoDatetime, safeInteger, uuidString, withFallback } from './builders';
+import { isoDatetime, uuidString, withFallback } from './builders';
 
 /** RFC 4122 UUID of any version (ids in paths and records). */
 export const uuid = /* @__PURE__ */ z.lazy(() => uuidString());
@@ -65,20 +65,12 @@ export function aliased<T extends z.ZodMiniType>(
 }
 
 /**
- * Management API success envelope: `{ status, requestId, result }`. Only `result` is used;
- * `status` and `requestId` are diagnostics and never fail a parse.
+ * A success envelope with its payload under `key`: management `{ status, requestId, result }`,
+ * observability `{ data }`. Only the payload is read; the other fields are diagnostics, passed
+ * through unchecked so they never fail a parse (and cost no schema of their own).
  */
-export function managementEnvelope<T extends z.ZodMiniType>(result: T) {
-  return z.looseObject({
-    status: lenient(z.number().check(safeInteger())),
-    requestId: lenient(z.string()),
-    result,
-  });
-}
-
-/** Observability API success envelope: `{ data }`. */
-export function observabilityEnvelope<T extends z.ZodMiniType>(data: T) {
-  return z.looseObject({ data });
+export function envelopeOf<T extends z.ZodMiniType>(key: 'result' | 'data', payload: T) {
+  return z.looseObject({ [key]: payload });
 }
 
 /** Splits `"BAD_REQUEST: pipe must be paused"` into code and message. */

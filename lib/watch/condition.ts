@@ -5,6 +5,7 @@
  * until it is stable. The subject classifies its states and words what is told.
  */
 import * as z from 'zod/mini';
+import { UNIT_MS } from '../duration';
 import { safeInteger } from '../schemas/builders';
 import { SEVERITIES, type Severity } from './notice';
 
@@ -13,7 +14,7 @@ export type ConditionKind = (typeof CONDITION_KINDS)[number];
 
 export const conditionPolicySchema = z.strictObject({
   /** While a problem lasts, remind after this long without a notice. */
-  reminderIntervalMs: z._default(z.number().check(safeInteger(), z.positive()), 4 * 3_600_000),
+  reminderIntervalMs: z._default(z.number().check(safeInteger(), z.positive()), 4 * UNIT_MS.h),
   /** More than this many state changes inside `flapWindowMs` is flapping. */
   flapMaxChanges: z._default(z.number().check(safeInteger(), z.positive()), 3),
   flapWindowMs: z._default(z.number().check(safeInteger(), z.positive()), 15 * 60_000),

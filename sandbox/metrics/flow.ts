@@ -4,6 +4,7 @@
  * changes nothing; a change of rates or of the pipe's state first settles the totals at that
  * moment (`settleFlow`), so a restart from the state file continues the same lines.
  */
+import { UNIT_MS } from '../../lib/duration';
 import type { Pipe } from '../../lib/schemas';
 import type { SandboxState } from '../store';
 import type { FlowRates, MetricsState, PipeFlowRow } from './state';
@@ -19,7 +20,6 @@ export const STEADY_FLOW: FlowRates = {
 const STILL: FlowRates = { fetchedPerMinute: 0, sentPerMinute: 0, errorsPerMinute: 0 };
 /** States in which a pipe moves data; every other state (Stopped, Failed, Paused...) is still. */
 const MOVING_STATES = new Set(['Running', 'Degraded']);
-const MINUTE_MS = 60_000;
 
 export function metricsState(state: SandboxState): MetricsState {
   state.metrics ??= { flows: {}, partialServices: [] };
@@ -35,7 +35,7 @@ export function currentRates(state: SandboxState, pipe: Pipe): FlowRates {
 /** The totals at `now`; a pipe never changed since it was made starts from zero at `createdAt`. */
 export function totalsAt(state: SandboxState, pipe: Pipe, now: number): FlowTotals {
   const row = state.metrics?.flows[pipe.id] ?? startOf(pipe, now);
-  const minutes = Math.max(0, now - row.at) / MINUTE_MS;
+  const minutes = Math.max(0, now - row.at) / UNIT_MS.m;
   const rates = currentRates(state, pipe);
   return {
     fetched: row.fetched + rates.fetchedPerMinute * minutes,

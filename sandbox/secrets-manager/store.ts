@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { UNIT_MS } from '../../lib/duration';
 import { invalidParameter, invalidRequest, notFound, resourceExists } from './errors';
 import { attachLabel, findByStage, findVersion, removeLabel, versionIdsToStages } from './labels';
 import {
@@ -12,7 +13,6 @@ import {
 
 const DEFAULT_REGION = 'us-east-1';
 const DEFAULT_ACCOUNT_ID = '000000000000';
-const DAY_MS = 86_400_000;
 
 interface SecretValueInput {
   SecretString?: string | undefined;
@@ -144,7 +144,7 @@ export class SecretStore {
 
   /** LastAccessedDate is kept to the day, as AWS does; returns whether it changed. */
   touch(secret: SecretRecord, version: SecretVersion): boolean {
-    const day = Math.floor(this.now() / DAY_MS) * DAY_MS;
+    const day = Math.floor(this.now() / UNIT_MS.d) * UNIT_MS.d;
     const changed = secret.lastAccessedDate !== day || version.lastAccessedDate !== day;
     secret.lastAccessedDate = day;
     version.lastAccessedDate = day;
@@ -232,7 +232,7 @@ export class SecretStore {
       return now;
     }
     secret.deletedDate = now;
-    return now + recoveryDays * DAY_MS;
+    return now + recoveryDays * UNIT_MS.d;
   }
 
   describe(secret: SecretRecord): Record<string, unknown> {
@@ -307,7 +307,7 @@ function valueNotFoundMessage(versionId: string | undefined, stage: string | und
 function nextRotation(secret: SecretRecord): number | undefined {
   const days = secret.rotationRules?.AutomaticallyAfterDays;
   if (!secret.rotationEnabled || days === undefined) return undefined;
-  return (secret.lastRotatedDate ?? secret.createdDate) + days * DAY_MS;
+  return (secret.lastRotatedDate ?? secret.createdDate) + days * UNIT_MS.d;
 }
 
 function optionalDate(key: string, ms: number | undefined): Record<string, number> {

@@ -137,7 +137,9 @@ tiles:
     expect(pending.out).toMatch(
       /~ alert "too many errors" on tile "errors" \(\w+\)\n.*threshold: 5 → 10/,
     );
-    expect(pending.out).toMatch(/alerts: 0 to create, 1 to update, 0 to delete\.$/);
+    expect(pending.out).toMatch(
+      /^Plan: 0 to create, 1 alert to update, 0 to delete, 1 dashboard unchanged\.$/m,
+    );
     const json = await cli(['plan', '--dir', d, '--json']);
     expect(JSON.parse(json.out)).toMatchObject({
       pending: true,
@@ -274,7 +276,10 @@ tiles:
     clearInterval(watch);
     expect(res.code).toBe(130);
     expect(res.out).toMatch(
-      /Interrupted\. Applied: "Interrupt 0".*\. Not applied: .*"Interrupt 9"\./,
+      /^Apply incomplete: \d+ dashboards? created, .* \d+ dashboards? not applied\.$/m,
+    );
+    expect(res.out).toMatch(
+      /Interrupted\. Applied: dashboard "Interrupt 0".*\. Not applied: .*dashboard "Interrupt 9"\./,
     );
     const made = sb.store.state.dashboards.filter((x) => x.name.startsWith('Interrupt')).length;
     expect(made).toBeGreaterThan(0);

@@ -172,7 +172,7 @@ describe('the packed package', () => {
     ]);
     expect(plan.stderr).toBe('');
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toMatch(/^Plan: \d+ to create/m);
+    expect(plan.stdout).toMatch(/^Plan: \d+ dashboards to create/m);
 
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');

@@ -140,6 +140,20 @@ describe('the sync function applies webhook and saved-search files', () => {
     const first = await w.run()(s3Put(`${PREFIX}alerting/checkout-alerts.yaml`));
     noValueIn(w, first);
     expect(first).toMatchObject({ mode: 'apply', counts: { create: 3 } });
+    // Every kind is counted by name, in the summary, its line and the run's log.
+    expect(first.summaryLine).toBe(
+      'Apply complete: 3 dashboards created, 1 webhook created, 1 saved search created, ' +
+        '3 alerts created, 0 updated, 0 deleted, 0 unchanged.',
+    );
+    const each = { dashboard: 3, webhook: 1, savedSearch: 1, alert: 3 };
+    const as = (outcome: string) =>
+      Object.fromEntries(Object.entries(each).map(([kind, n]) => [kind, { [outcome]: n }]));
+    expect(first.planned).toEqual(as('create'));
+    expect(first.applied).toEqual(as('created'));
+    const applyLogs = w.logs
+      .map((l) => JSON.parse(l) as { message: string; summary?: string })
+      .filter((l) => l.message === 'dashboard apply');
+    expect(applyLogs.map((l) => l.summary)).toEqual([first.summaryLine]);
     expect(first.results.filter((r) => r.kind)).toEqual([
       {
         kind: 'webhook',
@@ -174,6 +188,10 @@ describe('the sync function applies webhook and saved-search files', () => {
     forget(w);
     const noop = await w.run()(schedule());
     expect(noop).toMatchObject({ pending: false, eventsSent: 0 });
+    expect(noop.summaryLine).toBe(
+      'Apply complete: 0 created, 0 updated, 0 deleted, 3 dashboards unchanged, ' +
+        '1 webhook unchanged, 1 saved search unchanged.',
+    );
     expect(writes(w)).toEqual([]);
     // One list per kind the bucket uses, each once; the search's source name and its alert
     // need the sources and alerts lists (the dashboards' alerts are vouched by the ledger).

@@ -581,7 +581,7 @@ describe('sync-dashboards function in report mode: drift is heard', () => {
     const notice = hookBodies()[0].notification;
     expect(notice).toMatchObject({ from: 'InSync', to: 'Drifted' });
     expect(notice.message).toMatch(
-      /^Dashboards of default drifted from s3:\/\/cloudops-config\/dashboards\/: Plan: 0 to create, 1 to update/,
+      /^Dashboards of default drifted from s3:\/\/cloudops-config\/dashboards\/: Plan: 0 to create, 1 dashboard to update/,
     );
     expect(notice.markdown).toContain('```diff');
     expect(notice.markdown).toContain('Platform overview');

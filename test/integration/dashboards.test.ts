@@ -484,7 +484,7 @@ describe.each(['spec', 'current'] as const)(
       expect(plan.out).toContain('~ tile "Error count" renamed from "errors" (keeps id');
       expect(plan.out).toContain('~ tile "Notes for the team" renamed from "notes" (keeps id');
       expect(plan.out).not.toMatch(/^\s*[│├└─ ]*[+-] tile/m);
-      expect(plan.out).toContain('0 to create, 1 to update, 0 to delete');
+      expect(plan.out).toContain('0 to create, 1 dashboard to update, 0 to delete');
 
       two.requestLog.clear();
       expect((await run('apply', '--dir', keyedDir, '--auto-approve')).code).toBe(0);

@@ -104,6 +104,8 @@ export const KEPT_FOR_TESTS: Readonly<Record<string, string>> = {
   'lib/api/observability-client.ts#ObservabilityClientOptions': "the client factory's options",
   'lib/api/retry.ts#backoff': 'the pure backoff curve beside the loop that waits',
   'lib/credentials/middleware.ts#clearCredentialsCache': 'resets the container-wide cache',
+  'lib/credentials/secrets-manager.ts#fetchSecret':
+    'one read of a secret by stage, which the stage tests hold to what it sends',
   'lib/events/schemas.ts#ALERT_PROVISION_REQUESTED': 'the published event contract',
   'lib/events/schemas.ts#AlertProvisionRequestedEvent': 'the published event contract',
   'lib/events/schemas.ts#DeclaredAlertDetail': 'the published event contract',

@@ -1,12 +1,11 @@
 /** What the current service has beyond the shared seed (API-FACTS, "as it stands today"). */
+import { UNIT_MS } from '../../../lib/duration';
 import type { Pipe } from '../../../lib/schemas';
 import { objectId, uuidV4 } from '../../ids';
 import type { DashboardRow, SandboxState } from '../../store';
 import { replaceAlertRows, type CurrentAlertRow } from './rows';
 import { tileSchema } from './schemas';
 import { storedTile } from './tiles';
-
-const DAY_MS = 86_400_000;
 
 function seedRoles(state: SandboxState): void {
   state.roleCatalog = [
@@ -173,7 +172,7 @@ function seedAlerts(state: SandboxState, now: number): void {
       source: 'tile',
       dashboardId: overview.id,
       tileId: overview.tiles[1].id,
-      silenced: { by: null, at, until: new Date(now + DAY_MS).toISOString() },
+      silenced: { by: null, at, until: new Date(now + UNIT_MS.d).toISOString() },
     },
     {
       ...base,

@@ -54,7 +54,7 @@ function handlerWith(options: { refresh?: boolean } = {}) {
   return { handler, seen };
 }
 
-describe('credentialsMiddleware (@middy/secrets-manager against the emulator)', () => {
+describe('credentialsMiddleware (against the emulator)', () => {
   it('does not fetch before the first invocation, then validates and caches across invocations', async () => {
     const { handler, seen } = handlerWith();
     expect(server.reads('mgmt')).toBe(0);
@@ -108,5 +108,41 @@ describe('credentialsMiddleware (@middy/secrets-manager against the emulator)', 
       credentialsMiddleware({ client: server.client, secrets: { management: 'missing' } }),
     );
     await expect(handler({}, lambdaContext())).rejects.toThrow(/Could not load secrets missing/);
+  });
+
+  it('a secret that could not be read is read again on the next invocation', async () => {
+    const handler = middy(() => Promise.resolve('ok')).use(
+      credentialsMiddleware({ client: server.client, secrets: { management: 'late' } }),
+    );
+    await expect(handler({}, lambdaContext())).rejects.toThrow(/Could not load secrets late/);
+    server.emulator.createSecret({
+      name: 'late',
+      secretString: JSON.stringify(managementSecret('mw-secret-late')),
+    });
+    await expect(handler({}, lambdaContext())).resolves.toBe('ok');
+    expect(server.reads('late')).toBe(2);
+  });
+
+  it('a secret still holding its placeholder fails as not configured, not as unreadable', async () => {
+    server.emulator.createSecret({
+      name: 'fresh',
+      secretString: '{"cloudopsNotConfigured":true,"placeholder":"x"}',
+    });
+    const handler = middy(() => Promise.resolve('unreachable')).use(
+      credentialsMiddleware({ client: server.client, secrets: { observability: 'fresh' } }),
+    );
+    await expect(handler({}, lambdaContext())).rejects.toMatchObject({
+      name: 'NotConfiguredError',
+      secretId: 'fresh',
+    });
+  });
+
+  it('refuses to be made without a secret id (an empty one is none)', () => {
+    expect(() =>
+      credentialsMiddleware({
+        client: server.client,
+        secrets: { management: '', observability: '' },
+      }),
+    ).toThrow('credentialsMiddleware: give at least one secret id');
   });
 });

@@ -85,7 +85,7 @@ describe('secrets are read by stage', () => {
     expect(stagesAsked).toEqual(['AWSPENDING']);
   });
 
-  it('the Lambda middleware (@middy/secrets-manager underneath) reads AWSCURRENT too', async () => {
+  it('the Lambda middleware reads AWSCURRENT too', async () => {
     const seen: string[] = [];
     const handler = middy<unknown, void, Error, Context & CredentialsContext>(
       async (_event: unknown, context: Context & CredentialsContext) => {

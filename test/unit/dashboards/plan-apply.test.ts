@@ -318,7 +318,9 @@ describe('apply', () => {
     expect(result.interrupted).toBe(true);
     expect(result.results.map((r) => r.status)).toEqual(['created', 'not applied', 'not applied']);
     expect(fake.dashboards).toHaveLength(1);
-    expect(renderApply(result)).toMatch(/Interrupted\. Applied: "a"\. Not applied: "b", "c"\./);
+    expect(renderApply(result)).toMatch(
+      /Interrupted\. Applied: dashboard "a"\. Not applied: dashboard "b", dashboard "c"\./,
+    );
   });
 });
 
@@ -372,7 +374,9 @@ describe('alerts in the plan', () => {
     const text = renderPlan(raised);
     expect(text).toContain('~ alert "hot" on tile "load"');
     expect(text).toContain('threshold: 5 → 10');
-    expect(text).toMatch(/alerts: 0 to create, 1 to update, 0 to delete\.$/);
+    expect(text).toMatch(
+      /^Plan: 0 to create, 1 alert to update, 0 to delete, 1 dashboard unchanged\.$/m,
+    );
     fake.calls.length = 0;
     await applyPlan(raised, fake);
     expect(fake.calls).toEqual([`updateAlert ${fake.alerts[0].id}`]);
