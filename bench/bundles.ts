@@ -48,6 +48,8 @@ export interface CdkBundle<Name extends BundleName = FunctionName> {
   memorySize: number;
   /** Environment.Variables as synthesized (strings, or tokens of deployed resources). */
   environment: Record<string, unknown>;
+  /** The esbuild `define`s of this function's bundle besides BUNDLING (its construct's). */
+  define: Record<string, string>;
 }
 
 /**
@@ -120,6 +122,7 @@ function synthStack(outdir: string, context: Record<string, unknown>) {
       entry: f.entry,
       memorySize: resource.Properties?.MemorySize ?? NaN,
       environment: resource.Properties?.Environment?.Variables ?? {},
+      define: { ...f.bundleDefines },
     };
   };
 }
@@ -189,12 +192,20 @@ export interface EsbuildBundle {
   metafile: Metafile;
 }
 
-/** Builds `entry` (absolute) with the stack's options into `outDir/index.mjs`, with a metafile. */
-export async function buildWithStackOptions(entry: string, outDir: string): Promise<EsbuildBundle> {
+/**
+ * Builds `entry` (absolute) with the stack's options, and the function's own `define`s if any,
+ * into `outDir/index.mjs`, with a metafile.
+ */
+export async function buildWithStackOptions(
+  entry: string,
+  outDir: string,
+  define: Record<string, string> = {},
+): Promise<EsbuildBundle> {
   mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, 'index.mjs');
   const result = await build({
     ...esbuildOptions(),
+    define,
     entryPoints: [entry],
     outfile: file,
     absWorkingDir: REPO_ROOT,

@@ -150,6 +150,7 @@ async function bundleSizes(bundles: CdkBundle<BundleName>[]) {
     const own = await buildWithStackOptions(
       path.join(ROOT, b.entry),
       path.join(work, 'own', b.function),
+      b.define,
     );
     const base = await buildWithStackOptions(
       path.join(ROOT, 'bench/baselines', `${b.function}.ts`),

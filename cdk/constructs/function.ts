@@ -15,6 +15,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV, type DeployLogLevel } from '../../lib/config';
+import { bundleDefinesLeaving } from '../../lib/watch/notifiers/bundle-switches';
 import { deadLetterQueue } from './queues';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -87,6 +88,11 @@ interface CloudOpsFunctionProps {
    * unreserved (cdk/README.md, `cloudops:reservedConcurrency`).
    */
   readonly reservedConcurrentExecutions?: number | undefined;
+  /**
+   * esbuild `define`s of this function's bundle: the notifiers it is not bound to, left out
+   * (Notifications.bundleDefines). @default every notifier kept
+   */
+  readonly bundleDefines?: Readonly<Record<string, string>>;
 }
 
 export class CloudOpsFunction extends Construct {
@@ -97,6 +103,8 @@ export class CloudOpsFunction extends Construct {
   readonly logGroup: logs.LogGroup;
   /** Receives async invocations (schedules, S3) that failed after Lambda's retries. */
   readonly deadLetterQueue: sqs.Queue;
+  /** The `define`s its bundle was built with besides BUNDLING's (the bench rebuilds with them). */
+  readonly bundleDefines: Readonly<Record<string, string>>;
 
   constructor(scope: Construct, id: string, props: CloudOpsFunctionProps) {
     super(scope, id);
@@ -112,6 +120,8 @@ export class CloudOpsFunction extends Construct {
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', `the ${props.folder} function`);
 
     this.entry = `functions/${props.folder}/${props.file ?? 'handler'}.ts`;
+    // Nothing left out unless the construct says so, but decided at build time in every bundle.
+    this.bundleDefines = props.bundleDefines ?? bundleDefinesLeaving([]);
     this.fn = new nodejs.NodejsFunction(this, 'Function', {
       entry: path.join(REPO_ROOT, this.entry),
       handler: 'handler',
@@ -129,7 +139,7 @@ export class CloudOpsFunction extends Construct {
       systemLogLevelV2: lambda.SystemLogLevel.INFO,
       deadLetterQueue: this.deadLetterQueue,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
-      bundling: BUNDLING,
+      bundling: { ...BUNDLING, define: { ...this.bundleDefines } },
       // No NODE_OPTIONS=--enable-source-maps: reading the map would slow every cold start
       // (bench/README.md has the measure); cdk/decode-stack-trace.ts maps a trace offline.
       environment: {

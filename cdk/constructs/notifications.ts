@@ -18,6 +18,10 @@ import type { EnvOf } from '../../lib/config';
 import { grantPutOwnEvents } from './events';
 import { NOTIFIERS, type notifierEnv, type NotifierName } from '../../lib/watch/notifiers/registry';
 import { destinationName, type RouteTable } from '../../lib/watch/routes';
+import { bundleDefinesLeaving, type LeavablePart } from '../../lib/watch/notifiers/bundle-switches';
+
+/** The notifiers a bundle may leave out (SNS and EventBridge are always bound). */
+const LEAVABLE_NOTIFIERS = ['slack', 'webhook', 'pagerduty'] as const satisfies LeavablePart[];
 
 export interface NotificationsProps {
   /** The cloudops bus (the EventBridge notifier's destination). */
@@ -71,6 +75,22 @@ export class Notifications extends Construct {
     if (only) return;
     for (const [name, value] of Object.entries(this.routing.env)) fn.addEnvironment(name, value);
     for (const secret of this.routing.secrets) secret.grantRead(fn);
+  }
+
+  /**
+   * The esbuild `define` of a function bound with the same options: its bundle leaves out each
+   * notifier `bind` gives it no destination for, and routing without a table
+   * (lib/watch/notifiers/bundle-switches.ts). With a table it keeps them all: a route may name
+   * any notifier.
+   */
+  bundleDefines({ only }: Pick<BindOptions, 'only'> = {}): Record<string, string> {
+    const routes = !only && Object.keys(this.routing.env).length > 0;
+    if (routes) return bundleDefinesLeaving([]);
+    const bound = this.destinations
+      .filter((d) => !only || only.includes(d.notifier))
+      .map((d) => d.notifier);
+    const leftOut = LEAVABLE_NOTIFIERS.filter((notifier) => !bound.includes(notifier));
+    return bundleDefinesLeaving([...leftOut, 'routes']);
   }
 
   /** sns:Publish on the topic and the two KMS calls publishing to an encrypted topic needs. */

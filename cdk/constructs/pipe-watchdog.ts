@@ -107,6 +107,8 @@ export class PipeWatchdog extends Construct {
       logRetention: props.logRetention,
       logLevel: props.logLevel,
       environment: { ...managementEnv(props.connection, props.managementKey), ...consumerEnv },
+      // Its bundle carries only the notifiers bound to it below.
+      bundleDefines: props.notifications.bundleDefines(),
     });
     const consumer = this.consumer.fn;
     this.table.grant(consumer, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query');

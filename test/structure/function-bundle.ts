@@ -12,21 +12,30 @@ interface Bundle {
   /** The repo files in it: what is left after tree shaking (metafile.inputs lists all it read). */
   files: string[];
   metafile: Metafile;
-  /** The unminified output (esbuild names a kept namespace object `<module>_exports`). */
+  /** The output, unminified unless asked (esbuild names a kept namespace object `<module>_exports`). */
   text: string;
 }
 
 const built = new Map<string, Promise<Bundle>>();
 
+interface BundleOptions {
+  /** The esbuild `define`s a construct gives the function (CloudOpsFunction.bundleDefines). */
+  define?: Record<string, string>;
+  minify?: boolean;
+}
+
 /** The bundle of `entry` as the stack makes it (SDK external here, ESM, node), once per run. */
-export function bundleOf(entry: string): Promise<Bundle> {
-  let bundle = built.get(entry);
-  if (!bundle) built.set(entry, (bundle = buildBundle(entry)));
+export function bundleOf(entry: string, options: BundleOptions = {}): Promise<Bundle> {
+  const key = `${entry} ${JSON.stringify(options)}`;
+  let bundle = built.get(key);
+  if (!bundle) built.set(key, (bundle = buildBundle(entry, options)));
   return bundle;
 }
 
-async function buildBundle(entry: string): Promise<Bundle> {
+async function buildBundle(entry: string, { define, minify }: BundleOptions): Promise<Bundle> {
   const result = await build({
+    define,
+    minify,
     entryPoints: [path.join(ROOT, entry)],
     absWorkingDir: ROOT,
     bundle: true,

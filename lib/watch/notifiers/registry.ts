@@ -18,6 +18,7 @@ import {
 } from '../routes';
 import { eventBridgeNotifier } from './eventbridge';
 import { pagerDutyNotifier } from './pagerduty';
+import { refusal, refusedVariables } from './bundle-switches';
 import { configuredOf, notifierEnvOf, type ConfiguredNotifier } from './set';
 import { slackNotifier } from './slack';
 import { snsNotifier } from './sns';
@@ -33,18 +34,38 @@ export const NOTIFIERS = [
 ] as const;
 export type NotifierName = (typeof NOTIFIERS)[number]['name'];
 
+/**
+ * The notifiers this bundle carries, in the registry's order: every one, unless the stack built
+ * it without some (./bundle-switches.ts; each switch is read right here so esbuild can drop it).
+ */
+const CARRIED: readonly (typeof NOTIFIERS)[number][] = [
+  snsNotifier,
+  ...(globalThis.CLOUDOPS_WITHOUT_SLACK ? [] : [slackNotifier]),
+  ...(globalThis.CLOUDOPS_WITHOUT_WEBHOOK ? [] : [webhookNotifier]),
+  ...(globalThis.CLOUDOPS_WITHOUT_PAGERDUTY ? [] : [pagerDutyNotifier]),
+  eventBridgeNotifier,
+];
+
 /** The notifiers a route may give a destination of its own (those whose destination is a secret). */
-export const ROUTABLE_DESTINATIONS = NOTIFIERS.filter((n) => 'secretSchema' in n).map(
-  (n) => n.name,
-);
+export const ROUTABLE_DESTINATIONS = /* @__PURE__ */ NOTIFIERS.filter(
+  (n) => 'secretSchema' in n,
+).map((n) => n.name);
 
 /** The machine channel every notice goes to, routed or not, unless the table says otherwise. */
 const ALWAYS_BY_DEFAULT: NotifierName = 'eventbridge';
 
-/** Every notifier's variables, the shared ones and the routing table (what the functions' extend). */
-export const notifierEnv = z.extend(notifierEnvOf(NOTIFIERS), {
+/**
+ * Every notifier's variables, the shared ones and the routing table (what the functions' extend);
+ * in a bundle built without some, their variables are refused instead.
+ */
+export const notifierEnv = z.extend(notifierEnvOf(CARRIED), {
+  ...(globalThis.CLOUDOPS_WITHOUT_SLACK ? refusedVariables('slack') : {}),
+  ...(globalThis.CLOUDOPS_WITHOUT_WEBHOOK ? refusedVariables('webhook') : {}),
+  ...(globalThis.CLOUDOPS_WITHOUT_PAGERDUTY ? refusedVariables('pagerduty') : {}),
   /** JSON: lib/watch/routes.ts. */
-  CLOUDOPS_WATCHDOG_ROUTES: z.optional(routeTableJson),
+  CLOUDOPS_WATCHDOG_ROUTES: globalThis.CLOUDOPS_WITHOUT_ROUTES
+    ? refusal('routes')
+    : z.optional(routeTableJson),
 });
 type NotifierEnv = z.output<typeof notifierEnv>;
 
@@ -54,10 +75,21 @@ type NotifierEnv = z.output<typeof notifierEnv>;
  * `render` is the watcher's renderer of its notices (its NoticeSet's).
  */
 export function configuredNotifiers(env: NotifierEnv, render: RenderNotice): ConfiguredNotifier[] {
-  const shared = { linkTemplate: env.CLOUDOPS_WATCHDOG_LINK_TEMPLATE, render };
-  const defaults = configuredOf(NOTIFIERS, env, render);
+  const defaults = configuredOf(CARRIED, env, render);
   const table = env.CLOUDOPS_WATCHDOG_ROUTES;
-  if (!table) return defaults;
+  // The switch guards the block (not an early return) so esbuild drops routing with it.
+  if (!globalThis.CLOUDOPS_WITHOUT_ROUTES && table) return routed(env, table, defaults, render);
+  return defaults;
+}
+
+/** The configured notifiers and the routes' own destinations, each taking what is routed to it. */
+function routed(
+  env: NotifierEnv,
+  table: RouteTable,
+  defaults: ConfiguredNotifier[],
+  render: RenderNotice,
+): ConfiguredNotifier[] {
+  const shared = { linkTemplate: env.CLOUDOPS_WATCHDOG_LINK_TEMPLATE, render };
   const names = defaults.map((d) => d.name);
   const problems = unknownNames(table, names, ROUTABLE_DESTINATIONS);
   if (problems.length > 0)

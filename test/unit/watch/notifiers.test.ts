@@ -10,7 +10,7 @@ import { pipeStateChangedDetail, pipeStateChangedEvent } from '../../../lib/even
 import { redactText } from '../../../lib/redact';
 import { createEventBridgeNotifier } from '../../../lib/watch/notifiers/eventbridge';
 import { createSlackNotifier } from '../../../lib/watch/notifiers/slack';
-import { createSnsNotifier } from '../../../lib/watch/notifiers/sns';
+import { createSnsNotifier, snsNotifier } from '../../../lib/watch/notifiers/sns';
 import { NotifyError } from '../../../lib/watch/notifiers/types';
 import { createWebhookNotifier } from '../../../lib/watch/notifiers/webhook';
 import { pipeNotice } from '../../../lib/watch/subjects/pipe';
@@ -456,5 +456,20 @@ describe('eventbridge notifier', () => {
       }).send(n),
     ).rejects.toThrow(/event rejected: InternalFailure/);
     eb.restore();
+  });
+});
+
+describe('the SNS topic variable', () => {
+  it('refuses a value that is not an ARN with the message a user reads', () => {
+    const env = snsNotifier.env;
+    expect(env.safeParse({ CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: 'notices' }).error?.issues).toEqual([
+      expect.objectContaining({
+        path: ['CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN'],
+        message: 'expected an SNS topic ARN',
+      }),
+    ]);
+    expect(env.parse({ CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: 'arn:aws:sns:eu-west-1:1:t' })).toEqual({
+      CLOUDOPS_WATCHDOG_SNS_TOPIC_ARN: 'arn:aws:sns:eu-west-1:1:t',
+    });
   });
 });
