@@ -21,7 +21,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
 import type { syncDashboardsEnvShape } from '../../lib/dashboards/config';
-import { WATCH_TABLE_VARIABLE } from '../../lib/watch/record-settings';
+import { WATCH_TABLE_VARIABLE } from '../../lib/watch/table-setting';
 import { EMITTED_DETAIL_TYPES } from '../../lib/events/trust';
 import { DASHBOARD_SYNC_CONTINUED, EVENT_SOURCE } from '../../lib/events/schemas';
 import {

@@ -11,7 +11,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV, type connectionEnv, type EnvOf } from '../../lib/config';
-import { WATCH_TABLE_VARIABLE } from '../../lib/watch/record-settings';
+import { WATCH_TABLE_VARIABLE } from '../../lib/watch/table-setting';
 import type { rotationEnv } from '../../lib/keys/config';
 import { formatDuration } from '../../lib/keys/duration';
 import { SENTINEL_NOTIFIERS, type sentinelEnv } from '../../lib/keys/sentinel-env';

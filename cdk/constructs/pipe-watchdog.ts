@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 import type { EnvOf } from '../../lib/config';
 import type { watchdogEnv } from '../../lib/pipes/config';
 import { WATCHDOG_ENV, type watchdogQueueEnv } from '../../lib/pipes/queue-config';
-import { WATCH_TABLE_VARIABLE } from '../../lib/watch/record-settings';
+import { WATCH_TABLE_VARIABLE } from '../../lib/watch/table-setting';
 import { EMITTED_DETAIL_TYPES } from '../../lib/events/trust';
 import { managementEnv, servicesEnv, type ConnectionSettings } from './connection';
 import { CloudOpsFunction, type FunctionDefaults } from './function';

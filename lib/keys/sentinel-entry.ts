@@ -26,7 +26,7 @@ import { DynamoRecordStore } from '../watch/dynamo-store';
 import { configuredOf, createNotifiers } from '../watch/notifiers/set';
 import type { NotifierClients } from '../watch/notifiers/types';
 import { WatchRun } from '../watch/run';
-import { WATCH_TABLE_VARIABLE } from '../watch/record-settings';
+import { WATCH_TABLE_VARIABLE } from '../watch/table-setting';
 import { recordIo } from '../watch/store';
 import { KEY_NOTICES, type KeyNotice } from '../watch/subjects/key';
 import { DEFAULT_AUDIT_POLICY, type AuditPolicy, type KeyFinding } from './audit';

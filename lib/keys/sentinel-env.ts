@@ -7,7 +7,7 @@ import { envList } from '../config';
 import { coercedNumber, safeInteger } from '../schemas/builders';
 import { notifierEnvOf } from '../watch/notifiers/set';
 import { snsNotifier } from '../watch/notifiers/sns';
-import { watchTableShape } from '../watch/record-settings';
+import { watchTableShape } from '../watch/table-setting';
 import { keyExpiryWarnDays, keyNamePrefix } from './shared-settings';
 
 /**

@@ -17,7 +17,7 @@ import { createLogger, withLogContext } from '../log';
 import { DynamoWatchStore } from '../watch/dynamo-store';
 import { createNotifiers } from '../watch/notifiers/set';
 import type { Notifier, NotifierClients } from '../watch/notifiers/types';
-import { WATCH_TABLE_VARIABLE } from '../watch/record-settings';
+import { WATCH_TABLE_VARIABLE } from '../watch/table-setting';
 import { readWatchdogSettings } from './config';
 import { consumeBatch, parseBatchMessage } from './fanout';
 import type { MetricsSink } from './metrics';

@@ -1,6 +1,6 @@
 /**
  * Where a watcher keeps its records and how it follows conditions, from env (parsed by
- * lib/config.ts's readEnv): the table, the reminder and flap policy. No notifier: a watcher
+ * lib/config.ts's readEnv): the table (table-setting.ts), the reminder and flap policy. No notifier: a watcher
  * that notifies through its own list (the key sentinel) reads these without the registry
  * (settings.ts adds every notifier and routing). The names keep the `CLOUDOPS_WATCHDOG_` prefix
  * they had when the pipe watchdog was the only watcher.
@@ -8,6 +8,7 @@
 import * as z from 'zod/mini';
 import { coercedNumber, safeInteger } from '../schemas/builders';
 import type { ConditionPolicyInput } from './condition';
+import { watchTableShape } from './table-setting';
 
 export const envCount = /* @__PURE__ */ z.lazy(() =>
   coercedNumber().check(safeInteger(), z.positive()),
@@ -18,14 +19,6 @@ export const envMinutes = /* @__PURE__ */ z.lazy(() =>
     z.transform((m) => Math.round(m * 60_000)),
   ),
 );
-
-export const WATCH_TABLE_VARIABLE = 'CLOUDOPS_WATCHDOG_TABLE';
-
-/** The table alone: a watcher without conditions to follow (the key sentinel) reads no more. */
-export const watchTableShape = {
-  /** DynamoDB table of the watched records (the functions); the CLI keeps a file instead. */
-  [WATCH_TABLE_VARIABLE]: /* @__PURE__ */ z.optional(z.string().check(z.minLength(1))),
-};
 
 export const watchRecordShape = {
   ...watchTableShape,

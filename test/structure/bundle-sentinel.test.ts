@@ -4,8 +4,8 @@
  * rotator's key secret schema, nor zod's extend), reads its settings as one object, parses the
  * key record's expiry without a union and its date-times without zod's ISO classes, tells its
  * notices' subject with an enum, runs with the engine's default delivery limits (not their strict
- * settings schema), keeps its findings with Get and Put (no Query) and runs without middy (it has
- * no middleware). The rotator parses date-times with the same lean check.
+ * settings schema), keeps its findings with Get and Put (no Query), reads its table without the
+ * watchers' condition settings and runs without middy (it has no middleware). The rotator parses date-times with the same lean check.
  */
 import { describe, expect, it } from 'vitest';
 import { bundleOf } from './function-bundle';
@@ -33,7 +33,13 @@ const LEFT_OUT = [
   {
     entry: SENTINEL,
     kinds: ['Union', 'Literal', 'Null', 'Never', 'ISODateTime', 'StringFormat'],
-    code: ['managementKeySecret', 'function extend(', 'new QueryCommand(', 'deliveryLimitsSchema'],
+    code: [
+      'managementKeySecret',
+      'function extend(',
+      'new QueryCommand(',
+      'deliveryLimitsSchema',
+      'CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES',
+    ],
     packages: ['@middy/core'],
   },
   { entry: ROTATOR, kinds: ['ISODateTime', 'StringFormat'], code: [], packages: [] },
@@ -59,6 +65,7 @@ describe('what the key functions leave out of their bundles', () => {
     // and reads its notices' subjects as literals
     const consumer = await bundleOf('functions/pipe-watchdog/consumer.ts');
     expect(consumer.text).toContain('new QueryCommand(');
+    expect(consumer.text).toContain('CLOUDOPS_WATCHDOG_FLAP_MAX_CHANGES');
     expect(await zodKinds('functions/pipe-watchdog/consumer.ts')).toEqual(
       expect.arrayContaining(['Literal', 'Never']),
     );
