@@ -381,9 +381,9 @@ const statusIs =
 
 export const isServiceIdle = (error: unknown): error is ServiceIdleError =>
   error instanceof ServiceIdleError;
-export const isUnauthorized = statusIs(401);
-export const isForbidden = statusIs(403);
-export const isConflict = statusIs(409);
+export const isUnauthorized = /* @__PURE__ */ statusIs(401);
+export const isForbidden = /* @__PURE__ */ statusIs(403);
+export const isConflict = /* @__PURE__ */ statusIs(409);
 /**
  * A JSON 404 for a missing resource. An HTML "Cannot GET" 404 means a wrong path, not a
  * missing object, so it does not count (callers treat not-found as "already gone").

@@ -36,5 +36,8 @@ function keySecretSchema() {
 }
 export type ManagementKeySecret = z.infer<typeof managementKeySecret>;
 
-export const observabilityTokenSecret = z.looseObject({ token: z.string().check(z.minLength(1)) });
+// Lazy: made on first use, so a bundle that never reads this secret (the key sentinel) drops it.
+export const observabilityTokenSecret = /* @__PURE__ */ z.lazy(() =>
+  z.looseObject({ token: z.string().check(z.minLength(1)) }),
+);
 export type ObservabilityTokenSecret = z.infer<typeof observabilityTokenSecret>;

@@ -153,7 +153,10 @@ describe('cdk/README.md: seeding the secrets', () => {
     expect(Object.keys(shapes).sort()).toEqual(
       [...new Set(table().map(([, , , shape]) => shape))].sort(),
     );
-    const schemas = { 'management key': managementKeySecret, token: observabilityTokenSecret };
+    const schemas = {
+      'management key': managementKeySecret,
+      token: observabilityTokenSecret._zod.innerType,
+    };
     for (const [name, example] of Object.entries(shapes)) {
       const shape = schemas[name as keyof typeof schemas].shape as Record<
         string,
