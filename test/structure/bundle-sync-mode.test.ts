@@ -1,7 +1,9 @@
 /**
  * The sync is bundled from the entry of its schedule mode (cdk/constructs/dashboard-sync.ts):
  * the repair entry, the stack's default, tells no drift, so it carries neither the watch engine
- * nor a notifier nor the SNS client; the report entry carries them all.
+ * nor a notifier nor the SNS client; the report entry carries them all. Neither carries the dry
+ * run (validateDashboard and its schemas): the deployed sync plans offline, and its clients are
+ * SYNC_KIT's (lib/api/kit.ts), while the CLI's full client keeps it.
  * Bundled as the other structure tests bundle them (./function-bundle.ts).
  */
 import { describe, expect, it } from 'vitest';
@@ -53,5 +55,34 @@ describe('the sync bundle of each schedule mode', () => {
       ]),
     );
     expect(sdk).toEqual(expect.arrayContaining(['@aws-sdk/client-sns', '@aws-sdk/lib-dynamodb']));
+  }, 60_000);
+});
+
+/** The dry run's operation and its schemas, as esbuild writes them unminified. */
+const DRY_RUN = [
+  /\basync validateDashboard\(/,
+  /\bvar dashboardValidateBody = /,
+  /\bvar dashboardValidationAnswer = /,
+];
+
+describe('the dry run stays out of the sync', () => {
+  it.each([
+    ['repair', REPAIR],
+    ['report', REPORT],
+  ])(
+    '%s bundle: no validateDashboard, no validation schemas',
+    async (_mode, entry) => {
+      const { text } = await bundleOf(entry);
+      for (const marker of DRY_RUN) expect(text).not.toMatch(marker);
+      // What the sync does send is there: dashboard writes and the objects it keeps.
+      expect(text).toMatch(/\bvar dashboardWrite = /);
+      expect(text).toMatch(/\blistSavedSearches\b/);
+    },
+    60_000,
+  );
+
+  it("the CLI's clients keep it (the markers above are what a bundle with it holds)", async () => {
+    const { text } = await bundleOf('lib/all-clients.ts');
+    for (const marker of DRY_RUN) expect(text).toMatch(marker);
   }, 60_000);
 });
