@@ -108,6 +108,7 @@ export class CloudOpsStack extends Stack {
       varsEnv: dashboardVarsEnv(config.dashboardVars),
       webhookSecrets: config.dashboardWebhookSecrets,
       eventsDeadLetterQueue,
+      notifications: this.notifications,
     });
     this.alertProvisioning = new AlertProvisioning(this, 'AlertProvisioning', {
       ...common,
@@ -130,10 +131,7 @@ export class CloudOpsStack extends Stack {
 
     this.dashboardSync.readAlertVersions(this.alertProvisioning.versionTable);
     this.keyRotation.keepFindingsIn(this.pipeWatchdog.table);
-    this.dashboardSync.tellDrift({
-      table: this.pipeWatchdog.table,
-      notifications: this.notifications,
-    });
+    this.dashboardSync.tellDrift({ table: this.pipeWatchdog.table });
 
     const functions = {
       RotateKey: this.keyRotation.rotator,

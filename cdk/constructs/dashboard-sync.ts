@@ -83,6 +83,11 @@ interface DashboardSyncProps extends FunctionDefaults {
   readonly webhookSecrets: readonly string[];
   /** Where continuation events the rule could not deliver end up. */
   readonly eventsDeadLetterQueue: sqs.IQueue;
+  /**
+   * Where report mode tells drift (bound in tellDrift); known here because the bundle, made
+   * with the function, carries only the notifiers bound to it.
+   */
+  readonly notifications: Notifications;
 }
 
 export class DashboardSync extends Construct {
@@ -91,10 +96,12 @@ export class DashboardSync extends Construct {
   /** The upload of the named folder, when one is named. */
   readonly deployment?: s3deploy.BucketDeployment;
   private readonly scheduleMode: 'repair' | 'report';
+  private readonly notifications: Notifications;
 
   constructor(scope: Construct, id: string, props: DashboardSyncProps) {
     super(scope, id);
     this.scheduleMode = props.scheduleMode;
+    this.notifications = props.notifications;
     this.bucket = new s3.Bucket(this, 'Bucket', {
       // SSE-KMS with the AWS managed key: no key policy to keep, readable by whoever may read the bucket.
       encryption: s3.BucketEncryption.KMS_MANAGED,
@@ -121,6 +128,9 @@ export class DashboardSync extends Construct {
       folder: 'sync-dashboards',
       // Only report mode tells drift: the repair bundle carries no watch engine or notifier.
       file: SYNC_ENTRY_FILES[props.scheduleMode],
+      // Report mode: only the notifiers tellDrift binds (the same options as its bind).
+      bundleDefines:
+        props.scheduleMode === 'report' ? props.notifications.bundleDefines() : undefined,
       description:
         'Applies dashboards from S3 to the observability API; repairs drift on a schedule',
       memorySize: SYNC_FUNCTION_MEMORY_MB,
@@ -234,16 +244,16 @@ export class DashboardSync extends Construct {
   }
 
   /**
-   * Report mode: drift is told through lib/watch (every configured destination of
-   * Notifications), its drift record kept in the watch table. Repair mode needs none of it,
-   * so gets none of it.
+   * Report mode: drift is told through lib/watch (every configured destination of the
+   * Notifications given at construction), its drift record kept in the watch table. Repair mode
+   * needs none of it, so gets none of it.
    */
-  tellDrift(props: { table: dynamodb.ITable; notifications: Notifications }): void {
+  tellDrift(props: { table: dynamodb.ITable }): void {
     if (this.scheduleMode !== 'report') return;
     const fn = this.sync.fn;
     fn.addEnvironment(WATCH_TABLE_VARIABLE, props.table.tableName);
     props.table.grant(fn, 'dynamodb:GetItem', 'dynamodb:PutItem');
-    props.notifications.bind(fn, { detailTypes: EMITTED_DETAIL_TYPES.syncReport });
+    this.notifications.bind(fn, { detailTypes: EMITTED_DETAIL_TYPES.syncReport });
   }
 
   /**

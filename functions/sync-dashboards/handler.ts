@@ -15,7 +15,7 @@ import {
   type SyncEntryOptions,
   type SyncFunctionSummary,
 } from '../../lib/dashboards/entry';
-import { OBSERVABILITY_KIT } from '../../lib/api/kit';
+import { SYNC_KIT } from '../../lib/api/kit';
 import { clientsMiddleware, clientsOf } from '../connect';
 import { deadlineFrom, lazyHandler, middySignal, type Deadline } from '../runtime';
 
@@ -36,7 +36,7 @@ export function createHandler(options: SyncDashboardsHandlerOptions = {}) {
       clientsMiddleware({
         config: entry.home.connection,
         needs: entry.home.needs,
-        kit: OBSERVABILITY_KIT,
+        kit: SYNC_KIT,
         ...(options.secretsManager ? { secretsManager: options.secretsManager } : {}),
         logger: entry.logger,
         overrides: { clock: options.clock, limiters: options.limiters },

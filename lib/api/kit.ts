@@ -5,7 +5,11 @@
  * lib/clients.ts builds clients from a kit; lib/all-clients.ts has every operation (the CLI's).
  */
 import type { ManagementConnection } from './management/connection';
-import { observabilityOperations, type ObservabilityOperations } from './management/observability';
+import {
+  syncManagementOperations,
+  type ObservabilityOperations,
+  type SyncManagementOperations,
+} from './management/observability';
 import {
   createObservabilityBackend,
   type BackendOptions,
@@ -13,7 +17,9 @@ import {
 } from './observability-backend';
 import {
   createObservabilityClient,
+  createSyncClient,
   type ObservabilityClient,
+  type SyncClient,
   type ObservabilityClientOptions,
 } from './observability-client';
 
@@ -26,7 +32,7 @@ export interface ObservabilityReach<M, C extends { close(): void }, B> {
   readonly backend: (options: BackendOptions<M, C>) => B;
 }
 
-/** Dashboards and alerts (and the other objects): the sync's and the CLI's. */
+/** Dashboards and alerts and every other object: the CLI's. */
 type DashboardsAndAlerts = ObservabilityReach<
   ObservabilityOperations,
   ObservabilityClient,
@@ -48,8 +54,12 @@ export const DASHBOARDS_AND_ALERTS: DashboardsAndAlerts = {
   backend: createObservabilityBackend,
 };
 
-/** Dashboards and alerts and nothing else (the sync and provision-alerts). */
-export const OBSERVABILITY_KIT: ClientKit<ObservabilityOperations> = {
-  management: observabilityOperations,
-  observability: DASHBOARDS_AND_ALERTS,
+/**
+ * What the deployed dashboard sync calls, in either mode: dashboards, alerts, webhooks, saved
+ * searches and the list of sources. It plans offline, so the dry run (validateDashboard) and its
+ * schemas stay out of its bundle; the CLI validates through the full client (lib/all-clients.ts).
+ */
+export const SYNC_KIT: ClientKit<SyncManagementOperations, SyncClient> = {
+  management: syncManagementOperations,
+  observability: { client: createSyncClient, backend: createObservabilityBackend },
 };

@@ -14,25 +14,29 @@ import type { AlertClient } from './observability-alerts';
 import type { ObservabilityClient } from './observability-client';
 import type { ObservabilityObjects } from './observability-objects';
 
-/** Only the shared object operations of a client (a client has more: close, dashboards, ...). */
-function pickObjects(objects: ObservabilityObjects): ObservabilityObjects {
-  return {
-    validateDashboard: (body, o) => objects.validateDashboard(body, o),
-    listWebhooks: (o) => objects.listWebhooks(o),
-    createWebhook: (body, o) => objects.createWebhook(body, o),
-    updateWebhook: (id, body, o) => objects.updateWebhook(id, body, o),
-    deleteWebhook: (id, o) => objects.deleteWebhook(id, o),
-    listSavedSearches: (o) => objects.listSavedSearches(o),
-    getSavedSearch: (id, o) => objects.getSavedSearch(id, o),
-    createSavedSearch: (body, o) => objects.createSavedSearch(body, o),
-    updateSavedSearch: (id, body, o) => objects.updateSavedSearch(id, body, o),
-    deleteSavedSearch: (id, o) => objects.deleteSavedSearch(id, o),
-    listSources: (o) => objects.listSources(o),
-    getSource: (id, o) => objects.getSource(id, o),
-    createSource: (body, o) => objects.createSource(body, o),
-    updateSource: (id, body, o) => objects.updateSource(id, body, o),
-    deleteSource: (id, o) => objects.deleteSource(id, o),
-  };
+/** The shared object operations, each one the client has (a client has more: close, dashboards, ...). */
+const OBJECT_OPERATIONS = [
+  'validateDashboard',
+  'listWebhooks',
+  'createWebhook',
+  'updateWebhook',
+  'deleteWebhook',
+  'listSavedSearches',
+  'getSavedSearch',
+  'createSavedSearch',
+  'updateSavedSearch',
+  'deleteSavedSearch',
+  'listSources',
+  'getSource',
+  'createSource',
+  'updateSource',
+  'deleteSource',
+] as const satisfies readonly (keyof ObservabilityObjects)[];
+
+function pickObjects(objects: Partial<ObservabilityObjects>): Partial<ObservabilityObjects> {
+  const picked: Record<string, unknown> = {};
+  for (const name of OBJECT_OPERATIONS) if (objects[name]) picked[name] = objects[name];
+  return picked;
 }
 
 /**
@@ -74,10 +78,35 @@ export interface BackendOptions<M, C> {
   readonly serviceId?: string;
 }
 
-export type ObservabilityBackendOptions = BackendOptions<
+/** The dashboards and alerts of a management kit, and whichever of the other objects it has. */
+type DashboardManagement = Pick<
   ObservabilityOperations,
-  ObservabilityClient
->;
+  | 'alerts'
+  | 'listDashboards'
+  | 'getDashboard'
+  | 'createDashboard'
+  | 'updateDashboard'
+  | 'deleteDashboard'
+> & { observability(serviceId: string): Partial<ObservabilityObjects> };
+
+/** The dashboards and alerts of an open-source client, and whichever of the other objects it has. */
+type DashboardClient = Pick<
+  ObservabilityClient,
+  | 'listDashboards'
+  | 'getDashboard'
+  | 'createDashboard'
+  | 'updateDashboard'
+  | 'deleteDashboard'
+  | 'listAlerts'
+  | 'getAlert'
+  | 'createAlert'
+  | 'updateAlert'
+  | 'deleteAlert'
+> &
+  Partial<ObservabilityObjects>;
+
+/** The full client (the CLI's) or the sync's (lib/api/kit.ts SYNC_KIT: no dry run). */
+export type ObservabilityBackendOptions = BackendOptions<DashboardManagement, DashboardClient>;
 
 /** The one client a backend goes through in its mode, checked. */
 function reach<M, C>(

@@ -12,28 +12,19 @@ import {
   openSourceAccess,
   type ObservabilityClientOptions,
 } from './observability-alerts';
-import { observabilityObjects } from './observability-objects';
+import { observabilityObjects, syncedObjects } from './observability-objects';
 import { observabilityPaths as P } from './paths';
 import { validateBody } from './validate-body';
 
 export type { ObservabilityClientOptions };
 
+type OpenSourceAccess = ReturnType<typeof openSourceAccess>;
+
 export type ObservabilityClient = ReturnType<typeof createObservabilityClient>;
 
-/**
- * Client for the observability API (`/api/v2`, Bearer token): the open-source deployment serves
- * everything here (spec 4.6, 4.7, and the objects of observability-objects.ts).
- */
-export function createObservabilityClient(options: ObservabilityClientOptions) {
-  const { core, call, access } = openSourceAccess(options);
+/** Dashboards over `/api/v2` (spec 4.6, 4.7). */
+function dashboardOperations(call: OpenSourceAccess['call']) {
   return {
-    close: () => core.close(),
-    ...observabilityObjects({
-      ...access,
-      validatePath: () => Promise.resolve(P.dashboardValidate()),
-    }),
-    ...alertOperations(access, true),
-
     async listDashboards(opts?: CallOptions): Promise<Dashboard[]> {
       return call(
         { method: 'GET', path: P.collection('dashboards'), schema: itemByItem(z.array(dashboard)) },
@@ -64,3 +55,32 @@ export function createObservabilityClient(options: ObservabilityClientOptions) {
     },
   };
 }
+
+/**
+ * Client for the observability API (`/api/v2`, Bearer token): the open-source deployment serves
+ * everything here (spec 4.6, 4.7, and the objects of observability-objects.ts).
+ */
+export function createObservabilityClient(options: ObservabilityClientOptions) {
+  const { core, call, access } = openSourceAccess(options);
+  return {
+    close: () => core.close(),
+    ...observabilityObjects({
+      ...access,
+      validatePath: () => Promise.resolve(P.dashboardValidate()),
+    }),
+    ...alertOperations(access, true),
+    ...dashboardOperations(call),
+  };
+}
+
+/** The same API with only what a dashboard sync calls (syncedObjects: no dry run). */
+export function createSyncClient(options: ObservabilityClientOptions) {
+  const { core, call, access } = openSourceAccess(options);
+  return {
+    close: () => core.close(),
+    ...syncedObjects(access),
+    ...alertOperations(access, true),
+    ...dashboardOperations(call),
+  };
+}
+export type SyncClient = ReturnType<typeof createSyncClient>;

@@ -40,7 +40,7 @@ type WriteMethod = 'POST' | 'PUT';
 
 /** A create or update: the body checked against `write` before it is sent, the answer read by `read`. */
 function writer<W extends z.ZodMiniType, R>(
-  a: ObjectsAccess,
+  a: ObjectAccess,
   write: W,
   read: z.ZodMiniType<R>,
   beforeSend: (valid: z.output<W>) => void = () => undefined,
@@ -114,7 +114,7 @@ function registerWriteOnly(body: z.output<typeof webhookWrite>): void {
   for (const value of Object.values(body.queryParams ?? {})) registerSecret(value);
 }
 
-function webhookOperations(a: ObjectsAccess) {
+function webhookOperations(a: ObjectAccess) {
   const write = writer(a, webhookWrite, webhook, registerWriteOnly);
   return {
     listWebhooks: (opts?: CallOptions): Promise<Webhook[]> => listAll(a, 'webhooks', webhook, opts),
@@ -139,7 +139,7 @@ function webhookOperations(a: ObjectsAccess) {
   };
 }
 
-function savedSearchOperations(a: ObjectsAccess) {
+function savedSearchOperations(a: ObjectAccess) {
   const write = writer(a, savedSearchWrite, savedSearch);
   return {
     listSavedSearches: (opts?: CallOptions): Promise<SavedSearch[]> =>
@@ -163,15 +163,19 @@ function savedSearchOperations(a: ObjectsAccess) {
   };
 }
 
-function sourceOperations(a: ObjectsAccess) {
+/** Not paginated: the answer is the whole list. */
+function listSourcesOf(a: ObjectAccess) {
+  return async (opts?: CallOptions): Promise<DataSource[]> =>
+    a.call(
+      { method: 'GET', path: await a.collection('sources'), schema: z.array(dataSource) },
+      opts,
+    );
+}
+
+function sourceOperations(a: ObjectAccess) {
   const write = writer(a, sourceWrite, dataSource);
   return {
-    /** Not paginated: the answer is the whole list. */
-    listSources: async (opts?: CallOptions): Promise<DataSource[]> =>
-      a.call(
-        { method: 'GET', path: await a.collection('sources'), schema: z.array(dataSource) },
-        opts,
-      ),
+    listSources: listSourcesOf(a),
     getSource: async (id: string, opts?: CallOptions): Promise<DataSource> =>
       a.call({ method: 'GET', path: await a.item('sources', id), schema: dataSource }, opts),
     createSource: async (body: SourceWrite, opts?: CallOptions): Promise<DataSource> =>
@@ -194,3 +198,16 @@ export function observabilityObjects(a: ObjectsAccess) {
   };
 }
 export type ObservabilityObjects = ReturnType<typeof observabilityObjects>;
+
+/**
+ * The objects a dashboard sync writes or reads, and nothing more: webhooks, saved searches and
+ * the list of sources. No dry run (the deployed sync plans offline), so its bundle leaves out
+ * the validation schemas and the source writes.
+ */
+export function syncedObjects(a: ObjectAccess) {
+  return {
+    ...webhookOperations(a),
+    ...savedSearchOperations(a),
+    listSources: listSourcesOf(a),
+  };
+}

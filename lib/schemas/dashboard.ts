@@ -309,25 +309,30 @@ export const dashboardWrite = z.lazy(() =>
 );
 export type DashboardWrite = z.input<typeof dashboardWrite>;
 
+/*
+ * The dry run's schemas are marked pure: a bundle that never validates remotely (the deployed
+ * sync plans offline) drops them.
+ */
+
 /** What the dry-run validate takes: a create body, `name` and `tiles` required. */
-export const dashboardValidateBody = z.lazy(() => z.object(dashboardWriteFields));
+export const dashboardValidateBody = /* @__PURE__ */ z.lazy(() => z.object(dashboardWriteFields));
 export type DashboardValidateBody = z.input<typeof dashboardValidateBody>;
 
 /** One problem the dry run found: `path` dot-separated (`""` = the dashboard itself). */
-const validationIssue = z.lazy(() =>
+const validationIssue = /* @__PURE__ */ z.lazy(() =>
   z.object({
     path: withFallback(z.string(), ''),
     message: withFallback(z.string(), '(no message)'),
   }),
 );
 
-const normalized = z.lazy(() => lenientNullable(z.looseObject({})));
+const normalized = /* @__PURE__ */ z.lazy(() => lenientNullable(z.looseObject({})));
 
 /**
  * What a dry-run validate means: `valid`, `invalid` with its issues, or `unavailable` (the
  * service answered without `valid`: it could not judge, which is not a refusal).
  */
-export const dashboardValidation = z.lazy(() =>
+export const dashboardValidation = /* @__PURE__ */ z.lazy(() =>
   z.discriminatedUnion('outcome', [
     z.object({ outcome: z.literal('valid'), normalized }),
     z.object({ outcome: z.literal('invalid'), errors: z.array(validationIssue), normalized }),
@@ -336,7 +341,7 @@ export const dashboardValidation = z.lazy(() =>
 );
 export type DashboardValidation = z.infer<typeof dashboardValidation>;
 
-const answer = z.lazy(() =>
+const answer = /* @__PURE__ */ z.lazy(() =>
   z.looseObject({
     valid: z.boolean(),
     errors: withFallback(z.array(validationIssue), []),
@@ -345,7 +350,7 @@ const answer = z.lazy(() =>
 );
 
 /** The answer `{ valid, errors, normalized }` (any shape) read as a DashboardValidation. */
-export const dashboardValidationAnswer = z.lazy(() =>
+export const dashboardValidationAnswer = /* @__PURE__ */ z.lazy(() =>
   z.pipe(
     z.unknown(),
     z.transform((raw): DashboardValidation => {

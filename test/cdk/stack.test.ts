@@ -829,6 +829,14 @@ describe('variants', () => {
       /:secret:cloudops\/(slack|webhook)-/.test(JSON.stringify(st.Resource)),
     );
     expect(secretReads).toHaveLength(2);
+    // Its bundle carries the notifiers bound above (all three have a secret) and no routing.
+    expect(sync.bundleDefines).toEqual(v.notifications.bundleDefines());
+    expect(sync.bundleDefines).toMatchObject({
+      'globalThis.CLOUDOPS_WITHOUT_SLACK': 'false',
+      'globalThis.CLOUDOPS_WITHOUT_WEBHOOK': 'false',
+      'globalThis.CLOUDOPS_WITHOUT_PAGERDUTY': 'false',
+      'globalThis.CLOUDOPS_WITHOUT_ROUTES': 'true',
+    });
   });
 
   it('admin secret: created, readable by rotate-key only, named to it by env', () => {

@@ -26,7 +26,7 @@ import {
 } from '../../lib/api';
 import type { CredentialProvider } from '../../lib/credentials/types';
 import { EVERY_OPERATION } from '../../lib/all-clients';
-import { OBSERVABILITY_KIT } from '../../lib/api/kit';
+import { SYNC_KIT } from '../../lib/api/kit';
 import { createClients } from '../../lib/clients';
 import { ValidationError } from '../../lib/errors';
 import { createLogger } from '../../lib/log';
@@ -415,7 +415,7 @@ describe('managed mode needs one credential', () => {
         management: provider(`itest-key-${++labels}`, keySecret(sb)),
         managementRateLimit: false,
       },
-      OBSERVABILITY_KIT,
+      SYNC_KIT,
     );
     closers.push(clients);
     expect(clients.observability).toBeUndefined();
@@ -448,7 +448,7 @@ describe('managed mode needs one credential', () => {
   it('open-source mode without the bearer token is a ConfigError naming it', () => {
     const clients = createClients(
       { observabilityUrl: sb.info.observabilityUrl, mode: 'open-source' },
-      OBSERVABILITY_KIT,
+      SYNC_KIT,
     );
     expect(() => clients.backend()).toThrow(/CLOUDOPS_OBSERVABILITY_TOKEN/);
   });

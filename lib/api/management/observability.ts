@@ -8,7 +8,11 @@ import {
 import type { CreateAlertBody, UpdateAlertBody } from '../../schemas/alert';
 import type { CallOptions } from '../http';
 import { itemByItem } from '../item-list';
-import { observabilityObjects, type ObservabilityObjects } from '../observability-objects';
+import {
+  observabilityObjects,
+  syncedObjects,
+  type ObservabilityObjects,
+} from '../observability-objects';
 import { validateBody } from '../validate-body';
 import { alertManagementOperations, serviceAccess } from './alerts';
 import type { ManagementConnection } from './connection';
@@ -26,17 +30,13 @@ function serviceObjects(connection: ManagementConnection, serviceId: string): Ob
   });
 }
 
-export type ObservabilityOperations = ReturnType<typeof observabilityOperations>;
-
-/** Observability objects through the management API (spec 4.5). */
-export function observabilityOperations(connection: ManagementConnection) {
+/** One service's dashboards and alerts through the management API (spec 4.5). */
+function dashboardManagement(connection: ManagementConnection) {
   const { organizationId: org, call } = connection;
   const { alerts } = alertManagementOperations(connection);
   return {
     /** One service's alerts (the operations below, without the service argument). */
     alerts,
-    /** Everything else of one service's observability objects (see serviceObjects). */
-    observability: (serviceId: string) => serviceObjects(connection, serviceId),
     async listDashboards(serviceId: string, opts?: CallOptions): Promise<Dashboard[]> {
       const path = P.observability(await org(), serviceId, 'dashboards');
       return call({ method: 'GET', path, schema: itemByItem(z.array(dashboard)) }, opts);
@@ -68,6 +68,31 @@ export function observabilityOperations(connection: ManagementConnection) {
       const path = P.observabilityItem(await org(), serviceId, 'dashboards', id);
       return call({ method: 'DELETE', path, schema: null }, opts);
     },
+  };
+}
+
+/**
+ * What a dashboard sync reaches: dashboards, alerts and the objects it writes (syncedObjects:
+ * no dry run), so its bundle carries nothing else.
+ */
+export function syncManagementOperations(connection: ManagementConnection) {
+  return {
+    ...dashboardManagement(connection),
+    observability: (serviceId: string) => syncedObjects(serviceAccess(connection, serviceId)),
+  };
+}
+export type SyncManagementOperations = ReturnType<typeof syncManagementOperations>;
+
+export type ObservabilityOperations = ReturnType<typeof observabilityOperations>;
+
+/** Observability objects through the management API (spec 4.5). */
+export function observabilityOperations(connection: ManagementConnection) {
+  const management = dashboardManagement(connection);
+  const { alerts } = management;
+  return {
+    ...management,
+    /** Everything else of one service's observability objects (see serviceObjects). */
+    observability: (serviceId: string) => serviceObjects(connection, serviceId),
     /** Every alert of the service (the list is described as paginated: accept both shapes). */
     listAlerts: (serviceId: string, opts?: CallOptions) => alerts(serviceId).listAlerts(opts),
     listSources: (serviceId: string, opts?: CallOptions) =>
