@@ -5,9 +5,8 @@
  * ones the stack gives the consumer (Notifications.bundleDefines), built as the other structure
  * tests build (./function-bundle.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { synth } from '../cdk/helpers';
-import { bundleOf } from './function-bundle';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleOf, definesPerDeployment } from './function-bundle';
 
 const CONSUMER = 'functions/pipe-watchdog/consumer.ts';
 
@@ -42,16 +41,10 @@ const DEPLOYMENTS: Record<string, Record<string, unknown>> = {
   },
 };
 
-const defines = new Map<string, Record<string, string>>();
-const cleanups: (() => void)[] = [];
+let defines: Map<string, Record<string, string>>;
 beforeAll(() => {
-  for (const [name, context] of Object.entries(DEPLOYMENTS)) {
-    const s = synth(context);
-    cleanups.push(s.cleanup);
-    defines.set(name, { ...s.stack.pipeWatchdog.consumer.bundleDefines });
-  }
+  defines = definesPerDeployment(DEPLOYMENTS, (stack) => stack.pipeWatchdog.consumer);
 });
-afterAll(() => cleanups.forEach((cleanup) => cleanup()));
 
 async function carried(deployment: string): Promise<{ parts: Part[]; files: string[] }> {
   const { files } = await bundleOf(CONSUMER, { define: defines.get(deployment) });

@@ -7,9 +7,8 @@
  * SYNC_KIT's (lib/api/kit.ts), while the CLI's full client keeps it.
  * Bundled as the other structure tests bundle them (./function-bundle.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { synth } from '../cdk/helpers';
-import { bundleOf } from './function-bundle';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleOf, definesPerDeployment } from './function-bundle';
 
 const REPAIR = 'functions/sync-dashboards/handler.ts';
 const REPORT = 'functions/sync-dashboards/report-handler.ts';
@@ -105,16 +104,10 @@ const OPTIONAL_NOTIFIERS = {
 };
 
 describe("the report sync's bundle, as the stack builds it, carries the notifiers it binds", () => {
-  const defines = new Map<string, Record<string, string>>();
-  const cleanups: (() => void)[] = [];
+  let defines: Map<string, Record<string, string>>;
   beforeAll(() => {
-    for (const [name, context] of Object.entries(REPORT_DEPLOYMENTS)) {
-      const s = synth(context);
-      cleanups.push(s.cleanup);
-      defines.set(name, { ...s.stack.dashboardSync.sync.bundleDefines });
-    }
+    defines = definesPerDeployment(REPORT_DEPLOYMENTS, (stack) => stack.dashboardSync.sync);
   });
-  afterAll(() => cleanups.forEach((cleanup) => cleanup()));
 
   it.each([
     ['default', []],

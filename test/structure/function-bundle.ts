@@ -5,6 +5,9 @@
  */
 import { build, type Metafile } from 'esbuild';
 import path from 'node:path';
+import type { CloudOpsFunction } from '../../cdk/constructs/function';
+import type { CloudOpsStack } from '../../cdk/stack';
+import { synth } from '../cdk/helpers';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -22,6 +25,26 @@ interface BundleOptions {
   /** The esbuild `define`s a construct gives the function (CloudOpsFunction.bundleDefines). */
   define?: Record<string, string>;
   minify?: boolean;
+}
+
+/**
+ * The esbuild `define`s each deployment's stack (its context) gives one function, from a synth
+ * without bundling: what `bundleOf` needs to build that deployment's bundle.
+ */
+export function definesPerDeployment(
+  deployments: Record<string, Record<string, unknown>>,
+  functionOf: (stack: CloudOpsStack) => CloudOpsFunction,
+): Map<string, Record<string, string>> {
+  return new Map(
+    Object.entries(deployments).map(([name, context]) => {
+      const synthesized = synth(context);
+      try {
+        return [name, { ...functionOf(synthesized.stack).bundleDefines }];
+      } finally {
+        synthesized.cleanup();
+      }
+    }),
+  );
 }
 
 /** The bundle of `entry` as the stack makes it (SDK external here, ESM, node), once per run. */
